@@ -1,0 +1,1 @@
+//! tutti-admin (being written).

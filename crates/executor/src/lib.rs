@@ -1,0 +1,1 @@
+//! tutti-executor (being written).

@@ -1,0 +1,1 @@
+//! tutti-mysql (being written).

@@ -1,0 +1,1 @@
+//! tutti-replication (being written).

@@ -1,0 +1,33 @@
+//! Why a statement cannot be translated.
+
+/// A statement tutti cannot run, with enough detail for the client's error message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SqlError {
+    /// Not valid MySQL syntax (MySQL 1064). The text is the parser's explanation.
+    #[error("{0}")]
+    Syntax(String),
+    /// Valid MySQL that tutti does not support; the text names the construct (MySQL 1235).
+    #[error("tutti does not support {0}")]
+    Unsupported(String),
+    /// An unqualified table name with no current database (MySQL 1046).
+    #[error("No database selected")]
+    NoDatabaseSelected,
+    /// A database that does not exist (MySQL 1049).
+    #[error("Unknown database '{0}'")]
+    UnknownDatabase(String),
+    /// A table that does not exist (MySQL 1146), as `db.table`.
+    #[error("Table '{0}' doesn't exist")]
+    NoSuchTable(String),
+    /// `@@name` that tutti does not know (MySQL 1193).
+    #[error("Unknown system variable '{0}'")]
+    UnknownSystemVariable(String),
+    /// CREATE TABLE without a PRIMARY KEY, or dropping one (MySQL 1173).
+    #[error("Table '{0}' has no PRIMARY KEY: tutti replicates rows by primary key, so every table needs one")]
+    NoPrimaryKey(String),
+    /// An index name that does not exist on the table (MySQL 1091).
+    #[error("Can't DROP '{0}'; check that column/key exists")]
+    NoSuchIndex(String),
+    /// A wrong value or argument (MySQL 1231 / 1210), with explanation.
+    #[error("{0}")]
+    WrongArguments(String),
+}

@@ -1,0 +1,321 @@
+//! The translated forms of statements, and what translation needs to know ([`Env`]).
+
+use tutti_wsrep::{Ddl, Value};
+
+/// A MySQL table name, fully qualified.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TableName {
+    /// The MySQL database.
+    pub db: String,
+    /// The table within it.
+    pub table: String,
+}
+
+impl TableName {
+    /// A qualified name.
+    pub fn new(db: impl Into<String>, table: impl Into<String>) -> Self {
+        TableName { db: db.into(), table: table.into() }
+    }
+    /// The SQLite table name: `db.table`.
+    pub fn sqlite_name(&self) -> String {
+        format!("{}.{}", self.db, self.table)
+    }
+    /// Splits a SQLite table name back (None for system tables, which have no dot).
+    pub fn from_sqlite_name(name: &str) -> Option<TableName> {
+        let (db, table) = name.split_once('.')?;
+        Some(TableName::new(db, table))
+    }
+}
+
+impl std::fmt::Display for TableName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.db, self.table)
+    }
+}
+
+/// `@@session.x` or `@@global.x` (a bare `@@x` asks for the session value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarScope {
+    /// This connection's value.
+    Session,
+    /// The server-wide value.
+    Global,
+}
+
+/// One column of a user table, as SQLite declares it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnInfo {
+    /// Column name.
+    pub name: String,
+    /// Declared type, which keeps the MySQL type name (`INT UNSIGNED`, `VARCHAR(20)`, ...).
+    pub decl_type: String,
+    /// NOT NULL constraint.
+    pub not_null: bool,
+    /// Position in the primary key (1-based), 0 when not part of it.
+    pub pk: u32,
+    /// The DEFAULT expression as SQLite stores it.
+    pub default: Option<String>,
+}
+
+/// One index of a user table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexInfo {
+    /// The MySQL name (`PRIMARY` for the primary key).
+    pub name: String,
+    /// The SQLite index name (`db.t.name`, or an `sqlite_autoindex_*`).
+    pub sqlite_name: String,
+    /// UNIQUE index (or primary key).
+    pub unique: bool,
+    /// Indexed columns in order.
+    pub columns: Vec<String>,
+}
+
+/// A user table as the catalog knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableInfo {
+    /// Qualified name.
+    pub name: TableName,
+    /// Columns in declaration order.
+    pub columns: Vec<ColumnInfo>,
+    /// The AUTO_INCREMENT column (always the single-column INTEGER PRIMARY KEY), if any.
+    pub autoinc: Option<String>,
+    /// Indexes, primary key first when it has its own index.
+    pub indexes: Vec<IndexInfo>,
+}
+
+/// What translation asks of the session and the catalog.
+pub trait Env {
+    /// The current database (`USE db`), if any.
+    fn current_db(&self) -> Option<&str>;
+    /// Value of `@@name` in the given scope; None when the variable does not exist.
+    fn system_variable(&self, scope: VarScope, name: &str) -> Option<Value>;
+    /// Value of the user variable `@name` (NULL when unset).
+    fn user_variable(&self, name: &str) -> Value;
+    /// Value of a session function with no arguments, by lower-case name: `database`,
+    /// `schema`, `last_insert_id`, `connection_id`, `user`, `current_user`, `session_user`,
+    /// `system_user`, `version`, `row_count`, `found_rows`. None if not a session function.
+    fn session_function(&self, name: &str) -> Option<Value>;
+    /// The table, if it exists.
+    fn table(&self, name: &TableName) -> Option<TableInfo>;
+    /// Whether the database exists.
+    fn database_exists(&self, name: &str) -> bool;
+}
+
+/// One translated statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// Something SQLite runs: a SELECT, or a row write (INSERT/UPDATE/DELETE/REPLACE).
+    Query(Query),
+    /// A schema change, replicated and executed in total order on every node.
+    Ddl(DdlStmt),
+    /// `BEGIN` / `START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT]`.
+    Begin {
+        /// `READ ONLY` was given.
+        read_only: bool,
+    },
+    /// `COMMIT [WORK]`.
+    Commit,
+    /// `ROLLBACK [WORK]`.
+    Rollback,
+    /// `USE db`.
+    Use(String),
+    /// `SET ...` (one or more assignments).
+    Set(Vec<SetVar>),
+    /// `SHOW ...`, `DESCRIBE t`.
+    Show(Show),
+    /// `FLUSH ...` (the words after FLUSH, upper case, e.g. "STATUS", "TABLES", "PRIVILEGES").
+    Flush(String),
+    /// `KILL [CONNECTION | QUERY] id`.
+    Kill {
+        /// The connection id.
+        id: u64,
+        /// `KILL QUERY`: stop the statement, keep the connection.
+        query_only: bool,
+    },
+    /// Accepted and without effect in tutti (`UNLOCK TABLES`, `ANALYZE TABLE`, `DO 1`, an
+    /// empty statement, ...); the text says what it was.
+    Noop(String),
+}
+
+/// What kind of SQLite statement a [`Query`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryKind {
+    /// Returns rows, changes nothing.
+    Select,
+    /// INSERT (including INSERT IGNORE, ON DUPLICATE KEY UPDATE, INSERT ... SELECT).
+    Insert,
+    /// REPLACE.
+    Replace,
+    /// UPDATE.
+    Update,
+    /// DELETE.
+    Delete,
+}
+
+impl QueryKind {
+    /// True for statements that change rows.
+    pub fn is_write(self) -> bool {
+        !matches!(self, QueryKind::Select)
+    }
+}
+
+/// A statement for SQLite.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Query {
+    /// SQLite SQL; parameters are numbered `?1`, `?2`, ... in the order of the client's `?`.
+    pub sql: String,
+    /// What it does.
+    pub kind: QueryKind,
+    /// Number of `?` parameters the client must bind.
+    pub params: usize,
+    /// The table a write changes (None for SELECT).
+    pub target: Option<TableName>,
+    /// The SQL calls `tutti_autoinc(x)` to generate AUTO_INCREMENT values for `target`:
+    /// it returns x unless x is NULL or 0, in which case it returns the next id for this node
+    /// (`auto_increment_offset` / `auto_increment_increment`). The executor prepares the
+    /// function's state before running the statement.
+    pub autoinc: bool,
+    /// `SELECT ... FOR UPDATE` / `LOCK IN SHARE MODE` (the clause is removed from `sql`).
+    pub locking: bool,
+    /// Session values (`@@x`, `@x`, `LAST_INSERT_ID()`, ...) were substituted into `sql`, so
+    /// it must be translated again for each execution.
+    pub volatile: bool,
+}
+
+/// A translated schema change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DdlStmt {
+    /// What every node executes.
+    pub ddl: Ddl,
+    /// Tables it creates, drops or changes (for certification and cache invalidation).
+    pub tables: Vec<TableName>,
+}
+
+/// Where a SET assignment goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetScope {
+    /// `SET x`, `SET SESSION x`, `SET @@x`, `SET @@session.x`, `SET LOCAL x`.
+    Session,
+    /// `SET GLOBAL x`, `SET @@global.x`.
+    Global,
+    /// `SET @x` (user variable).
+    User,
+}
+
+/// The value assigned by SET.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetValue {
+    /// A constant (identifiers such as `ON` or `utf8mb4` come as `Value::Text`).
+    Value(Value),
+    /// `DEFAULT`.
+    Default,
+    /// An expression: a SQLite `SELECT <expr>` whose single value is assigned.
+    Query(String),
+}
+
+/// One SET assignment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetVar {
+    /// Where it goes.
+    pub scope: SetScope,
+    /// Lower-case variable name. `SET NAMES x [COLLATE y]` is `names` = x;
+    /// `SET CHARACTER SET x` is `character_set` = x; `SET [SESSION|GLOBAL] TRANSACTION
+    /// ISOLATION LEVEL l` is `transaction_isolation` = l (e.g. "REPEATABLE-READ");
+    /// `SET TRANSACTION READ ONLY|WRITE` is `transaction_read_only` = 1|0.
+    pub name: String,
+    /// The value.
+    pub value: SetValue,
+}
+
+/// A LIKE pattern or WHERE condition on a SHOW result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Filter {
+    /// `LIKE 'pattern'` on the first column (MySQL wildcards `%` and `_`).
+    Like(String),
+    /// `WHERE expr`: a SQLite expression over the SHOW result's column names.
+    Where(String),
+}
+
+/// The SHOW family (and DESCRIBE).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// `SHOW DATABASES|SCHEMAS`.
+    Databases {
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW [FULL] TABLES [FROM db]`.
+    Tables {
+        /// The database (the current one when not given).
+        db: String,
+        /// FULL adds the Table_type column.
+        full: bool,
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW [FULL] COLUMNS|FIELDS FROM t`, `DESCRIBE t`, `DESC t`, `EXPLAIN t`.
+    Columns {
+        /// The table.
+        table: TableName,
+        /// FULL adds Collation, Privileges, Comment.
+        full: bool,
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW INDEX|INDEXES|KEYS FROM t`.
+    Index {
+        /// The table.
+        table: TableName,
+    },
+    /// `SHOW CREATE TABLE t`.
+    CreateTable(TableName),
+    /// `SHOW CREATE DATABASE db`.
+    CreateDatabase(String),
+    /// `SHOW [GLOBAL|SESSION] VARIABLES`.
+    Variables {
+        /// GLOBAL was given.
+        global: bool,
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW [GLOBAL|SESSION] STATUS`.
+    Status {
+        /// GLOBAL was given.
+        global: bool,
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW TABLE STATUS [FROM db]`.
+    TableStatus {
+        /// The database.
+        db: String,
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW [FULL] PROCESSLIST`.
+    Processlist {
+        /// FULL: whole statement text.
+        full: bool,
+    },
+    /// `SHOW WARNINGS`.
+    Warnings,
+    /// `SHOW ERRORS`.
+    Errors,
+    /// `SHOW [STORAGE] ENGINES`.
+    Engines,
+    /// `SHOW COLLATION`.
+    Collation {
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW CHARACTER SET` / `SHOW CHARSET`.
+    CharacterSet {
+        /// LIKE / WHERE.
+        filter: Option<Filter>,
+    },
+    /// `SHOW GRANTS`.
+    Grants,
+    /// Anything else SHOW knows but tutti answers with an empty result (MASTER STATUS,
+    /// SLAVE STATUS, BINARY LOGS, PLUGINS, TRIGGERS, ...); the text is the upper-case kind.
+    Empty(String),
+}

@@ -1,0 +1,278 @@
+//! MySQL functions SQLite lacks, registered on every connection, and `tutti_autoinc()`.
+//!
+//! The SQL front-end leaves function calls alone, so MySQL's names must exist in SQLite
+//! with MySQL's behaviour: `NOW()`, `UNIX_TIMESTAMP()`, `CONCAT()` (NULL if any argument
+//! is NULL, unlike SQLite's), `DATE_FORMAT()`, ... Time is UTC. Non-deterministic functions
+//! are safe in writes because tutti replicates the resulting rows, not the statement.
+
+mod time;
+
+use parking_lot::Mutex;
+use rusqlite::functions::{Context, FunctionFlags};
+use rusqlite::types::{Value as SqlValue, ValueRef};
+use rusqlite::{Connection, Error, Result};
+use std::sync::Arc;
+
+const PURE: FunctionFlags = FunctionFlags::SQLITE_UTF8.union(FunctionFlags::SQLITE_DETERMINISTIC);
+const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
+
+pub(crate) fn register(c: &Connection) -> Result<()> {
+    time::register(c)?;
+    c.create_scalar_function("concat", -1, PURE, |ctx| {
+        let mut out = String::new();
+        for i in 0..ctx.len() {
+            match ctx.get_raw(i) {
+                ValueRef::Null => return Ok(None),
+                v => out.push_str(&text_of(v)),
+            }
+        }
+        Ok(Some(out))
+    })?;
+    c.create_scalar_function("isnull", 1, PURE, |ctx| Ok(matches!(ctx.get_raw(0), ValueRef::Null)))?;
+    c.create_scalar_function("left", 2, PURE, |ctx| {
+        str_n(ctx, |s, n| s.chars().take(n).collect())
+    })?;
+    c.create_scalar_function("right", 2, PURE, |ctx| {
+        str_n(ctx, |s, n| {
+            let len = s.chars().count();
+            s.chars().skip(len.saturating_sub(n)).collect()
+        })
+    })?;
+    c.create_scalar_function("repeat", 2, PURE, |ctx| str_n(ctx, |s, n| s.repeat(n.min(1 << 24))))?;
+    c.create_scalar_function("space", 1, PURE, |ctx| {
+        let n: Option<i64> = ctx.get(0)?;
+        Ok(n.map(|n| " ".repeat(n.clamp(0, 1 << 24) as usize)))
+    })?;
+    c.create_scalar_function("reverse", 1, PURE, |ctx| {
+        Ok(opt_text(ctx, 0).map(|s| s.chars().rev().collect::<String>()))
+    })?;
+    for name in ["lcase"] {
+        c.create_scalar_function(name, 1, PURE, |ctx| Ok(opt_text(ctx, 0).map(|s| s.to_lowercase())))?;
+    }
+    for name in ["ucase"] {
+        c.create_scalar_function(name, 1, PURE, |ctx| Ok(opt_text(ctx, 0).map(|s| s.to_uppercase())))?;
+    }
+    for name in ["char_length", "character_length"] {
+        c.create_scalar_function(name, 1, PURE, |ctx| Ok(opt_text(ctx, 0).map(|s| s.chars().count() as i64)))?;
+    }
+    c.create_scalar_function("locate", -1, PURE, |ctx| {
+        if ctx.len() < 2 || ctx.len() > 3 {
+            return Err(Error::UserFunctionError("LOCATE takes 2 or 3 arguments".into()));
+        }
+        let (Some(sub), Some(s)) = (opt_text(ctx, 0), opt_text(ctx, 1)) else { return Ok(None) };
+        let start = if ctx.len() == 3 { ctx.get::<i64>(2)?.max(1) as usize } else { 1 };
+        let chars: Vec<char> = s.chars().collect();
+        let hay: String = chars.iter().skip(start - 1).collect();
+        Ok(Some(match hay.find(&sub) {
+            Some(byte) => (hay[..byte].chars().count() + start) as i64,
+            None => 0,
+        }))
+    })?;
+    for (name, left) in [("lpad", true), ("rpad", false)] {
+        c.create_scalar_function(name, 3, PURE, move |ctx| {
+            let (Some(s), Some(pad)) = (opt_text(ctx, 0), opt_text(ctx, 2)) else { return Ok(None) };
+            let n = ctx.get::<i64>(1)?.clamp(0, 1 << 24) as usize;
+            let len = s.chars().count();
+            if len >= n {
+                return Ok(Some(s.chars().take(n).collect()));
+            }
+            if pad.is_empty() {
+                return Ok(None);
+            }
+            let fill: String = pad.chars().cycle().take(n - len).collect();
+            Ok(Some(if left { fill + &s } else { s + &fill }))
+        })?;
+    }
+    for (name, greatest) in [("greatest", true), ("least", false)] {
+        c.create_scalar_function(name, -1, PURE, move |ctx| {
+            let mut best: Option<SqlValue> = None;
+            for i in 0..ctx.len() {
+                let v: SqlValue = ctx.get(i)?;
+                if matches!(v, SqlValue::Null) {
+                    return Ok(SqlValue::Null);
+                }
+                best = Some(match best {
+                    None => v,
+                    Some(b) => {
+                        let keep_b = match cmp_values(&b, &v) {
+                            std::cmp::Ordering::Less => !greatest,
+                            _ => greatest,
+                        };
+                        if keep_b { b } else { v }
+                    }
+                });
+            }
+            Ok(best.unwrap_or(SqlValue::Null))
+        })?;
+    }
+    for name in ["sha1", "sha"] {
+        c.create_scalar_function(name, 1, PURE, |ctx| {
+            use sha1::{Digest, Sha1};
+            Ok(match ctx.get_raw(0) {
+                ValueRef::Null => None,
+                v => Some(hex(&Sha1::digest(bytes_of(v)))),
+            })
+        })?;
+    }
+    c.create_scalar_function("uuid", 0, VOLATILE, |_| Ok(uuid::Uuid::new_v4().to_string()))?;
+    c.create_scalar_function("rand", -1, VOLATILE, |_| Ok(rand::random::<f64>()))?;
+    Ok(())
+}
+
+/// The text form of a value, as MySQL's string functions see it.
+fn text_of(v: ValueRef<'_>) -> String {
+    match v {
+        ValueRef::Null => String::new(),
+        ValueRef::Integer(i) => i.to_string(),
+        ValueRef::Real(r) => r.to_string(),
+        ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
+    }
+}
+
+fn bytes_of(v: ValueRef<'_>) -> Vec<u8> {
+    match v {
+        ValueRef::Text(t) | ValueRef::Blob(t) => t.to_vec(),
+        other => text_of(other).into_bytes(),
+    }
+}
+
+fn opt_text(ctx: &Context<'_>, i: usize) -> Option<String> {
+    match ctx.get_raw(i) {
+        ValueRef::Null => None,
+        v => Some(text_of(v)),
+    }
+}
+
+fn str_n(ctx: &Context<'_>, f: impl Fn(&str, usize) -> String) -> Result<Option<String>> {
+    let Some(s) = opt_text(ctx, 0) else { return Ok(None) };
+    let n: Option<i64> = ctx.get(1)?;
+    Ok(n.map(|n| f(&s, n.max(0) as usize)))
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn cmp_values(a: &SqlValue, b: &SqlValue) -> std::cmp::Ordering {
+    use SqlValue::*;
+    let num = |v: &SqlValue| match v {
+        Integer(i) => Some(*i as f64),
+        Real(r) => Some(*r),
+        _ => None,
+    };
+    match (num(a), num(b)) {
+        (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+        _ => format!("{a:?}").cmp(&format!("{b:?}")),
+    }
+}
+
+/// State of `tutti_autoinc(x)`, the writer's AUTO_INCREMENT generator.
+///
+/// Before an INSERT into a table with an AUTO_INCREMENT column, the executor calls
+/// [`AutoInc::prepare`] with the largest id in the table and this node's
+/// `auto_increment_offset` / `auto_increment_increment` (the Galera scheme: node i of n
+/// generates ids ≡ i mod n, so nodes inserting at once never pick the same id).
+/// `tutti_autoinc(x)` returns x when it is a real value (and raises the floor past it), or
+/// the next free id when x is NULL or 0.
+#[derive(Default, Debug)]
+pub struct AutoInc {
+    state: Mutex<AutoIncState>,
+}
+
+#[derive(Default, Debug)]
+struct AutoIncState {
+    floor: i64,
+    offset: i64,
+    increment: i64,
+    first: Option<i64>,
+}
+
+impl AutoInc {
+    /// Arms the generator for one statement.
+    pub fn prepare(&self, max_existing: i64, offset: u64, increment: u64) {
+        let mut s = self.state.lock();
+        s.increment = increment.clamp(1, 65535) as i64;
+        s.offset = ((offset.max(1) as i64 - 1) % s.increment) + 1;
+        s.floor = max_existing;
+        s.first = None;
+    }
+
+    /// The first id generated by the last statement (its LAST_INSERT_ID), if any.
+    pub fn first_generated(&self) -> Option<i64> {
+        self.state.lock().first
+    }
+
+    fn next(&self, explicit: Option<i64>) -> i64 {
+        let mut s = self.state.lock();
+        if let Some(v) = explicit {
+            s.floor = s.floor.max(v);
+            return v;
+        }
+        let inc = s.increment.max(1);
+        let off = s.offset.max(1);
+        let v = if s.floor < off { off } else { off + ((s.floor - off) / inc + 1) * inc };
+        s.floor = v;
+        s.first.get_or_insert(v);
+        v
+    }
+}
+
+pub(crate) fn register_writer(c: &Connection, autoinc: Arc<AutoInc>) -> Result<()> {
+    c.create_scalar_function("tutti_autoinc", 1, VOLATILE, move |ctx| {
+        let explicit = match ctx.get_raw(0) {
+            ValueRef::Null => None,
+            ValueRef::Integer(0) => None,
+            ValueRef::Integer(i) => Some(i),
+            ValueRef::Real(r) if r == 0.0 => None,
+            ValueRef::Real(r) => Some(r as i64),
+            ValueRef::Text(t) => match std::str::from_utf8(t).ok().and_then(|s| s.trim().parse::<i64>().ok()) {
+                Some(0) | None => None,
+                Some(i) => Some(i),
+            },
+            ValueRef::Blob(_) => None,
+        };
+        Ok(autoinc.next(explicit))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn autoinc_follows_offset_and_increment() {
+        let a = AutoInc::default();
+        a.prepare(0, 1, 1);
+        assert_eq!((a.next(None), a.next(None)), (1, 2));
+        assert_eq!(a.first_generated(), Some(1));
+        a.prepare(10, 2, 3); // node 2 of 3: 2, 5, 8, 11, ...
+        assert_eq!((a.next(None), a.next(None)), (11, 14));
+        a.prepare(0, 3, 3);
+        assert_eq!(a.next(None), 3);
+        assert_eq!(a.next(Some(100)), 100);
+        assert_eq!(a.next(None), 102);
+        a.prepare(5, 1, 1);
+        assert_eq!(a.first_generated(), None);
+    }
+
+    #[test]
+    fn mysql_string_functions() {
+        let c = Connection::open_in_memory().unwrap();
+        register(&c).unwrap();
+        let q = |sql: &str| -> SqlValue { c.query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(q("SELECT concat('a', 1, 'b')"), SqlValue::Text("a1b".into()));
+        assert_eq!(q("SELECT concat('a', NULL)"), SqlValue::Null);
+        assert_eq!(q("SELECT left('hello', 2) || right('hello', 3)"), SqlValue::Text("hello".into()));
+        assert_eq!(q("SELECT locate('l', 'hello')"), SqlValue::Integer(3));
+        assert_eq!(q("SELECT locate('l', 'hello', 4)"), SqlValue::Integer(4));
+        assert_eq!(q("SELECT lpad('7', 3, '0')"), SqlValue::Text("007".into()));
+        assert_eq!(q("SELECT greatest(3, 9, 4)"), SqlValue::Integer(9));
+        assert_eq!(q("SELECT least(3, 9, 4)"), SqlValue::Integer(3));
+        assert_eq!(q("SELECT if(1 > 0, 'y', 'n')"), SqlValue::Text("y".into()));
+        assert_eq!(
+            q("SELECT sha1('abc')"),
+            SqlValue::Text("a9993e364706816aba3e25717850c26c9cd0d89d".into())
+        );
+        assert_eq!(q("SELECT length(uuid())"), SqlValue::Integer(36));
+    }
+}

@@ -1,0 +1,164 @@
+//! Storage: one SQLite database (WAL mode) per node, holding every MySQL database.
+//!
+//! Invariants:
+//! - User data changes only through [`Storage::apply`], which applies write-sets in seqno
+//!   order, many per SQLite transaction, and writes the last applied seqno *in the same
+//!   transaction*: a crash can never separate the data from its position.
+//! - One writer connection, shared by the applier and the session executor; the executor
+//!   holds it for one statement at a time and always rolls back (it only *captures*
+//!   changes). Read-only statements run on pooled reader connections, concurrently.
+//! - MySQL table `db.t` is the SQLite table `"db.t"`; system tables (`tutti_*`) have no dot
+//!   in their name, so no user statement can reach them.
+
+mod apply;
+mod changeset;
+mod error;
+mod functions;
+mod pool;
+mod system;
+
+pub use apply::{ApplyItem, ApplyOp, BatchResult, DdlError, Outcome};
+pub use changeset::{apply_changeset, ChangesetConflict};
+pub use error::StorageError;
+pub use functions::AutoInc;
+pub use pool::Reader;
+
+use parking_lot::{Mutex, MutexGuard};
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use tutti_wsrep::{ClusterUuid, Seqno};
+
+/// The database file inside a node's datadir.
+pub const DB_FILE: &str = "tutti.db";
+
+/// How hard SQLite pushes applied transactions to disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// fsync on every applied batch (`synchronous=FULL`): needed when nothing else keeps
+    /// the history, as for a node without a replicated log.
+    Full,
+    /// fsync at checkpoints only (`synchronous=NORMAL`): safe when the replicated log is
+    /// fsynced and replays whatever a power loss takes from SQLite.
+    Normal,
+}
+
+/// A node's SQLite database.
+pub struct Storage {
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Arc<pool::Pool>,
+    applied: AtomicU64,
+    cluster: Mutex<ClusterUuid>,
+    autoinc: Arc<AutoInc>,
+}
+
+impl Storage {
+    /// Opens (creating if needed) the database in `datadir`.
+    pub fn open(datadir: &Path, durability: Durability) -> Result<Storage, StorageError> {
+        let path = datadir.join(DB_FILE);
+        let writer = open_connection(&path)?;
+        let sync = match durability {
+            Durability::Full => "FULL",
+            Durability::Normal => "NORMAL",
+        };
+        let mode: String = writer.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StorageError::Corrupt(format!("cannot enable WAL mode (got {mode})")));
+        }
+        writer.execute_batch(&format!(
+            "PRAGMA synchronous={sync}; PRAGMA foreign_keys=ON; PRAGMA recursive_triggers=ON;"
+        ))?;
+        system::create(&writer)?;
+        let state = system::load(&writer)?;
+        let autoinc = Arc::new(AutoInc::default());
+        functions::register_writer(&writer, autoinc.clone())?;
+        Ok(Storage {
+            readers: Arc::new(pool::Pool::new(path.clone())),
+            path,
+            writer: Mutex::new(writer),
+            applied: AtomicU64::new(state.seqno),
+            cluster: Mutex::new(state.cluster),
+            autoinc,
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The seqno of the last applied write-set (`wsrep_last_committed`).
+    pub fn applied(&self) -> Seqno {
+        self.applied.load(Ordering::Acquire)
+    }
+
+    /// The cluster this database's history belongs to (nil before the first join).
+    pub fn cluster_uuid(&self) -> ClusterUuid {
+        *self.cluster.lock()
+    }
+
+    /// Records the cluster uuid (at bootstrap, or when a fresh node first joins).
+    pub fn set_cluster_uuid(&self, uuid: ClusterUuid) -> Result<(), StorageError> {
+        let w = self.writer.lock();
+        system::set_cluster_uuid(&w, uuid)?;
+        *self.cluster.lock() = uuid;
+        Ok(())
+    }
+
+    /// The writer connection, held for one statement (executor) or one batch (applier).
+    pub fn writer(&self) -> MutexGuard<'_, Connection> {
+        self.writer.lock()
+    }
+
+    /// A reader connection from the pool (returned when dropped).
+    pub fn reader(&self) -> Result<Reader, StorageError> {
+        self.readers.get()
+    }
+
+    /// The state of the `tutti_autoinc()` SQL function on the writer connection.
+    pub fn autoinc(&self) -> &AutoInc {
+        &self.autoinc
+    }
+
+    /// Applies a batch of ordered items in one transaction; see [`apply`](mod@apply).
+    pub fn apply(&self, items: &[ApplyItem<'_>]) -> Result<BatchResult, StorageError> {
+        let w = self.writer.lock();
+        let result = apply::apply_batch(&w, self.applied(), items)?;
+        self.applied.store(result.applied, Ordering::Release);
+        Ok(result)
+    }
+
+    /// `PRAGMA integrity_check` on the whole file.
+    pub fn integrity_check(&self) -> Result<(), StorageError> {
+        let w = self.writer.lock();
+        let mut stmt = w.prepare("PRAGMA integrity_check")?;
+        let problems: Vec<String> = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<_, _>>()?;
+        if problems.len() == 1 && problems[0] == "ok" {
+            Ok(())
+        } else {
+            Err(StorageError::Corrupt(problems.join("; ")))
+        }
+    }
+
+    /// Names of all MySQL databases, sorted.
+    pub fn databases(&self) -> Result<Vec<String>, StorageError> {
+        let r = self.reader()?;
+        system::databases(&r)
+    }
+}
+
+/// Opens a connection with tutti's settings and SQL functions.
+fn open_connection(path: &Path) -> Result<Connection, StorageError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    conn.set_prepared_statement_cache_capacity(256);
+    functions::register(&conn)?;
+    Ok(conn)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,67 @@
+//! Reader connections: a small pool so read-only statements run concurrently.
+//!
+//! WAL mode lets readers proceed while the writer commits. A reader is checked out for one
+//! statement, or for a whole read-only transaction (one snapshot), and returned on drop.
+//! Readers are `query_only`: nothing can write through them.
+
+use parking_lot::Mutex;
+use rusqlite::Connection;
+use std::ops::Deref;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::StorageError;
+
+/// How many idle readers are kept open.
+const MAX_IDLE: usize = 32;
+
+pub(crate) struct Pool {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+impl Pool {
+    pub(crate) fn new(path: PathBuf) -> Pool {
+        Pool { path, idle: Mutex::new(Vec::new()) }
+    }
+
+    pub(crate) fn get(self: &Arc<Self>) -> Result<Reader, StorageError> {
+        let conn = match self.idle.lock().pop() {
+            Some(c) => c,
+            None => {
+                let c = crate::open_connection(&self.path)?;
+                c.execute_batch("PRAGMA query_only = ON")?;
+                c
+            }
+        };
+        Ok(Reader { pool: self.clone(), conn: Some(conn) })
+    }
+}
+
+/// A pooled read-only connection (owned, so a session can keep it across statements).
+pub struct Reader {
+    pool: Arc<Pool>,
+    conn: Option<Connection>,
+}
+
+impl Deref for Reader {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("reader present until drop")
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        if let Some(c) = self.conn.take() {
+            // A reader given back inside a transaction would pin an old snapshot.
+            if !c.is_autocommit() {
+                let _ = c.execute_batch("ROLLBACK");
+            }
+            let mut idle = self.pool.idle.lock();
+            if idle.len() < MAX_IDLE {
+                idle.push(c);
+            }
+        }
+    }
+}

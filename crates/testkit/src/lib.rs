@@ -1,0 +1,1 @@
+//! tutti-testkit (being written).
