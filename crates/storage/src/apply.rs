@@ -9,7 +9,7 @@
 //! commits what preceded it, and reports it.
 
 use rusqlite::Connection;
-use tutti_wsrep::{Ddl, Seqno};
+use tutti_wsrep::{Ddl, DdlFailure, Seqno};
 
 use crate::changeset::{apply_changeset, ChangesetConflict};
 use crate::{system, StorageError};
@@ -36,7 +36,7 @@ pub enum ApplyOp<'a> {
 
 /// A schema change that failed on this node (and, being deterministic, on every node).
 #[derive(Debug, thiserror::Error)]
-pub enum DdlError {
+pub(crate) enum DdlError {
     /// `CREATE DATABASE` of an existing database.
     #[error("Can't create database '{0}'; database exists")]
     DatabaseExists(String),
@@ -59,7 +59,7 @@ pub enum Outcome {
     /// Nothing to do (or already applied before).
     Skipped,
     /// The DDL failed; nothing changed.
-    DdlFailed(DdlError),
+    DdlFailed(DdlFailure),
 }
 
 /// The result of a batch.
@@ -71,6 +71,8 @@ pub struct BatchResult {
     pub outcomes: Vec<Outcome>,
     /// The write-set that did not apply, if any: the node is inconsistent from there on.
     pub inconsistency: Option<StorageError>,
+    /// A schema change was applied (cached table metadata is stale).
+    pub schema_changed: bool,
 }
 
 pub(crate) fn apply_batch(
@@ -78,7 +80,12 @@ pub(crate) fn apply_batch(
     applied: Seqno,
     items: &[ApplyItem<'_>],
 ) -> Result<BatchResult, StorageError> {
-    let mut result = BatchResult { applied, outcomes: Vec::with_capacity(items.len()), inconsistency: None };
+    let mut result = BatchResult {
+        applied,
+        outcomes: Vec::with_capacity(items.len()),
+        inconsistency: None,
+        schema_changed: false,
+    };
     if items.is_empty() {
         return Ok(result);
     }
@@ -126,12 +133,13 @@ fn apply_items(
                 match run_ddl(c, ddl) {
                     Ok(()) => {
                         c.execute_batch("RELEASE tutti_ddl")?;
+                        result.schema_changed = true;
                         Outcome::Applied
                     }
                     Err(DdlError::Sqlite(e)) if is_fatal(&e) => return Err(e.into()),
                     Err(e) => {
                         c.execute_batch("ROLLBACK TO tutti_ddl; RELEASE tutti_ddl")?;
-                        Outcome::DdlFailed(e)
+                        Outcome::DdlFailed(e.into())
                     }
                 }
             }
@@ -184,6 +192,27 @@ fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<(), DdlError> {
                 c.execute_batch(s)?;
             }
             Ok(())
+        }
+    }
+}
+
+impl From<DdlError> for DdlFailure {
+    fn from(e: DdlError) -> DdlFailure {
+        match e {
+            DdlError::DatabaseExists(n) => DdlFailure::DatabaseExists(n),
+            DdlError::UnknownDatabase(n) => DdlFailure::UnknownDatabase(n),
+            DdlError::DropMissingDatabase(n) => DdlFailure::DropMissingDatabase(n),
+            DdlError::Sqlite(e) => {
+                let code = match &e {
+                    rusqlite::Error::SqliteFailure(f, _) => f.extended_code,
+                    _ => rusqlite::ffi::SQLITE_ERROR,
+                };
+                let message = match &e {
+                    rusqlite::Error::SqliteFailure(_, Some(m)) => m.clone(),
+                    other => other.to_string(),
+                };
+                DdlFailure::Sqlite { code, message }
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ mod functions;
 mod pool;
 mod system;
 
-pub use apply::{ApplyItem, ApplyOp, BatchResult, DdlError, Outcome};
+pub use apply::{ApplyItem, ApplyOp, BatchResult, Outcome};
 pub use changeset::{apply_changeset, ChangesetConflict};
 pub use error::StorageError;
 pub use functions::AutoInc;
@@ -52,6 +52,7 @@ pub struct Storage {
     applied: AtomicU64,
     cluster: Mutex<ClusterUuid>,
     autoinc: Arc<AutoInc>,
+    schema_epoch: AtomicU64,
 }
 
 impl Storage {
@@ -81,6 +82,7 @@ impl Storage {
             applied: AtomicU64::new(state.seqno),
             cluster: Mutex::new(state.cluster),
             autoinc,
+            schema_epoch: AtomicU64::new(1),
         })
     }
 
@@ -127,7 +129,16 @@ impl Storage {
         let w = self.writer.lock();
         let result = apply::apply_batch(&w, self.applied(), items)?;
         self.applied.store(result.applied, Ordering::Release);
+        if result.schema_changed {
+            self.schema_epoch.fetch_add(1, Ordering::AcqRel);
+        }
         Ok(result)
+    }
+
+    /// Changes whenever a schema change is applied: cached table metadata keyed by an
+    /// older epoch is stale.
+    pub fn schema_epoch(&self) -> u64 {
+        self.schema_epoch.load(Ordering::Acquire)
     }
 
     /// `PRAGMA integrity_check` on the whole file.

@@ -2,7 +2,7 @@
 
 use super::*;
 use rusqlite::session::Session;
-use tutti_wsrep::Ddl;
+use tutti_wsrep::{Ddl, DdlFailure};
 
 fn open() -> (tempfile::TempDir, Storage) {
     let dir = tempfile::tempdir().unwrap();
@@ -83,21 +83,21 @@ fn ddl_outcomes_are_deterministic_errors() {
     let (_dir, s) = open();
     let create = || Ddl::CreateDatabase { name: "x".into(), if_not_exists: false };
     assert!(matches!(ddl(&s, 1, create()), Outcome::Applied));
-    assert!(matches!(ddl(&s, 2, create()), Outcome::DdlFailed(DdlError::DatabaseExists(_))));
+    assert!(matches!(ddl(&s, 2, create()), Outcome::DdlFailed(DdlFailure::DatabaseExists(_))));
     assert!(matches!(
         ddl(&s, 3, Ddl::CreateDatabase { name: "X".into(), if_not_exists: true }),
         Outcome::Applied
     ));
     assert!(matches!(
         ddl(&s, 4, schema("nope", "CREATE TABLE \"nope.t\"(id INT PRIMARY KEY)")),
-        Outcome::DdlFailed(DdlError::UnknownDatabase(_))
+        Outcome::DdlFailed(DdlFailure::UnknownDatabase(_))
     ));
     // A failing multi-statement DDL leaves nothing behind.
     let bad = Ddl::Schema {
         database: "x".into(),
         statements: vec!["CREATE TABLE \"x.a\"(id INT PRIMARY KEY)".into(), "CREATE TABLE \"x.a\"(id INT PRIMARY KEY)".into()],
     };
-    assert!(matches!(ddl(&s, 5, bad), Outcome::DdlFailed(DdlError::Sqlite(_))));
+    assert!(matches!(ddl(&s, 5, bad), Outcome::DdlFailed(DdlFailure::Sqlite { .. })));
     assert_eq!(count(&s, "SELECT count(*) FROM sqlite_schema WHERE name = 'x.a'"), 0);
     ddl(&s, 6, schema("x", "CREATE TABLE \"x.p\"(id INT PRIMARY KEY)"));
     ddl(&s, 7, schema("x", "CREATE TABLE \"x.c\"(id INT PRIMARY KEY, p INT REFERENCES \"x.p\"(id))"));
@@ -105,7 +105,7 @@ fn ddl_outcomes_are_deterministic_errors() {
     assert_eq!(count(&s, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'x.%'"), 0);
     assert!(matches!(
         ddl(&s, 9, Ddl::DropDatabase { name: "x".into(), if_exists: false }),
-        Outcome::DdlFailed(DdlError::DropMissingDatabase(_))
+        Outcome::DdlFailed(DdlFailure::DropMissingDatabase(_))
     ));
     assert_eq!(s.applied(), 9, "failed DDL still consumes its seqno");
     assert!(s.databases().unwrap().is_empty());

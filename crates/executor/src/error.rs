@@ -1,0 +1,243 @@
+//! Executor errors: every reason a statement fails, in MySQL's categories.
+//!
+//! SQLite's errors are classified here (by extended code and message) into variants the
+//! MySQL front-end maps to error codes in one place.
+
+use tutti_sql::SqlError;
+use tutti_wsrep::{DdlFailure, ReplicateError};
+
+/// Why a statement failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExecError {
+    /// The statement could not be translated.
+    #[error(transparent)]
+    Sql(#[from] SqlError),
+    /// Certification failed, a BF abort, or a local lock deadlock: the transaction is gone.
+    #[error("Deadlock found when trying to get lock; try restarting transaction")]
+    Deadlock,
+    /// A row lock was not granted in time; the statement (not the transaction) failed.
+    #[error("Lock wait timeout exceeded; try restarting transaction")]
+    LockWaitTimeout,
+    /// The node may not serve now (non-Primary, joining, inconsistent).
+    #[error("WSREP has not yet prepared node for application use")]
+    NotReady(String),
+    /// The commit's fate is unknown (no outcome in time).
+    #[error("{0}")]
+    CommitUnknown(String),
+    /// The server is shutting down.
+    #[error("Server shutdown in progress")]
+    Shutdown,
+    /// Table does not exist.
+    #[error("Table '{0}' doesn't exist")]
+    NoSuchTable(String),
+    /// Table already exists.
+    #[error("Table '{0}' already exists")]
+    TableExists(String),
+    /// DROP of a missing table.
+    #[error("Unknown table '{0}'")]
+    UnknownTable(String),
+    /// Column does not exist.
+    #[error("Unknown column '{0}' in 'field list'")]
+    UnknownColumn(String),
+    /// Duplicate column in DDL.
+    #[error("Duplicate column name '{0}'")]
+    DuplicateColumn(String),
+    /// Duplicate index name in DDL.
+    #[error("Duplicate key name '{0}'")]
+    DuplicateKeyName(String),
+    /// Unique or primary key violation.
+    #[error("Duplicate entry for key '{0}'")]
+    DuplicateKey(String),
+    /// NOT NULL violation.
+    #[error("Column '{0}' cannot be null")]
+    NotNull(String),
+    /// Inserting/updating a child row whose parent is missing.
+    #[error("Cannot add or update a child row: a foreign key constraint fails")]
+    ForeignKeyChild,
+    /// Deleting/updating a parent row that children reference.
+    #[error("Cannot delete or update a parent row: a foreign key constraint fails")]
+    ForeignKeyParent,
+    /// CHECK constraint violation.
+    #[error("Check constraint '{0}' is violated.")]
+    Check(String),
+    /// A value of the wrong type for the column.
+    #[error("Incorrect value: {0}")]
+    DataType(String),
+    /// Unknown SQL function.
+    #[error("FUNCTION {0} does not exist")]
+    NoSuchFunction(String),
+    /// Unknown database.
+    #[error("Unknown database '{0}'")]
+    UnknownDatabase(String),
+    /// CREATE DATABASE of an existing one.
+    #[error("Can't create database '{0}'; database exists")]
+    DatabaseExists(String),
+    /// DROP DATABASE of a missing one.
+    #[error("Can't drop database '{0}'; database doesn't exist")]
+    DropMissingDatabase(String),
+    /// A write in a READ ONLY transaction.
+    #[error("Cannot execute statement in a READ ONLY transaction.")]
+    ReadOnlyTransaction,
+    /// Wrong number of parameters for a prepared statement.
+    #[error("Incorrect arguments to mysqld_stmt_execute: expected {expected} parameters, got {got}")]
+    WrongParamCount {
+        /// Parameters the statement has.
+        expected: usize,
+        /// Parameters the client sent.
+        got: usize,
+    },
+    /// Unknown prepared statement id.
+    #[error("Unknown prepared statement handler ({0}) given to mysqld_stmt_execute")]
+    UnknownStatement(u32),
+    /// A prepared statement must be exactly one statement.
+    #[error("This command is not supported in the prepared statement protocol yet")]
+    NotPreparable,
+    /// Wrong value for a variable.
+    #[error("Variable '{0}' can't be set to the value of '{1}'")]
+    WrongValueForVar(String, String),
+    /// SET of a read-only variable.
+    #[error("Variable '{0}' is a read only variable")]
+    ReadOnlyVariable(String),
+    /// SET SESSION of a global-only variable.
+    #[error("Variable '{0}' is a GLOBAL variable and should be set with SET GLOBAL")]
+    GlobalOnly(String),
+    /// SET GLOBAL of a session-only variable.
+    #[error("Variable '{0}' is a SESSION variable and can't be used with SET GLOBAL")]
+    SessionOnly(String),
+    /// The statement was killed (KILL QUERY) or the connection is being killed.
+    #[error("Query execution was interrupted")]
+    Interrupted,
+    /// KILL of an unknown connection.
+    #[error("Unknown thread id: {0}")]
+    NoSuchThread(u64),
+    /// Any other SQLite error, with its message.
+    #[error("{0}")]
+    Sqlite(String),
+}
+
+impl From<ReplicateError> for ExecError {
+    fn from(e: ReplicateError) -> ExecError {
+        match e {
+            ReplicateError::CertificationFailed => ExecError::Deadlock,
+            ReplicateError::Ddl(f) => f.into(),
+            ReplicateError::NotReady(r) => ExecError::NotReady(r),
+            ReplicateError::Unknown(r) => ExecError::CommitUnknown(format!(
+                "tutti: the outcome of this COMMIT is unknown ({r}); it may or may not have been applied"
+            )),
+            ReplicateError::Shutdown => ExecError::Shutdown,
+        }
+    }
+}
+
+impl From<DdlFailure> for ExecError {
+    fn from(f: DdlFailure) -> ExecError {
+        match f {
+            DdlFailure::DatabaseExists(n) => ExecError::DatabaseExists(n),
+            DdlFailure::UnknownDatabase(n) => ExecError::UnknownDatabase(n),
+            DdlFailure::DropMissingDatabase(n) => ExecError::DropMissingDatabase(n),
+            DdlFailure::Sqlite { code, message } => classify(code, &message, false),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for ExecError {
+    fn from(e: rusqlite::Error) -> ExecError {
+        from_sqlite(&e, false)
+    }
+}
+
+/// Classifies a SQLite error; `deleting` says the statement removes rows (for FKs).
+pub fn from_sqlite(e: &rusqlite::Error, deleting: bool) -> ExecError {
+    match e {
+        rusqlite::Error::SqliteFailure(f, msg) => {
+            classify(f.extended_code, msg.as_deref().unwrap_or(""), deleting)
+        }
+        rusqlite::Error::InvalidParameterCount(got, expected) => {
+            ExecError::WrongParamCount { expected: *expected, got: *got }
+        }
+        other => ExecError::Sqlite(other.to_string()),
+    }
+}
+
+/// Strips SQLite's quoting and our `db.` prefix noise from an object name in a message.
+fn object(s: &str) -> String {
+    s.trim().trim_matches('"').trim_matches('\'').to_string()
+}
+
+fn after<'a>(msg: &'a str, prefix: &str) -> Option<&'a str> {
+    msg.find(prefix).map(|i| &msg[i + prefix.len()..])
+}
+
+fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
+    use rusqlite::ffi;
+    match code {
+        ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => {
+            return ExecError::DuplicateKey(object(after(msg, "failed: ").unwrap_or("PRIMARY")))
+        }
+        ffi::SQLITE_CONSTRAINT_NOTNULL => {
+            let col = after(msg, "failed: ").unwrap_or("?");
+            let col = col.rsplit('.').next().unwrap_or(col);
+            return ExecError::NotNull(object(col));
+        }
+        ffi::SQLITE_CONSTRAINT_FOREIGNKEY => {
+            return if deleting { ExecError::ForeignKeyParent } else { ExecError::ForeignKeyChild }
+        }
+        ffi::SQLITE_CONSTRAINT_CHECK => {
+            return ExecError::Check(object(after(msg, "failed: ").unwrap_or("?")))
+        }
+        ffi::SQLITE_INTERRUPT => return ExecError::Interrupted,
+        ffi::SQLITE_MISMATCH => return ExecError::DataType(msg.to_string()),
+        _ => {}
+    }
+    if let Some(t) = after(msg, "no such table: ") {
+        return ExecError::NoSuchTable(object(t));
+    }
+    if let Some(rest) = after(msg, "table ") {
+        if let Some(name) = rest.strip_suffix(" already exists") {
+            return ExecError::TableExists(object(name));
+        }
+    }
+    if let Some(rest) = after(msg, "index ") {
+        if let Some(name) = rest.strip_suffix(" already exists") {
+            let name = object(name);
+            return ExecError::DuplicateKeyName(name.rsplit('.').next().unwrap_or(&name).to_string());
+        }
+    }
+    if let Some(c) = after(msg, "no such column: ") {
+        return ExecError::UnknownColumn(object(c));
+    }
+    if let Some(c) = after(msg, "duplicate column name: ") {
+        return ExecError::DuplicateColumn(object(c));
+    }
+    if let Some(f) = after(msg, "no such function: ") {
+        return ExecError::NoSuchFunction(object(f));
+    }
+    ExecError::Sqlite(msg.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fail(code: i32, msg: &str) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), Some(msg.into()))
+    }
+
+    #[test]
+    fn sqlite_errors_become_mysql_categories() {
+        use rusqlite::ffi::*;
+        assert_eq!(ExecError::from(fail(SQLITE_ERROR, "no such table: db.t")), ExecError::NoSuchTable("db.t".into()));
+        assert_eq!(
+            ExecError::from(fail(SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint failed: db.t.id")),
+            ExecError::DuplicateKey("db.t.id".into())
+        );
+        assert_eq!(
+            ExecError::from(fail(SQLITE_CONSTRAINT_NOTNULL, "NOT NULL constraint failed: db.t.c")),
+            ExecError::NotNull("c".into())
+        );
+        assert_eq!(ExecError::from(fail(SQLITE_ERROR, "table \"db.t\" already exists")), ExecError::TableExists("db.t".into()));
+        assert_eq!(from_sqlite(&fail(SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"), true), ExecError::ForeignKeyParent);
+        assert_eq!(ExecError::from(fail(SQLITE_ERROR, "no such column: x")), ExecError::UnknownColumn("x".into()));
+        assert_eq!(ExecError::from(ReplicateError::CertificationFailed), ExecError::Deadlock);
+    }
+}

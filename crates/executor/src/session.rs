@@ -1,0 +1,413 @@
+//! One client session: its database, variables, transaction and prepared statements, and
+//! the dispatch of translated statements.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tutti_sql::{Env, Query, QueryKind, Stmt, TableInfo, TableName, VarScope};
+use tutti_wsrep::Value;
+
+use crate::result::{Column, Response};
+use crate::txn::Txn;
+use crate::{sqlite, vars, ExecError, Executor, SessionInfo};
+
+/// How long a causal read (`wsrep_sync_wait`) may wait.
+const CAUSAL_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A prepared statement's metadata, as COM_STMT_PREPARE reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreparedInfo {
+    /// Statement id.
+    pub id: u32,
+    /// Number of parameters.
+    pub params: usize,
+    /// Result columns (empty for statements without rows).
+    pub columns: Vec<Column>,
+}
+
+struct Prepared {
+    sql: String,
+    params: usize,
+    /// The translation, valid while the schema epoch and current database are unchanged.
+    cached: Option<(u64, Option<String>, Stmt)>,
+}
+
+/// A client session.
+pub struct Session {
+    pub(crate) exec: Arc<Executor>,
+    pub(crate) info: Arc<SessionInfo>,
+    pub(crate) db: Option<String>,
+    pub(crate) vars: HashMap<&'static str, Value>,
+    pub(crate) user_vars: HashMap<String, Value>,
+    pub(crate) txn: Option<Txn>,
+    pub(crate) last_insert_id: u64,
+    pub(crate) row_count: i64,
+    pub(crate) found_rows: u64,
+    prepared: HashMap<u32, Prepared>,
+    next_stmt: u32,
+}
+
+impl Session {
+    pub(crate) fn new(exec: Arc<Executor>, info: Arc<SessionInfo>) -> Session {
+        Session {
+            exec,
+            info,
+            db: None,
+            vars: HashMap::new(),
+            user_vars: HashMap::new(),
+            txn: None,
+            last_insert_id: 0,
+            row_count: 0,
+            found_rows: 0,
+            prepared: HashMap::new(),
+            next_stmt: 1,
+        }
+    }
+
+    /// The connection id.
+    pub fn id(&self) -> u32 {
+        self.info.id
+    }
+
+    /// The current database.
+    pub fn database(&self) -> Option<&str> {
+        self.db.as_deref()
+    }
+
+    /// True inside a transaction (for the server status flags).
+    pub fn in_transaction(&self) -> bool {
+        self.txn.is_some()
+    }
+
+    /// `@@autocommit`.
+    pub fn autocommit(&self) -> bool {
+        self.var_int("autocommit") != 0
+    }
+
+    /// The connection was killed: the front-end must close it.
+    pub fn is_killed(&self) -> bool {
+        self.info.killed.load(Relaxed)
+    }
+
+    /// A variable as this session sees it.
+    pub(crate) fn var(&self, name: &str) -> Option<Value> {
+        let name = vars::canonical(name);
+        match name {
+            "auto_increment_offset" => return Some(Value::Int(self.exec.provider.auto_increment().0 as i64)),
+            "auto_increment_increment" => return Some(Value::Int(self.exec.provider.auto_increment().1 as i64)),
+            "last_insert_id" => return Some(Value::Int(self.last_insert_id as i64)),
+            "timestamp" => {
+                let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                return Some(Value::Int(t.as_secs() as i64));
+            }
+            "version" => return Some(Value::Text(self.exec.version().into())),
+            "wsrep_provider_options" => return Some(Value::Text(self.exec.provider.options())),
+            _ => {}
+        }
+        self.vars.get(name).cloned().or_else(|| self.exec.globals.get(name))
+    }
+
+    pub(crate) fn var_int(&self, name: &str) -> i64 {
+        match self.var(name) {
+            Some(Value::Int(i)) => i,
+            Some(Value::Text(t)) => t.parse().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    /// `COM_INIT_DB` / `USE db`.
+    pub fn use_database(&mut self, db: &str) -> Result<Response, ExecError> {
+        if !self.database_exists(db) {
+            return Err(ExecError::UnknownDatabase(db.into()));
+        }
+        self.db = Some(db.to_string());
+        *self.info.db.lock() = self.db.clone();
+        Ok(Response::ok())
+    }
+
+    /// Runs a text query (one or more statements); stops at the first error, whose result
+    /// is last.
+    pub fn query(&mut self, sql: &str) -> Vec<Result<Response, ExecError>> {
+        self.exec.stats.questions.fetch_add(1, Relaxed);
+        let stmts = match tutti_sql::translate(sql, self) {
+            Ok(s) => s,
+            Err(e) => return vec![Err(e.into())],
+        };
+        let mut out = Vec::with_capacity(stmts.len());
+        self.begin_statement(sql);
+        for stmt in stmts {
+            let r = self.run(stmt, &[]);
+            let failed = r.is_err();
+            out.push(r);
+            if failed {
+                break;
+            }
+        }
+        self.end_statement();
+        out
+    }
+
+    /// `COM_STMT_PREPARE`.
+    pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, ExecError> {
+        let mut stmts = tutti_sql::translate(sql, self)?;
+        if stmts.len() != 1 {
+            return Err(ExecError::NotPreparable);
+        }
+        let stmt = stmts.pop().expect("one statement");
+        let (params, columns) = match &stmt {
+            Stmt::Query(q) => {
+                let reader = self.exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                let (_, cols) = sqlite::describe(&reader, &q.sql)?;
+                (q.params, if q.kind == QueryKind::Select { cols } else { Vec::new() })
+            }
+            _ => (0, Vec::new()),
+        };
+        let id = self.next_stmt;
+        self.next_stmt = self.next_stmt.wrapping_add(1).max(1);
+        let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
+        let cached = (!volatile).then(|| (self.exec.storage.schema_epoch(), self.db.clone(), stmt));
+        self.prepared.insert(id, Prepared { sql: sql.to_string(), params, cached });
+        Ok(PreparedInfo { id, params, columns })
+    }
+
+    /// `COM_STMT_EXECUTE`.
+    pub fn execute(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
+        self.exec.stats.questions.fetch_add(1, Relaxed);
+        let epoch = self.exec.storage.schema_epoch();
+        let p = self.prepared.get(&id).ok_or(ExecError::UnknownStatement(id))?;
+        if params.len() != p.params {
+            return Err(ExecError::WrongParamCount { expected: p.params, got: params.len() });
+        }
+        let stmt = match &p.cached {
+            Some((e, db, stmt)) if *e == epoch && *db == self.db => stmt.clone(),
+            _ => {
+                let sql = p.sql.clone();
+                let mut stmts = tutti_sql::translate(&sql, self)?;
+                if stmts.len() != 1 {
+                    return Err(ExecError::NotPreparable);
+                }
+                let stmt = stmts.pop().expect("one statement");
+                let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
+                let db = self.db.clone();
+                if let Some(p) = self.prepared.get_mut(&id) {
+                    p.cached = (!volatile).then(|| (epoch, db, stmt.clone()));
+                }
+                stmt
+            }
+        };
+        let sql_text = self.prepared.get(&id).map(|p| p.sql.clone()).unwrap_or_default();
+        self.begin_statement(&sql_text);
+        let r = self.run(stmt, params);
+        self.end_statement();
+        r
+    }
+
+    /// `COM_STMT_CLOSE`.
+    pub fn close(&mut self, id: u32) {
+        self.prepared.remove(&id);
+    }
+
+    /// `COM_RESET_CONNECTION`: roll back, forget variables and prepared statements.
+    pub fn reset(&mut self) {
+        self.rollback();
+        self.vars.clear();
+        self.user_vars.clear();
+        self.prepared.clear();
+        self.last_insert_id = 0;
+    }
+
+    fn begin_statement(&self, sql: &str) {
+        self.exec.stats.running.fetch_add(1, Relaxed);
+        let text: String = sql.chars().take(1024).collect();
+        *self.info.running.lock() = Some((text, Instant::now()));
+    }
+
+    fn end_statement(&self) {
+        self.exec.stats.running.fetch_sub(1, Relaxed);
+        *self.info.running.lock() = None;
+        *self.info.interrupt.lock() = None;
+    }
+
+    pub(crate) fn run(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
+        if self.is_killed() {
+            return Err(ExecError::Interrupted);
+        }
+        let s = &self.exec.stats;
+        match stmt {
+            Stmt::Query(q) => {
+                match q.kind {
+                    QueryKind::Select => s.com_select.fetch_add(1, Relaxed),
+                    QueryKind::Insert | QueryKind::Replace => s.com_insert.fetch_add(1, Relaxed),
+                    QueryKind::Update => s.com_update.fetch_add(1, Relaxed),
+                    QueryKind::Delete => s.com_delete.fetch_add(1, Relaxed),
+                };
+                if q.kind.is_write() {
+                    self.write(&q, params)
+                } else {
+                    self.read(&q, params)
+                }
+            }
+            Stmt::Ddl(d) => self.ddl(d),
+            Stmt::Begin { read_only } => {
+                self.commit()?;
+                self.begin(read_only);
+                Ok(Response::ok())
+            }
+            Stmt::Commit => {
+                s.com_commit.fetch_add(1, Relaxed);
+                self.commit().map(|_| Response::ok())
+            }
+            Stmt::Rollback => {
+                s.com_rollback.fetch_add(1, Relaxed);
+                self.rollback();
+                Ok(Response::ok())
+            }
+            Stmt::Use(db) => self.use_database(&db),
+            Stmt::Set(vars) => crate::set::run(self, vars),
+            Stmt::Show(show) => crate::show::run(self, show),
+            Stmt::Kill { id, query_only } => self.kill(id, query_only),
+            Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
+        }
+    }
+
+    /// Fails unless the node may serve; reads pass with `wsrep_dirty_reads`.
+    pub(crate) fn check_ready(&self, reading: bool) -> Result<(), ExecError> {
+        match self.exec.provider.check_ready() {
+            Ok(()) => Ok(()),
+            Err(_) if reading && self.var_int("wsrep_dirty_reads") != 0 => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Waits for causal consistency when `wsrep_sync_wait` has `bit` set.
+    pub(crate) fn sync_wait(&self, bit: i64) -> Result<(), ExecError> {
+        if self.var_int("wsrep_sync_wait") & bit != 0 {
+            self.exec.provider.sync_wait(CAUSAL_READ_TIMEOUT).map_err(|e| match e {
+                tutti_wsrep::ReplicateError::Unknown(_) => ExecError::LockWaitTimeout,
+                other => other.into(),
+            })?;
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
+        self.check_ready(true)?;
+        self.sync_wait(1)?;
+        if self.txn.is_none() && !self.autocommit() {
+            self.begin(false);
+        }
+        let exec = self.exec.clone();
+        let rs = match self.txn.as_mut() {
+            Some(txn) if !txn.changes.is_empty() => {
+                if q.locking {
+                    txn.pinned = true;
+                }
+                let w = exec.storage.writer();
+                *self.info.interrupt.lock() = Some(w.get_interrupt_handle());
+                sqlite::query_in_txn(&w, &txn.changes, &q.sql, params)?
+            }
+            Some(txn) => {
+                if q.locking {
+                    txn.pinned = true;
+                }
+                if txn.snapshot.is_none() {
+                    let r = exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                    r.execute_batch("BEGIN")?;
+                    txn.snapshot = Some(r);
+                }
+                let r = txn.snapshot.as_ref().expect("snapshot just set");
+                *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
+                sqlite::query(r, &q.sql, params)?
+            }
+            None => {
+                let r = exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
+                sqlite::query(&r, &q.sql, params)?
+            }
+        };
+        self.found_rows = rs.rows.len() as u64;
+        self.row_count = -1;
+        Ok(Response::Rows(rs))
+    }
+
+    fn kill(&mut self, id: u64, query_only: bool) -> Result<Response, ExecError> {
+        let info = u32::try_from(id)
+            .ok()
+            .and_then(|i| self.exec.session_info(i))
+            .ok_or(ExecError::NoSuchThread(id))?;
+        if !query_only {
+            info.killed.store(true, Relaxed);
+        }
+        if let Some(h) = info.interrupt.lock().as_ref() {
+            h.interrupt();
+        }
+        if info.id == self.info.id && !query_only {
+            return Err(ExecError::Interrupted);
+        }
+        Ok(Response::ok())
+    }
+
+    fn database_exists(&self, name: &str) -> bool {
+        self.exec.storage.databases().map(|d| d.iter().any(|x| x.eq_ignore_ascii_case(name))).unwrap_or(false)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.rollback();
+        self.exec.unregister(self.info.id);
+    }
+}
+
+impl Env for Session {
+    fn current_db(&self) -> Option<&str> {
+        self.db.as_deref()
+    }
+
+    fn system_variable(&self, scope: VarScope, name: &str) -> Option<Value> {
+        let name = name.to_ascii_lowercase();
+        vars::def(vars::canonical(&name))?;
+        match scope {
+            VarScope::Global => match vars::canonical(&name) {
+                "version" | "wsrep_provider_options" | "auto_increment_offset" | "auto_increment_increment" => {
+                    self.var(&name)
+                }
+                n => self.exec.globals.get(n),
+            },
+            VarScope::Session => self.var(&name),
+        }
+    }
+
+    fn user_variable(&self, name: &str) -> Value {
+        self.user_vars.get(&name.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)
+    }
+
+    fn session_function(&self, name: &str) -> Option<Value> {
+        Some(match name {
+            "database" | "schema" => self.db.clone().map(Value::Text).unwrap_or(Value::Null),
+            "last_insert_id" => Value::Int(self.last_insert_id as i64),
+            "connection_id" => Value::Int(self.info.id as i64),
+            "user" | "session_user" | "system_user" | "current_user" => {
+                Value::Text(format!("{}@{}", self.info.user, self.info.host))
+            }
+            "version" => Value::Text(self.exec.version().into()),
+            "row_count" => Value::Int(self.row_count),
+            "found_rows" => Value::Int(self.found_rows as i64),
+            _ => return None,
+        })
+    }
+
+    fn table(&self, name: &TableName) -> Option<TableInfo> {
+        self.exec
+            .catalog
+            .table(&self.exec.storage, &name.sqlite_name())
+            .ok()
+            .flatten()
+            .map(|m| m.info.clone())
+    }
+
+    fn database_exists(&self, name: &str) -> bool {
+        Session::database_exists(self, name)
+    }
+}

@@ -1,0 +1,361 @@
+//! `SHOW ...` and `DESCRIBE`: answered from the catalog, variables and the provider.
+
+use std::sync::atomic::Ordering::Relaxed;
+use tutti_sql::{Filter, Show, TableName};
+use tutti_wsrep::Value;
+
+use crate::result::{Column, ResultSet, Response};
+use crate::session::Session;
+use crate::{vars, ExecError};
+
+fn text(s: impl Into<String>) -> Value {
+    Value::Text(s.into())
+}
+
+fn rows(cols: &[&str], rows: Vec<Vec<Value>>) -> ResultSet {
+    ResultSet { columns: cols.iter().map(|c| Column::text(*c)).collect(), rows }
+}
+
+/// MySQL LIKE: `%` any run, `_` one character, `\` escapes; case-insensitive.
+pub(crate) fn like(pattern: &str, s: &str) -> bool {
+    fn go(p: &[char], s: &[char]) -> bool {
+        match p.split_first() {
+            None => s.is_empty(),
+            Some(('%', rest)) => (0..=s.len()).any(|i| go(rest, &s[i..])),
+            Some(('_', rest)) => !s.is_empty() && go(rest, &s[1..]),
+            Some(('\\', rest)) if !rest.is_empty() => {
+                !s.is_empty() && s[0].to_lowercase().eq(rest[0].to_lowercase()) && go(&rest[1..], &s[1..])
+            }
+            Some((c, rest)) => !s.is_empty() && s[0].to_lowercase().eq(c.to_lowercase()) && go(rest, &s[1..]),
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let s: Vec<char> = s.chars().collect();
+    go(&p, &s)
+}
+
+fn filter(s: &Session, mut rs: ResultSet, f: Option<Filter>) -> Result<ResultSet, ExecError> {
+    match f {
+        None => Ok(rs),
+        Some(Filter::Like(p)) => {
+            rs.rows.retain(|r| like(&p, &r[0].to_string()));
+            Ok(rs)
+        }
+        Some(Filter::Where(expr)) => {
+            if rs.rows.is_empty() {
+                return Ok(rs);
+            }
+            let names: Vec<String> = rs.columns.iter().map(|c| format!("\"{}\"", c.name.replace('"', "\"\""))).collect();
+            let values: Vec<String> = rs
+                .rows
+                .iter()
+                .map(|r| format!("({})", r.iter().map(Value::to_sql_literal).collect::<Vec<_>>().join(", ")))
+                .collect();
+            let sql = format!(
+                "WITH t({}) AS (VALUES {}) SELECT * FROM t WHERE {expr}",
+                names.join(", "),
+                values.join(", ")
+            );
+            let r = s.exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+            let mut out = crate::sqlite::query(&r, &sql, &[])?;
+            out.columns = rs.columns;
+            Ok(out)
+        }
+    }
+}
+
+pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
+    let exec = s.exec.clone();
+    let storage = &exec.storage;
+    let rs = match show {
+        Show::Databases { filter: f } => {
+            let dbs = storage.databases().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+            filter(s, rows(&["Database"], dbs.into_iter().map(|d| vec![text(d)]).collect()), f)?
+        }
+        Show::Tables { db, full, filter: f } => {
+            if !s.database_exists_pub(&db) {
+                return Err(ExecError::UnknownDatabase(db));
+            }
+            let col = format!("Tables_in_{db}");
+            let tables = exec.catalog.tables_of(storage, &db)?;
+            let rs = if full {
+                rows(
+                    &[&col, "Table_type"],
+                    tables.into_iter().map(|(t, v)| vec![text(t), text(if v { "VIEW" } else { "BASE TABLE" })]).collect(),
+                )
+            } else {
+                rows(&[&col], tables.into_iter().map(|(t, _)| vec![text(t)]).collect())
+            };
+            filter(s, rs, f)?
+        }
+        Show::Columns { table, full, filter: f } => filter(s, columns(s, &table, full)?, f)?,
+        Show::Index { table } => index(s, &table)?,
+        Show::CreateTable(t) => create_table(s, &t)?,
+        Show::CreateDatabase(db) => {
+            if !s.database_exists_pub(&db) {
+                return Err(ExecError::UnknownDatabase(db));
+            }
+            let ddl = format!("CREATE DATABASE `{db}` /*!40100 DEFAULT CHARACTER SET utf8mb4 */");
+            rows(&["Database", "Create Database"], vec![vec![text(db), text(ddl)]])
+        }
+        Show::Variables { global, filter: f } => {
+            let list = vars::VARS
+                .iter()
+                .filter(|d| !global || d.scope != vars::Scope::Session)
+                .filter_map(|d| {
+                    let v = if global {
+                        tutti_sql::Env::system_variable(s, tutti_sql::VarScope::Global, d.name)
+                    } else {
+                        s.var(d.name)
+                    }?;
+                    Some(vec![text(d.name), text(vars::display(d, &v))])
+                })
+                .collect();
+            filter(s, rows(&["Variable_name", "Value"], list), f)?
+        }
+        Show::Status { filter: f, .. } => filter(s, rows(&["Variable_name", "Value"], status(s)), f)?,
+        Show::TableStatus { db, filter: f } => {
+            let tables = exec.catalog.tables_of(storage, &db)?;
+            let list = tables
+                .into_iter()
+                .map(|(t, view)| {
+                    vec![
+                        text(t),
+                        if view { Value::Null } else { text("InnoDB") },
+                        Value::Int(10),
+                        text("Dynamic"),
+                        Value::Null,
+                        text("utf8mb4_general_ci"),
+                        text(if view { "VIEW" } else { "" }),
+                    ]
+                })
+                .collect();
+            let cols = ["Name", "Engine", "Version", "Row_format", "Rows", "Collation", "Comment"];
+            filter(s, rows(&cols, list), f)?
+        }
+        Show::Processlist { full } => processlist(s, full),
+        Show::Warnings | Show::Errors => rows(&["Level", "Code", "Message"], vec![]),
+        Show::Engines => rows(
+            &["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"],
+            vec![vec![
+                text("InnoDB"),
+                text("DEFAULT"),
+                text("tutti stores data in SQLite, replicated synchronously"),
+                text("YES"),
+                text("NO"),
+                text("NO"),
+            ]],
+        ),
+        Show::Collation { filter: f } => {
+            let list = [("utf8mb4_general_ci", "utf8mb4", 45), ("utf8mb4_bin", "utf8mb4", 46), ("utf8mb3_general_ci", "utf8mb3", 33), ("latin1_swedish_ci", "latin1", 8), ("binary", "binary", 63)]
+                .iter()
+                .map(|(c, cs, id)| vec![text(*c), text(*cs), Value::Int(*id), text(if *id == 46 { "" } else { "Yes" }), text("Yes"), Value::Int(1)])
+                .collect();
+            filter(s, rows(&["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], list), f)?
+        }
+        Show::CharacterSet { filter: f } => {
+            let list = [("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4), ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3), ("latin1", "cp1252 West European", "latin1_swedish_ci", 1), ("binary", "Binary pseudo charset", "binary", 1)]
+                .iter()
+                .map(|(c, d, dc, n)| vec![text(*c), text(*d), text(*dc), Value::Int(*n)])
+                .collect();
+            filter(s, rows(&["Charset", "Description", "Default collation", "Maxlen"], list), f)?
+        }
+        Show::Grants => {
+            let who = format!("{}@{}", s.info.user, s.info.host);
+            rows(&[&format!("Grants for {who}")], vec![vec![text(format!("GRANT ALL PRIVILEGES ON *.* TO `{}`@`{}`", s.info.user, s.info.host))]])
+        }
+        Show::Empty(_) => rows(&["Value"], vec![]),
+    };
+    Ok(Response::Rows(rs))
+}
+
+impl Session {
+    pub(crate) fn database_exists_pub(&self, db: &str) -> bool {
+        tutti_sql::Env::database_exists(self, db)
+    }
+}
+
+fn meta(s: &Session, t: &TableName) -> Result<std::sync::Arc<crate::catalog::TableMeta>, ExecError> {
+    s.exec
+        .catalog
+        .table(&s.exec.storage, &t.sqlite_name())?
+        .ok_or_else(|| ExecError::NoSuchTable(t.to_string()))
+}
+
+/// The MySQL spelling of a declared type.
+fn mysql_type(decl: &str) -> String {
+    let d = decl.to_ascii_lowercase();
+    match d.as_str() {
+        "integer" => "int".into(),
+        "json text" => "json".into(),
+        _ => d,
+    }
+}
+
+fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSet, ExecError> {
+    let m = meta(s, t)?;
+    let key_of = |col: &str| {
+        if m.info.columns.iter().any(|c| c.pk > 0 && c.name == col) {
+            "PRI"
+        } else if m.info.indexes.iter().any(|i| i.unique && i.columns.len() == 1 && i.columns[0] == col) {
+            "UNI"
+        } else if m.info.indexes.iter().any(|i| i.columns.first().is_some_and(|c| c == col)) {
+            "MUL"
+        } else {
+            ""
+        }
+    };
+    let list = m
+        .info
+        .columns
+        .iter()
+        .map(|c| {
+            let extra = if m.info.autoinc.as_deref() == Some(c.name.as_str()) { "auto_increment" } else { "" };
+            let null = if c.not_null || c.pk > 0 { "NO" } else { "YES" };
+            let default = c.default.as_ref().map(|d| text(d.trim_matches('\''))).unwrap_or(Value::Null);
+            let mut row = vec![text(&c.name), text(mysql_type(&c.decl_type))];
+            if full {
+                row.push(Value::Null);
+            }
+            row.extend([text(null), text(key_of(&c.name)), default, text(extra)]);
+            if full {
+                row.extend([text("select,insert,update,references"), text("")]);
+            }
+            row
+        })
+        .collect();
+    let cols: &[&str] = if full {
+        &["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"]
+    } else {
+        &["Field", "Type", "Null", "Key", "Default", "Extra"]
+    };
+    Ok(rows(cols, list))
+}
+
+fn index(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
+    let m = meta(s, t)?;
+    let mut list = Vec::new();
+    for i in &m.info.indexes {
+        for (n, c) in i.columns.iter().enumerate() {
+            list.push(vec![
+                text(&t.table),
+                Value::Int(if i.unique { 0 } else { 1 }),
+                text(&i.name),
+                Value::Int(n as i64 + 1),
+                text(c),
+                text("A"),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                text(""),
+                text("BTREE"),
+                text(""),
+                text(""),
+            ]);
+        }
+    }
+    let cols = [
+        "Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality", "Sub_part",
+        "Packed", "Null", "Index_type", "Comment", "Index_comment",
+    ];
+    Ok(rows(&cols, list))
+}
+
+fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
+    let m = meta(s, t)?;
+    let mut lines: Vec<String> = m
+        .info
+        .columns
+        .iter()
+        .map(|c| {
+            let mut l = format!("  `{}` {}", c.name, mysql_type(&c.decl_type));
+            if c.not_null || c.pk > 0 {
+                l.push_str(" NOT NULL");
+            }
+            if let Some(d) = &c.default {
+                l.push_str(&format!(" DEFAULT {d}"));
+            }
+            if m.info.autoinc.as_deref() == Some(c.name.as_str()) {
+                l.push_str(" AUTO_INCREMENT");
+            }
+            l
+        })
+        .collect();
+    let quote = |cols: &[String]| cols.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(",");
+    for i in &m.info.indexes {
+        lines.push(match (i.name.as_str(), i.unique) {
+            ("PRIMARY", _) => format!("  PRIMARY KEY ({})", quote(&i.columns)),
+            (n, true) => format!("  UNIQUE KEY `{n}` ({})", quote(&i.columns)),
+            (n, false) => format!("  KEY `{n}` ({})", quote(&i.columns)),
+        });
+    }
+    let ddl = format!("CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4", t.table, lines.join(",\n"));
+    Ok(rows(&["Table", "Create Table"], vec![vec![text(&t.table), text(ddl)]]))
+}
+
+fn processlist(s: &Session, full: bool) -> ResultSet {
+    let list = s
+        .exec
+        .all_sessions()
+        .into_iter()
+        .map(|i| {
+            let running = i.running.lock().clone();
+            let (command, time, info) = match running {
+                Some((sql, since)) => {
+                    let sql = if full { sql } else { sql.chars().take(100).collect() };
+                    ("Query", since.elapsed().as_secs(), text(sql))
+                }
+                None => ("Sleep", i.since.elapsed().as_secs(), Value::Null),
+            };
+            vec![
+                Value::Int(i.id as i64),
+                text(&i.user),
+                text(&i.host),
+                i.db.lock().clone().map(text).unwrap_or(Value::Null),
+                text(command),
+                Value::Int(time as i64),
+                text(""),
+                info,
+            ]
+        })
+        .collect();
+    rows(&["Id", "User", "Host", "db", "Command", "Time", "State", "Info"], list)
+}
+
+fn status(s: &Session) -> Vec<Vec<Value>> {
+    let e = &s.exec;
+    let st = &e.stats;
+    let n = |v: u64| text(v.to_string());
+    let mut out = vec![
+        vec![text("Com_commit"), n(st.com_commit.load(Relaxed))],
+        vec![text("Com_delete"), n(st.com_delete.load(Relaxed))],
+        vec![text("Com_insert"), n(st.com_insert.load(Relaxed))],
+        vec![text("Com_rollback"), n(st.com_rollback.load(Relaxed))],
+        vec![text("Com_select"), n(st.com_select.load(Relaxed))],
+        vec![text("Com_update"), n(st.com_update.load(Relaxed))],
+        vec![text("Connections"), n(st.connections.load(Relaxed))],
+        vec![text("Innodb_row_lock_current_waits"), n(0)],
+        vec![text("Queries"), n(st.questions.load(Relaxed))],
+        vec![text("Questions"), n(st.questions.load(Relaxed))],
+        vec![text("Threads_connected"), n(e.connected() as u64)],
+        vec![text("Threads_running"), n(st.running.load(Relaxed))],
+        vec![text("Uptime"), n(e.uptime())],
+    ];
+    out.extend(e.provider.status().into_iter().map(|(k, v)| vec![text(k), text(v)]));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::like;
+
+    #[test]
+    fn mysql_like() {
+        assert!(like("wsrep%", "wsrep_ready"));
+        assert!(like("WSREP_%", "wsrep_ready"));
+        assert!(!like("wsrep\\_x", "wsrepax"));
+        assert!(like("wsrep\\_x", "wsrep_x"));
+        assert!(like("max_allowed_packet", "max_allowed_packet"));
+        assert!(!like("a_", "a"));
+    }
+}

@@ -1,0 +1,170 @@
+//! Running one translated statement on a SQLite connection.
+//!
+//! Binding parameters, collecting rows with MySQL column types, and the write capture:
+//! inside a transaction that is always rolled back, re-apply what the MySQL transaction
+//! has changed so far, run the statement with a session attached, and take the session's
+//! changeset (which now holds the whole transaction). The writer lock is held only for
+//! this; nothing reaches the database except later, through the applier.
+
+use rusqlite::session::Session as SqliteSession;
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, Statement};
+use tutti_storage::{apply_changeset, AutoInc};
+use tutti_wsrep::Value;
+
+use crate::result::{kind_of_decltype, kind_of_values, Column, ResultSet};
+use crate::{error::from_sqlite, ExecError};
+
+fn to_sql(v: &Value) -> ToSqlOutput<'_> {
+    match v {
+        Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+        Value::Int(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
+        Value::Real(r) => ToSqlOutput::Borrowed(ValueRef::Real(*r)),
+        Value::Text(s) => ToSqlOutput::Borrowed(ValueRef::Text(s.as_bytes())),
+        Value::Blob(b) => ToSqlOutput::Borrowed(ValueRef::Blob(b)),
+    }
+}
+
+/// A SQLite value as tutti's value.
+pub fn from_ref(v: ValueRef<'_>) -> Value {
+    match v {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(i) => Value::Int(i),
+        ValueRef::Real(r) => Value::Real(r),
+        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+    }
+}
+
+fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
+    let expected = stmt.parameter_count();
+    if expected != params.len() {
+        return Err(ExecError::WrongParamCount { expected, got: params.len() });
+    }
+    for (i, p) in params.iter().enumerate() {
+        stmt.raw_bind_parameter(i + 1, to_sql(p))?;
+    }
+    Ok(())
+}
+
+/// Runs a row-returning statement and collects its rows.
+pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    bind(&mut stmt, params)?;
+    let decl: Vec<(String, Option<String>)> = stmt
+        .columns()
+        .map(|c| (c.name().to_string(), c.decl_type().map(str::to_string)))
+        .collect();
+    let n = decl.len();
+    let mut rows_out = Vec::new();
+    let mut rows = stmt.raw_query();
+    while let Some(row) = rows.next()? {
+        let mut vals = Vec::with_capacity(n);
+        for i in 0..n {
+            vals.push(from_ref(row.get_ref(i)?));
+        }
+        rows_out.push(vals);
+    }
+    let columns = decl
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, d))| {
+            let (kind, unsigned) = kind_of_decltype(d.as_deref())
+                .unwrap_or_else(|| (kind_of_values(rows_out.iter().map(|r: &Vec<Value>| &r[i])), false));
+            Column { name, kind, unsigned }
+        })
+        .collect();
+    Ok(ResultSet { columns, rows: rows_out })
+}
+
+/// Column names and types of a statement without running it (for COM_STMT_PREPARE).
+pub fn describe(conn: &Connection, sql: &str) -> Result<(usize, Vec<Column>), ExecError> {
+    let stmt = conn.prepare_cached(sql)?;
+    let cols = stmt
+        .columns()
+        .map(|c| {
+            let (kind, unsigned) = kind_of_decltype(c.decl_type()).unwrap_or((crate::ColumnKind::Text, false));
+            Column { name: c.name().to_string(), kind, unsigned }
+        })
+        .collect();
+    Ok((stmt.parameter_count(), cols))
+}
+
+/// Rolls a SQLite transaction back when dropped (errors and panics included).
+struct Rollback<'a>(&'a Connection);
+
+impl Drop for Rollback<'_> {
+    fn drop(&mut self) {
+        if !self.0.is_autocommit() {
+            let _ = self.0.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+/// Opens the throw-away transaction and re-applies the MySQL transaction's changes.
+fn replay<'a>(w: &'a Connection, changes: &[u8]) -> Result<Rollback<'a>, ExecError> {
+    w.execute_batch("BEGIN")?;
+    let guard = Rollback(w);
+    if let Err(c) = apply_changeset(w, changes) {
+        tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
+        return Err(ExecError::Deadlock);
+    }
+    Ok(guard)
+}
+
+/// Runs a SELECT on the writer, on top of the transaction's own changes.
+pub fn query_in_txn(w: &Connection, changes: &[u8], sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
+    let _guard = replay(w, changes)?;
+    query(w, sql, params)
+}
+
+/// What a captured write statement did.
+#[derive(Debug)]
+pub struct Captured {
+    /// The whole MySQL transaction's changes so far, this statement included.
+    pub changeset: Vec<u8>,
+    /// Rows the statement changed.
+    pub affected: u64,
+    /// First AUTO_INCREMENT id it generated.
+    pub insert_id: Option<i64>,
+}
+
+/// What the write capture needs to know about the statement.
+pub struct WriteStmt<'a> {
+    /// SQLite SQL.
+    pub sql: &'a str,
+    /// Bound parameters.
+    pub params: &'a [Value],
+    /// (SQLite name of the target table, offset, increment) when it generates ids.
+    pub autoinc: Option<(String, u64, u64)>,
+    /// The statement removes rows (for foreign-key error wording).
+    pub deleting: bool,
+}
+
+/// Captures a write statement's effect; the database is left unchanged.
+pub fn capture(w: &Connection, autoinc: &AutoInc, changes: &[u8], stmt: &WriteStmt<'_>) -> Result<Captured, ExecError> {
+    w.execute_batch("BEGIN")?;
+    let _guard = Rollback(w);
+    // Attached before the replay, so the session records the whole transaction.
+    let mut session = SqliteSession::new(w)?;
+    session.attach(None::<&str>)?;
+    if let Err(c) = apply_changeset(w, changes) {
+        tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
+        return Err(ExecError::Deadlock);
+    }
+    if let Some((table, offset, increment)) = &stmt.autoinc {
+        let max: Option<i64> = w
+            .prepare_cached(&format!("SELECT max(rowid) FROM \"{}\"", table.replace('"', "\"\"")))?
+            .query_row([], |r| r.get(0))?;
+        autoinc.prepare(max.unwrap_or(0), *offset, *increment);
+    }
+    let affected = {
+        let mut s = w.prepare_cached(stmt.sql)?;
+        bind(&mut s, stmt.params)?;
+        s.raw_execute().map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
+    };
+    let insert_id = stmt.autoinc.as_ref().and_then(|_| autoinc.first_generated());
+    let mut changeset = Vec::new();
+    session.changeset_strm(&mut changeset)?;
+    Ok(Captured { changeset, affected, insert_id })
+}

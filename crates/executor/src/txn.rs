@@ -1,0 +1,207 @@
+//! Transactions: the write path, COMMIT, ROLLBACK and schema changes.
+//!
+//! A write statement is captured on the writer (see [`crate::sqlite::capture`]), its
+//! certification keys are locked, and the transaction keeps the new changeset. If the
+//! statement had to wait for a lock, or anything was applied between its execution and
+//! the moment its locks were granted, it runs again on the newer state (at most a few
+//! times) so it works on what the previous lock holder committed, as InnoDB would.
+//!
+//! `last_seen` (the state certification checks against) is the state the latest statement
+//! ran on. That is sound because every row the transaction already changed is locked: no
+//! local transaction can change it, and a write-set from the cluster that does would have
+//! BF-aborted this one. When that cannot be guaranteed (a statement did not run on a
+//! stable state, or a locking read was made), `last_seen` is pinned and certification
+//! decides, as in Galera.
+
+use std::time::Duration;
+use tutti_sql::{DdlStmt, Query, QueryKind};
+use tutti_storage::Reader;
+use tutti_wsrep::{Action, CertKeys, Seqno, TrxId, Value, WriteSet};
+
+use crate::keys;
+use crate::locks::{LockError, Mode};
+use crate::result::Response;
+use crate::session::Session;
+use crate::sqlite::{self, WriteStmt};
+use crate::ExecError;
+
+/// How many times a statement runs again after a lock wait before `last_seen` is pinned.
+const MAX_ATTEMPTS: usize = 4;
+
+/// An open transaction.
+pub(crate) struct Txn {
+    /// Its id (unique on this node across restarts).
+    pub id: TrxId,
+    /// `START TRANSACTION READ ONLY`.
+    pub read_only: bool,
+    /// The snapshot for reads before the first write.
+    pub snapshot: Option<Reader>,
+    /// The transaction's changes so far (a SQLite changeset).
+    pub changes: Vec<u8>,
+    /// The state the transaction's writes are valid on.
+    pub last_seen: Option<Seqno>,
+    /// `last_seen` may no longer move forward.
+    pub pinned: bool,
+}
+
+fn lock_request(k: &CertKeys) -> Vec<(u64, Mode)> {
+    k.exclusive
+        .iter()
+        .map(|x| (*x, Mode::Exclusive))
+        .chain(k.shared.iter().chain(&k.tables).map(|x| (*x, Mode::Shared)))
+        .collect()
+}
+
+impl Session {
+    pub(crate) fn begin(&mut self, read_only: bool) {
+        let read_only = read_only || self.var_int("transaction_read_only") != 0;
+        self.txn = Some(Txn {
+            id: self.exec.new_trx(),
+            read_only,
+            snapshot: None,
+            changes: Vec::new(),
+            last_seen: None,
+            pinned: false,
+        });
+    }
+
+    /// Rolls back the open transaction, if any (nothing was written anywhere).
+    pub(crate) fn rollback(&mut self) {
+        if let Some(txn) = self.txn.take() {
+            self.exec.locks.release(txn.id);
+        }
+    }
+
+    /// Commits the open transaction, if any: replicates its write-set and waits until it
+    /// is applied on this node.
+    pub(crate) fn commit(&mut self) -> Result<(), ExecError> {
+        let Some(mut txn) = self.txn.take() else { return Ok(()) };
+        let result = self.replicate_txn(&mut txn);
+        self.exec.locks.release(txn.id);
+        result
+    }
+
+    fn replicate_txn(&self, txn: &mut Txn) -> Result<(), ExecError> {
+        if txn.changes.is_empty() {
+            return Ok(());
+        }
+        if self.exec.locks.is_aborted(txn.id) {
+            return Err(ExecError::Deadlock);
+        }
+        let exec = &self.exec;
+        let keys = keys::extract(&txn.changes, |t| exec.catalog.table(&exec.storage, t))?;
+        let ws = WriteSet {
+            origin: exec.provider.node_id(),
+            trx_id: txn.id,
+            last_seen: txn.last_seen.unwrap_or(0),
+            keys,
+            action: Action::Rows(std::mem::take(&mut txn.changes)),
+        };
+        exec.provider.replicate(ws)?;
+        Ok(())
+    }
+
+    /// INSERT / UPDATE / DELETE / REPLACE.
+    pub(crate) fn write(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
+        self.check_ready(false)?;
+        self.sync_wait(if q.kind == QueryKind::Insert || q.kind == QueryKind::Replace { 4 } else { 2 })?;
+        if self.txn.as_ref().map(|t| t.read_only).unwrap_or(self.var_int("transaction_read_only") != 0) {
+            return Err(ExecError::ReadOnlyTransaction);
+        }
+        let implicit = self.txn.is_none();
+        if implicit {
+            self.begin(false);
+        }
+        let result = self.capture_in_txn(q, params);
+        let autocommit = implicit && self.autocommit();
+        match result {
+            Ok(resp) => {
+                if autocommit {
+                    self.commit()?;
+                }
+                if let Response::Ok { affected_rows, .. } = &resp {
+                    self.row_count = *affected_rows as i64;
+                }
+                Ok(resp)
+            }
+            Err(e) => {
+                if e == ExecError::Deadlock || autocommit {
+                    self.rollback();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn capture_in_txn(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
+        let exec = self.exec.clone();
+        let txn_id = self.txn.as_ref().expect("open transaction").id;
+        let timeout = Duration::from_secs(self.var_int("innodb_lock_wait_timeout").clamp(1, 1 << 30) as u64);
+        let (offset, increment) = exec.provider.auto_increment();
+        let stmt = WriteStmt {
+            sql: &q.sql,
+            params,
+            autoinc: q.autoinc.then(|| q.target.as_ref().map(|t| (t.sqlite_name(), offset, increment))).flatten(),
+            deleting: q.kind == QueryKind::Delete,
+        };
+        for attempt in 1..=MAX_ATTEMPTS {
+            let (state, captured) = {
+                let w = exec.storage.writer();
+                if exec.locks.is_aborted(txn_id) {
+                    return Err(ExecError::Deadlock);
+                }
+                let state = exec.storage.applied();
+                *self.info.interrupt.lock() = Some(w.get_interrupt_handle());
+                let changes = &self.txn.as_ref().expect("open transaction").changes;
+                (state, sqlite::capture(&w, exec.storage.autoinc(), changes, &stmt)?)
+            };
+            let keys = keys::extract(&captured.changeset, |t| exec.catalog.table(&exec.storage, t))?;
+            let waited = match exec.locks.acquire(txn_id, &lock_request(&keys), timeout) {
+                Ok(w) => w,
+                Err(LockError::Deadlock | LockError::Aborted) => return Err(ExecError::Deadlock),
+                Err(LockError::Timeout) => return Err(ExecError::LockWaitTimeout),
+            };
+            let stable = !waited && exec.storage.applied() == state;
+            if !stable && attempt < MAX_ATTEMPTS {
+                continue;
+            }
+            let txn = self.txn.as_mut().expect("open transaction");
+            if !stable {
+                txn.pinned = true;
+            }
+            if txn.last_seen.is_none() || !txn.pinned {
+                txn.last_seen = Some(state);
+            }
+            txn.changes = captured.changeset;
+            if let Some(id) = captured.insert_id {
+                self.last_insert_id = id as u64;
+            }
+            return Ok(Response::Ok {
+                affected_rows: captured.affected,
+                last_insert_id: captured.insert_id.unwrap_or(0) as u64,
+                info: String::new(),
+            });
+        }
+        unreachable!("the last attempt always returns")
+    }
+
+    /// A schema change: commits the open transaction, then replicates the change in total
+    /// order and waits for it to be applied here.
+    pub(crate) fn ddl(&mut self, d: DdlStmt) -> Result<Response, ExecError> {
+        self.check_ready(false)?;
+        self.commit()?;
+        let exec = &self.exec;
+        let ws = WriteSet {
+            origin: exec.provider.node_id(),
+            trx_id: exec.new_trx(),
+            last_seen: exec.storage.applied(),
+            keys: CertKeys {
+                tables: d.tables.iter().map(|t| keys::table_key(&t.sqlite_name())).collect(),
+                ..CertKeys::default()
+            },
+            action: Action::Ddl(d.ddl),
+        };
+        exec.provider.replicate(ws)?;
+        Ok(Response::ok())
+    }
+}
