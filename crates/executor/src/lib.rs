@@ -155,9 +155,13 @@ impl Executor {
         exec
     }
 
+    /// Allocates a connection id (announced in the handshake, then used by the session).
+    pub fn connection_id(&self) -> u32 {
+        self.next_conn.fetch_add(1, Relaxed)
+    }
+
     /// Opens a session for an authenticated client.
-    pub fn session(self: &Arc<Self>, user: &str, host: &str) -> Session {
-        let id = self.next_conn.fetch_add(1, Relaxed);
+    pub fn session(self: &Arc<Self>, id: u32, user: &str, host: &str) -> Session {
         self.stats.connections.fetch_add(1, Relaxed);
         let info = Arc::new(SessionInfo {
             id,
@@ -171,11 +175,6 @@ impl Executor {
         });
         self.sessions.lock().insert(id, info.clone());
         Session::new(self.clone(), info)
-    }
-
-    /// The next connection id (without opening a session), for the handshake.
-    pub fn peek_connection_id(&self) -> u32 {
-        self.next_conn.load(Relaxed)
     }
 
     /// The storage.

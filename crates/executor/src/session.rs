@@ -134,6 +134,11 @@ impl Session {
             Ok(s) => s,
             Err(e) => return vec![Err(e.into())],
         };
+        let returns_rows = |s: &Stmt| matches!(s, Stmt::Show(_) | Stmt::Query(Query { kind: QueryKind::Select, .. }));
+        if stmts.len() > 1 && stmts[..stmts.len() - 1].iter().any(returns_rows) {
+            let what = "several statements returning rows in one query (send them one by one)";
+            return vec![Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(what.into())))];
+        }
         let mut out = Vec::with_capacity(stmts.len());
         self.begin_statement(sql);
         for stmt in stmts {

@@ -1,1 +1,43 @@
-fn main() {}
+//! `tutti`: parse the command line, run the command, exit with one clear line on error.
+
+use clap::Parser;
+use std::process::ExitCode;
+use tutti::cli::{Cli, Command};
+use tutti::Config;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return if e.kind() == DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            }
+            // One line: clap's first line ("error: ..."), without the usage block.
+            let text = e.render().to_string();
+            eprintln!("{} (see 'tutti --help')", text.lines().next().unwrap_or("error: invalid arguments"));
+            return ExitCode::from(2);
+        }
+    };
+    match cli.command {
+        Command::Start(args) => {
+            let config = match Config::load(&args.overrides()) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(1);
+                }
+            };
+            tutti::logging::init(&config.log_level);
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            match runtime.block_on(tutti::node::run(config)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+    }
+}

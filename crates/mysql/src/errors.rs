@@ -1,0 +1,80 @@
+//! The one place where failures become MySQL error codes (and SQLSTATEs).
+
+use opensrv_mysql::ErrorKind;
+use tutti_executor::ExecError;
+use tutti_sql::SqlError;
+
+/// MySQL error code and message for an executor error.
+pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
+    use ErrorKind::*;
+    use ExecError as E;
+    let kind = match e {
+        E::Sql(s) => match s {
+            SqlError::Syntax(_) => ER_PARSE_ERROR,
+            SqlError::Unsupported(_) => ER_NOT_SUPPORTED_YET,
+            SqlError::NoDatabaseSelected => ER_NO_DB_ERROR,
+            SqlError::UnknownDatabase(_) => ER_BAD_DB_ERROR,
+            SqlError::NoSuchTable(_) => ER_NO_SUCH_TABLE,
+            SqlError::UnknownSystemVariable(_) => ER_UNKNOWN_SYSTEM_VARIABLE,
+            SqlError::NoPrimaryKey(_) => ER_REQUIRES_PRIMARY_KEY,
+            SqlError::NoSuchIndex(_) => ER_CANT_DROP_FIELD_OR_KEY,
+            SqlError::WrongArguments(_) => ER_WRONG_ARGUMENTS,
+        },
+        E::Deadlock => ER_LOCK_DEADLOCK,
+        E::LockWaitTimeout => ER_LOCK_WAIT_TIMEOUT,
+        E::NotReady(_) => ER_UNKNOWN_COM_ERROR,
+        E::CommitUnknown(_) => ER_ERROR_DURING_COMMIT,
+        E::Shutdown => ER_SERVER_SHUTDOWN,
+        E::NoSuchTable(_) => ER_NO_SUCH_TABLE,
+        E::TableExists(_) => ER_TABLE_EXISTS_ERROR,
+        E::UnknownTable(_) => ER_BAD_TABLE_ERROR,
+        E::UnknownColumn(_) => ER_BAD_FIELD_ERROR,
+        E::DuplicateColumn(_) => ER_DUP_FIELDNAME,
+        E::DuplicateKeyName(_) => ER_DUP_KEYNAME,
+        E::DuplicateKey(_) => ER_DUP_ENTRY,
+        E::NotNull(_) => ER_BAD_NULL_ERROR,
+        E::ForeignKeyChild => ER_NO_REFERENCED_ROW_2,
+        E::ForeignKeyParent => ER_ROW_IS_REFERENCED_2,
+        E::Check(_) => ER_UNKNOWN_ERROR,
+        E::DataType(_) => ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
+        E::NoSuchFunction(_) => ER_SP_DOES_NOT_EXIST,
+        E::UnknownDatabase(_) => ER_BAD_DB_ERROR,
+        E::DatabaseExists(_) => ER_DB_CREATE_EXISTS,
+        E::DropMissingDatabase(_) => ER_DB_DROP_EXISTS,
+        E::ReadOnlyTransaction => ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION,
+        E::WrongParamCount { .. } => ER_WRONG_ARGUMENTS,
+        E::UnknownStatement(_) => ER_UNKNOWN_STMT_HANDLER,
+        E::NotPreparable => ER_UNSUPPORTED_PS,
+        E::WrongValueForVar(..) => ER_WRONG_VALUE_FOR_VAR,
+        E::ReadOnlyVariable(_) => ER_INCORRECT_GLOBAL_LOCAL_VAR,
+        E::GlobalOnly(_) => ER_GLOBAL_VARIABLE,
+        E::SessionOnly(_) => ER_LOCAL_VARIABLE,
+        E::Interrupted => ER_QUERY_INTERRUPTED,
+        E::NoSuchThread(_) => ER_NO_SUCH_THREAD,
+        E::Sqlite(_) => ER_UNKNOWN_ERROR,
+    };
+    let message = match e {
+        E::NotReady(reason) => format!("WSREP has not yet prepared node for application use ({reason})"),
+        other => other.to_string(),
+    };
+    (kind, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn galera_codes_and_sqlstates() {
+        let (k, m) = mysql_error(&ExecError::Deadlock);
+        assert_eq!((k as u16, k.sqlstate()), (1213, b"40001"));
+        assert_eq!(m, "Deadlock found when trying to get lock; try restarting transaction");
+        let (k, _) = mysql_error(&ExecError::NotReady("non-Primary".into()));
+        assert_eq!((k as u16, k.sqlstate()), (1047, b"08S01"));
+        assert_eq!(mysql_error(&ExecError::DuplicateKey("PRIMARY".into())).0 as u16, 1062);
+        assert_eq!(mysql_error(&ExecError::Sql(SqlError::Syntax("x".into()))).0 as u16, 1064);
+        assert_eq!(mysql_error(&ExecError::Sql(SqlError::NoPrimaryKey("d.t".into()))).0 as u16, 1173);
+        assert_eq!(mysql_error(&ExecError::NoSuchTable("d.t".into())).0 as u16, 1146);
+        assert_eq!(mysql_error(&ExecError::UnknownDatabase("d".into())).0 as u16, 1049);
+    }
+}

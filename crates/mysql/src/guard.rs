@@ -1,0 +1,445 @@
+//! Packet guards around opensrv-mysql.
+//!
+//! opensrv-mysql answers commands it does not know with a silent OK, reads packets of any
+//! size, and reports a failed login as error 1698. The guards fix that without forking it:
+//!
+//! - [`InputGuard`] reads the client's packets first. A logical packet larger than
+//!   `max_allowed_packet` is skipped (never buffered whole) and replaced by a marker query;
+//!   so is every command opensrv does not handle (COM_STMT_RESET, COM_RESET_CONNECTION,
+//!   COM_SET_OPTION, and unknown ones). The shim answers markers: an error
+//!   (`ER_NET_PACKET_TOO_LARGE`, then the connection closes; `ER_UNKNOWN_COM_ERROR`) or the
+//!   command's real effect. It also defeats opensrv's built-in `SELECT @@max_allowed_packet`
+//!   answer (a hard-coded 64 MiB) so the configured value is reported.
+//! - [`OutputGuard`] rewrites the login failure into MySQL's `1045 Access denied`.
+//!
+//! Markers carry a random per-process token, so a client cannot forge them.
+
+use parking_lot::Mutex;
+use std::collections::VecDeque;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+const MAX_FRAGMENT: usize = 0xFF_FFFF;
+
+/// Commands opensrv-mysql handles itself.
+const PASS: [u8; 9] = [0x01, 0x02, 0x03, 0x04, 0x0e, 0x16, 0x17, 0x18, 0x19];
+
+/// What a marker query stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Marker {
+    /// The packet exceeded `max_allowed_packet`.
+    TooLarge,
+    /// COM_STMT_RESET for a statement id.
+    StmtReset,
+    /// COM_RESET_CONNECTION.
+    ResetConnection,
+    /// COM_SET_OPTION.
+    SetOption,
+    /// Any other command byte.
+    Unknown(u8),
+}
+
+/// Encodes and recognises marker queries.
+#[derive(Clone, Debug)]
+pub struct Markers {
+    prefix: Arc<str>,
+}
+
+impl Default for Markers {
+    fn default() -> Self {
+        Markers { prefix: format!("/*tutti-internal-{:016x}:", rand::random::<u64>()).into() }
+    }
+}
+
+impl Markers {
+    fn encode(&self, m: &Marker) -> String {
+        let what = match m {
+            Marker::TooLarge => "too-large".to_string(),
+            Marker::StmtReset => "stmt-reset".to_string(),
+            Marker::ResetConnection => "reset-connection".to_string(),
+            Marker::SetOption => "set-option".to_string(),
+            Marker::Unknown(b) => format!("unknown-{b:02x}"),
+        };
+        format!("{}{what}*/", self.prefix)
+    }
+
+    /// The marker a query stands for, if it is one.
+    pub fn decode(&self, query: &str) -> Option<Marker> {
+        let what = query.strip_prefix(&*self.prefix)?.strip_suffix("*/")?;
+        Some(match what {
+            "too-large" => Marker::TooLarge,
+            "stmt-reset" => Marker::StmtReset,
+            "reset-connection" => Marker::ResetConnection,
+            "set-option" => Marker::SetOption,
+            other => Marker::Unknown(u8::from_str_radix(other.strip_prefix("unknown-")?, 16).ok()?),
+        })
+    }
+}
+
+/// Reads client packets, enforcing the size limit and replacing unhandled commands.
+pub struct InputGuard<R> {
+    inner: R,
+    max_packet: usize,
+    markers: Markers,
+    ready: VecDeque<u8>,
+    header: Vec<u8>,
+    /// Bytes of the current fragment's payload still to come.
+    remaining: usize,
+    fragment_len: usize,
+    first_seq: u8,
+    last_seq: u8,
+    in_packet: bool,
+    payload: Vec<u8>,
+    total: usize,
+    discarding: bool,
+    eof: bool,
+}
+
+impl<R> InputGuard<R> {
+    /// Guards `inner` with the given `max_allowed_packet`.
+    pub fn new(inner: R, max_packet: usize, markers: Markers) -> Self {
+        InputGuard {
+            inner,
+            max_packet,
+            markers,
+            ready: VecDeque::new(),
+            header: Vec::with_capacity(4),
+            remaining: 0,
+            fragment_len: 0,
+            first_seq: 0,
+            last_seq: 0,
+            in_packet: false,
+            payload: Vec::new(),
+            total: 0,
+            discarding: false,
+            eof: false,
+        }
+    }
+
+    fn emit(&mut self, first_seq: u8, payload: &[u8]) {
+        let mut seq = first_seq;
+        let mut chunks = payload.chunks(MAX_FRAGMENT).peekable();
+        if payload.is_empty() {
+            self.ready.extend([0, 0, 0, seq]);
+            return;
+        }
+        while let Some(c) = chunks.next() {
+            let n = c.len() as u32;
+            self.ready.extend(&n.to_le_bytes()[..3]);
+            self.ready.push_back(seq);
+            self.ready.extend(c);
+            seq = seq.wrapping_add(1);
+            if chunks.peek().is_none() && c.len() == MAX_FRAGMENT {
+                self.ready.extend([0, 0, 0, seq]);
+            }
+        }
+    }
+
+    fn emit_marker(&mut self, seq: u8, m: Marker) {
+        let mut p = vec![0x03];
+        p.extend(self.markers.encode(&m).as_bytes());
+        self.emit(seq, &p);
+    }
+
+    fn finish_packet(&mut self) {
+        self.in_packet = false;
+        if self.discarding {
+            self.discarding = false;
+            let seq = self.last_seq;
+            self.emit_marker(seq, Marker::TooLarge);
+            return;
+        }
+        let payload = std::mem::take(&mut self.payload);
+        let seq = self.first_seq;
+        if seq != 0 {
+            // Handshake and authentication packets: not commands.
+            self.emit(seq, &payload);
+            return;
+        }
+        match payload.first().copied() {
+            Some(cmd) if PASS.contains(&cmd) => {
+                if cmd == 0x03 && (payload[1..].starts_with(b"SELECT @@") || payload[1..].starts_with(b"select @@")) {
+                    // Keep opensrv's hard-coded @@max_allowed_packet answer out of the way.
+                    let mut p = payload[..7].to_vec();
+                    p.push(b' ');
+                    p.extend(&payload[7..]);
+                    self.emit(seq, &p);
+                } else {
+                    self.emit(seq, &payload);
+                }
+            }
+            Some(0x1a) => self.emit_marker(seq, Marker::StmtReset),
+            Some(0x1f) => self.emit_marker(seq, Marker::ResetConnection),
+            Some(0x1b) => self.emit_marker(seq, Marker::SetOption),
+            Some(other) => self.emit_marker(seq, Marker::Unknown(other)),
+            None => self.emit_marker(seq, Marker::Unknown(0)),
+        }
+    }
+
+    /// Consumes raw bytes from the socket.
+    fn feed(&mut self, mut data: &[u8]) {
+        while !data.is_empty() {
+            if self.remaining == 0 && self.header.len() < 4 {
+                let need = 4 - self.header.len();
+                let take = need.min(data.len());
+                self.header.extend_from_slice(&data[..take]);
+                data = &data[take..];
+                if self.header.len() < 4 {
+                    return;
+                }
+                let len = u32::from_le_bytes([self.header[0], self.header[1], self.header[2], 0]) as usize;
+                let seq = self.header[3];
+                if !self.in_packet {
+                    self.in_packet = true;
+                    self.first_seq = seq;
+                    self.total = 0;
+                    self.payload.clear();
+                }
+                self.last_seq = seq;
+                self.fragment_len = len;
+                self.remaining = len;
+                self.total += len;
+                if self.total > self.max_packet && !self.discarding {
+                    self.discarding = true;
+                    self.payload = Vec::new();
+                }
+                if len == 0 {
+                    self.header.clear();
+                    self.finish_packet();
+                }
+                continue;
+            }
+            let take = self.remaining.min(data.len());
+            if !self.discarding {
+                self.payload.extend_from_slice(&data[..take]);
+            }
+            data = &data[take..];
+            self.remaining -= take;
+            if self.remaining == 0 {
+                self.header.clear();
+                if self.fragment_len < MAX_FRAGMENT {
+                    self.finish_packet();
+                }
+            }
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for InputGuard<R> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        loop {
+            if !this.ready.is_empty() {
+                let n = buf.remaining().min(this.ready.len());
+                let (a, b) = this.ready.as_slices();
+                let from_a = n.min(a.len());
+                buf.put_slice(&a[..from_a]);
+                buf.put_slice(&b[..n - from_a]);
+                this.ready.drain(..n);
+                return Poll::Ready(Ok(()));
+            }
+            if this.eof {
+                return Poll::Ready(Ok(()));
+            }
+            let mut tmp = [0u8; 16 * 1024];
+            let mut rb = ReadBuf::new(&mut tmp);
+            match Pin::new(&mut this.inner).poll_read(cx, &mut rb) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(())) => {
+                    let got = rb.filled();
+                    if got.is_empty() {
+                        this.eof = true;
+                    } else {
+                        let got = got.to_vec();
+                        this.feed(&got);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The user whose login failed, for the error message.
+#[derive(Default, Clone)]
+pub struct LoginFailure(pub Arc<Mutex<Option<(String, String, bool)>>>);
+
+/// Writes server packets, turning opensrv's login failure (1698) into MySQL's 1045.
+pub struct OutputGuard<W> {
+    inner: W,
+    handshake: bool,
+    pending: Vec<u8>,
+    out: Vec<u8>,
+    written: usize,
+    failure: LoginFailure,
+}
+
+impl<W> OutputGuard<W> {
+    /// Guards `inner`; `failure` is filled by the shim when a login fails.
+    pub fn new(inner: W, failure: LoginFailure) -> Self {
+        OutputGuard { inner, handshake: true, pending: Vec::new(), out: Vec::new(), written: 0, failure }
+    }
+
+    fn process(&mut self) {
+        while self.handshake && self.pending.len() >= 4 {
+            let len = u32::from_le_bytes([self.pending[0], self.pending[1], self.pending[2], 0]) as usize;
+            if self.pending.len() < 4 + len {
+                return;
+            }
+            let packet: Vec<u8> = self.pending.drain(..4 + len).collect();
+            let kind = packet.get(4).copied();
+            if kind == Some(0xFF) && packet.len() >= 7 && u16::from_le_bytes([packet[5], packet[6]]) == 1698 {
+                let (user, host, with_pw) = self.failure.0.lock().clone().unwrap_or_default();
+                let msg = format!(
+                    "Access denied for user '{user}'@'{host}' (using password: {})",
+                    if with_pw { "YES" } else { "NO" }
+                );
+                let mut payload = vec![0xFF];
+                payload.extend(1045u16.to_le_bytes());
+                payload.extend(b"#28000");
+                payload.extend(msg.as_bytes());
+                self.out.extend(&(payload.len() as u32).to_le_bytes()[..3]);
+                self.out.push(packet[3]);
+                self.out.extend(payload);
+            } else {
+                self.out.extend(packet);
+            }
+            if matches!(kind, Some(0x00) | Some(0xFF)) {
+                self.handshake = false;
+                let rest = std::mem::take(&mut self.pending);
+                self.out.extend(rest);
+            }
+        }
+    }
+}
+
+impl<W: AsyncWrite + Unpin> OutputGuard<W> {
+    fn poll_drain(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.written < self.out.len() {
+            match Pin::new(&mut self.inner).poll_write(cx, &self.out[self.written..]) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(n)) => self.written += n,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        self.out.clear();
+        self.written = 0;
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl<W: AsyncWrite + Unpin> AsyncWrite for OutputGuard<W> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        if this.handshake {
+            this.pending.extend_from_slice(buf);
+            this.process();
+            return Poll::Ready(Ok(buf.len()));
+        }
+        match this.poll_drain(cx) {
+            Poll::Ready(Ok(())) => Pin::new(&mut this.inner).poll_write(cx, buf),
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        this.process();
+        if this.handshake && !this.pending.is_empty() && this.out.is_empty() {
+            // An incomplete packet cannot be rewritten yet; pass what we have.
+            let rest = std::mem::take(&mut this.pending);
+            this.out.extend(rest);
+        }
+        match this.poll_drain(cx) {
+            Poll::Ready(Ok(())) => Pin::new(&mut this.inner).poll_flush(cx),
+            other => other,
+        }
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.as_mut().poll_flush(cx) {
+            Poll::Ready(Ok(())) => Pin::new(&mut self.inner).poll_shutdown(cx),
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn packet(seq: u8, payload: &[u8]) -> Vec<u8> {
+        let mut p = (payload.len() as u32).to_le_bytes()[..3].to_vec();
+        p.push(seq);
+        p.extend(payload);
+        p
+    }
+
+    fn run(max: usize, input: &[u8], chunk: usize) -> (Vec<u8>, Markers) {
+        let m = Markers::default();
+        let mut g = InputGuard::new(&[][..], max, m.clone());
+        for c in input.chunks(chunk) {
+            g.feed(c);
+        }
+        (g.ready.into_iter().collect(), m)
+    }
+
+    #[test]
+    fn known_commands_and_handshake_pass_unchanged() {
+        let mut input = packet(1, b"handshake response with \x17 inside");
+        input.extend(packet(0, b"\x03select 1"));
+        input.extend(packet(0, b"\x0e"));
+        for chunk in [1, 3, 7, 1000] {
+            assert_eq!(run(1024, &input, chunk).0, input);
+        }
+    }
+
+    #[test]
+    fn unknown_commands_become_markers() {
+        let (out, m) = run(1024, &packet(0, b"\x1f"), 5);
+        assert_eq!(m.decode(std::str::from_utf8(&out[5..]).unwrap()), Some(Marker::ResetConnection));
+        let (out, m) = run(1024, &packet(0, b"\xfa\x01\x02"), 2);
+        assert_eq!(out[4], 0x03);
+        assert_eq!(m.decode(std::str::from_utf8(&out[5..]).unwrap()), Some(Marker::Unknown(0xfa)));
+        assert_eq!(m.decode("/*tutti-internal-0000000000000000:unknown-fa*/"), None, "forged token");
+    }
+
+    #[test]
+    fn oversized_packets_are_skipped_not_buffered() {
+        let mut input = packet(0, &[b'x'; 5000]);
+        input.extend(packet(0, b"\x0e"));
+        let (out, m) = run(4096, &input, 333);
+        let first_len = u32::from_le_bytes([out[0], out[1], out[2], 0]) as usize;
+        let q = std::str::from_utf8(&out[5..4 + first_len]).unwrap();
+        assert_eq!(m.decode(q), Some(Marker::TooLarge));
+        assert_eq!(&out[4 + first_len..], &packet(0, b"\x0e")[..], "the stream stays in sync");
+    }
+
+    #[test]
+    fn select_at_at_is_kept_from_the_builtin_shortcut() {
+        let (out, _) = run(1024, &packet(0, b"\x03SELECT @@max_allowed_packet"), 64);
+        assert_eq!(&out[5..], b"SELECT  @@max_allowed_packet");
+    }
+
+    #[test]
+    fn login_failure_becomes_1045() {
+        let f = LoginFailure::default();
+        *f.0.lock() = Some(("bob".into(), "127.0.0.1".into(), true));
+        let mut g = OutputGuard::new(Vec::new(), f);
+        let mut err = vec![0xFF];
+        err.extend(1698u16.to_le_bytes());
+        err.extend(b"#28000Authenticate failed");
+        g.pending = [packet(0, b"\x0agreeting"), packet(2, &err), packet(1, b"after")].concat();
+        g.process();
+        let p2 = &g.out[4 + 10..];
+        assert_eq!(u16::from_le_bytes([p2[5], p2[6]]), 1045);
+        assert!(String::from_utf8_lossy(p2).contains("Access denied for user 'bob'@'127.0.0.1' (using password: YES)"));
+        assert!(!g.handshake);
+        assert!(g.out.ends_with(&packet(1, b"after")));
+    }
+}

@@ -1,0 +1,307 @@
+//! The opensrv-mysql shim: one per connection, driving one executor session.
+//!
+//! The session runs on a blocking thread for each command (the executor is synchronous
+//! SQLite work); the connection task waits for it. A client that disconnects mid-query
+//! only drops its session when the statement ends, which rolls its transaction back.
+
+use async_trait::async_trait;
+use opensrv_mysql::{
+    AsyncMysqlShim, Column, ErrorKind, InitWriter, OkResponse, ParamParser, QueryResultWriter, StatementMetaWriter,
+    StatusFlags,
+};
+use parking_lot::Mutex;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::io::AsyncWrite;
+use tutti_executor::{ExecError, Executor, Response, Session};
+use tutti_wsrep::Value;
+
+use crate::auth::Users;
+use crate::errors::mysql_error;
+use crate::guard::{LoginFailure, Marker, Markers};
+use crate::values::{self, Cell};
+
+/// Connection settings shared by all connections.
+#[derive(Clone, Debug)]
+pub struct MysqlConfig {
+    /// Largest packet a client may send (`max_allowed_packet`).
+    pub max_allowed_packet: usize,
+    /// Most concurrent client sessions (`max_connections`).
+    pub max_connections: usize,
+    /// Accounts.
+    pub users: Users,
+}
+
+pub(crate) struct Shim {
+    exec: Arc<Executor>,
+    config: Arc<MysqlConfig>,
+    markers: Markers,
+    peer: SocketAddr,
+    conn_id: u32,
+    salt: [u8; 20],
+    user: Mutex<Option<String>>,
+    failure: LoginFailure,
+    /// In a mutex only to make the shim Sync (opensrv requires it); never contended.
+    session: Mutex<Option<Session>>,
+    /// Columns of the result being written (opensrv borrows them for the writer's life).
+    columns: Vec<Column>,
+    prepared: std::collections::HashMap<u32, (Vec<Column>, Vec<Column>)>,
+}
+
+fn random_salt() -> [u8; 20] {
+    let mut s: [u8; 20] = rand::random();
+    for b in s.iter_mut() {
+        // Printable, never NUL or '$', as MySQL servers send.
+        *b = 0x21 + (*b % 0x5d);
+        if *b == b'$' {
+            *b += 1;
+        }
+    }
+    s
+}
+
+fn closing(msg: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::ConnectionAborted, msg.to_string())
+}
+
+impl Shim {
+    pub(crate) fn new(
+        exec: Arc<Executor>,
+        config: Arc<MysqlConfig>,
+        markers: Markers,
+        peer: SocketAddr,
+        failure: LoginFailure,
+    ) -> Shim {
+        Shim {
+            conn_id: exec.connection_id(),
+            exec,
+            config,
+            markers,
+            peer,
+            salt: random_salt(),
+            user: Mutex::new(None),
+            failure,
+            session: Mutex::new(None),
+            columns: Vec::new(),
+            prepared: Default::default(),
+        }
+    }
+
+    fn take_session(&mut self) -> Session {
+        match self.session.get_mut().take() {
+            Some(s) => s,
+            None => {
+                let user = self.user.lock().clone().unwrap_or_default();
+                self.exec.session(self.conn_id, &user, &self.peer.ip().to_string())
+            }
+        }
+    }
+
+    /// Runs `f` on the session on a blocking thread.
+    async fn blocking<T: Send + 'static>(
+        &mut self,
+        f: impl FnOnce(&mut Session) -> T + Send + 'static,
+    ) -> io::Result<T> {
+        let mut s = self.take_session();
+        let (s, r) = tokio::task::spawn_blocking(move || {
+            let r = f(&mut s);
+            (s, r)
+        })
+        .await
+        .map_err(|e| io::Error::other(format!("session task failed: {e}")))?;
+        *self.session.get_mut() = Some(s);
+        Ok(r)
+    }
+
+    fn status(&self) -> StatusFlags {
+        let mut f = StatusFlags::empty();
+        if let Some(s) = &*self.session.lock() {
+            if s.autocommit() {
+                f |= StatusFlags::SERVER_STATUS_AUTOCOMMIT;
+            }
+            if s.in_transaction() {
+                f |= StatusFlags::SERVER_STATUS_IN_TRANS;
+            }
+        } else {
+            f |= StatusFlags::SERVER_STATUS_AUTOCOMMIT;
+        }
+        f
+    }
+
+    fn killed(&self) -> bool {
+        self.session.lock().as_ref().is_some_and(|s| s.is_killed())
+    }
+
+    async fn write<'a, W: AsyncWrite + Send + Unpin>(
+        &'a mut self,
+        out: Vec<Result<Response, ExecError>>,
+        results: QueryResultWriter<'a, W>,
+    ) -> io::Result<()> {
+        let status = self.status();
+        let n = out.len();
+        let mut w = results;
+        let mut rows = None;
+        for (i, r) in out.into_iter().enumerate() {
+            let last = i + 1 == n;
+            match r {
+                Err(e) => {
+                    let (kind, msg) = mysql_error(&e);
+                    return w.error(kind, msg.as_bytes()).await;
+                }
+                Ok(Response::Ok { affected_rows, last_insert_id, info }) => {
+                    let mut status_flags = status;
+                    if !last {
+                        status_flags |= StatusFlags::SERVER_MORE_RESULTS_EXISTS;
+                    }
+                    let ok = OkResponse { affected_rows, last_insert_id, status_flags, info, ..Default::default() };
+                    w = w.complete_one(ok).await?;
+                }
+                Ok(Response::Rows(rs)) => {
+                    // Only the last statement may return rows (the executor refuses others).
+                    rows = Some(rs);
+                }
+            }
+        }
+        let Some(rs) = rows else { return w.no_more_results().await };
+        self.columns = rs.columns.iter().map(values::column).collect();
+        let mut rw = w.start(&self.columns).await?;
+        for row in &rs.rows {
+            for v in row {
+                rw.write_col(Cell(v))?;
+            }
+            rw.end_row().await?;
+        }
+        rw.finish().await
+    }
+
+    async fn marker<'a, W: AsyncWrite + Send + Unpin>(
+        &'a mut self,
+        m: Marker,
+        results: QueryResultWriter<'a, W>,
+    ) -> io::Result<()> {
+        match m {
+            Marker::TooLarge => {
+                let msg = format!(
+                    "Got a packet bigger than 'max_allowed_packet' bytes ({})",
+                    self.config.max_allowed_packet
+                );
+                results.error(ErrorKind::ER_NET_PACKET_TOO_LARGE, msg.as_bytes()).await?;
+                Err(closing("packet too large"))
+            }
+            Marker::StmtReset | Marker::SetOption => results.completed(OkResponse::default()).await,
+            Marker::ResetConnection => {
+                self.blocking(|s| s.reset()).await?;
+                results.completed(OkResponse::default()).await
+            }
+            Marker::Unknown(b) => {
+                let msg = format!("Unknown command 0x{b:02x}");
+                results.error(ErrorKind::ER_UNKNOWN_COM_ERROR, msg.as_bytes()).await
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
+    type Error = io::Error;
+
+    fn version(&self) -> String {
+        self.exec.version().to_string()
+    }
+
+    fn connect_id(&self) -> u32 {
+        self.conn_id
+    }
+
+    fn salt(&self) -> [u8; 20] {
+        self.salt
+    }
+
+    async fn authenticate(&self, _plugin: &str, username: &[u8], salt: &[u8], auth_data: &[u8]) -> bool {
+        let user = String::from_utf8_lossy(username).into_owned();
+        let ok = self.config.users.verify(&user, self.peer.ip(), salt, auth_data);
+        if ok {
+            *self.user.lock() = Some(user);
+        } else {
+            tracing::info!("access denied for user '{user}' from {}", self.peer.ip());
+            *self.failure.0.lock() = Some((user, self.peer.ip().to_string(), !auth_data.is_empty()));
+        }
+        ok
+    }
+
+    async fn on_prepare<'a>(&'a mut self, query: &'a str, info: StatementMetaWriter<'a, W>) -> io::Result<()> {
+        let sql = query.to_string();
+        match self.blocking(move |s| s.prepare(&sql)).await? {
+            Ok(p) => {
+                let params = vec![values::column(&tutti_executor::Column::text("?")); p.params];
+                let cols = p.columns.iter().map(values::column).collect();
+                let (params, cols) = &*self.prepared.entry(p.id).or_insert((params, cols));
+                info.reply(p.id, params, cols).await
+            }
+            Err(e) => {
+                let (kind, msg) = mysql_error(&e);
+                info.error(kind, msg.as_bytes()).await
+            }
+        }
+    }
+
+    async fn on_execute<'a>(
+        &'a mut self,
+        id: u32,
+        params: ParamParser<'a>,
+        results: QueryResultWriter<'a, W>,
+    ) -> io::Result<()> {
+        // opensrv's parameter parser panics on malformed packets: contain it.
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            params.into_iter().map(|p| values::param(p.value.into_inner(), p.coltype)).collect::<Vec<Value>>()
+        }));
+        let Ok(params) = parsed else {
+            let msg = b"Malformed COM_STMT_EXECUTE packet";
+            results.error(ErrorKind::ER_WRONG_ARGUMENTS, msg).await?;
+            return Err(closing("malformed execute packet"));
+        };
+        let out = self.blocking(move |s| s.execute(id, &params)).await?;
+        let killed = self.killed();
+        self.write(vec![out], results).await?;
+        if killed {
+            return Err(closing("connection killed"));
+        }
+        Ok(())
+    }
+
+    async fn on_close<'a>(&'a mut self, stmt: u32)
+    where
+        W: 'async_trait,
+    {
+        self.prepared.remove(&stmt);
+        if let Some(s) = self.session.get_mut().as_mut() {
+            s.close(stmt);
+        }
+    }
+
+    async fn on_query<'a>(&'a mut self, query: &'a str, results: QueryResultWriter<'a, W>) -> io::Result<()> {
+        if let Some(m) = self.markers.decode(query) {
+            return self.marker(m, results).await;
+        }
+        let sql = query.to_string();
+        let out = self.blocking(move |s| s.query(&sql)).await?;
+        let killed = self.killed();
+        self.write(out, results).await?;
+        if killed {
+            return Err(closing("connection killed"));
+        }
+        Ok(())
+    }
+
+    async fn on_init<'a>(&'a mut self, db: &'a str, w: InitWriter<'a, W>) -> io::Result<()> {
+        let db = db.to_string();
+        match self.blocking(move |s| s.use_database(&db)).await? {
+            Ok(_) => w.ok().await,
+            Err(e) => {
+                let (kind, msg) = mysql_error(&e);
+                w.error(kind, msg.as_bytes()).await
+            }
+        }
+    }
+}

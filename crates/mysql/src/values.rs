@@ -1,0 +1,292 @@
+//! Values on the wire: result cells in text and binary protocol, and statement parameters.
+//!
+//! SQLite is dynamically typed, so a cell may not match its column's declared type (text in
+//! an INT column, say). The binary protocol fixes each column's encoding up front, so cells
+//! are converted to the column's type here instead of failing the whole result.
+
+use opensrv_mysql::{Column, ColumnFlags, ColumnType, ToMysqlValue, ValueInner};
+use std::io::{self, Write};
+use tutti_executor::{Column as ExecColumn, ColumnKind};
+use tutti_wsrep::Value;
+
+/// The wire column for an executor column.
+pub fn column(c: &ExecColumn) -> Column {
+    use ColumnKind::*;
+    let coltype = match c.kind {
+        Tiny => ColumnType::MYSQL_TYPE_TINY,
+        Short => ColumnType::MYSQL_TYPE_SHORT,
+        Int24 => ColumnType::MYSQL_TYPE_INT24,
+        Long => ColumnType::MYSQL_TYPE_LONG,
+        LongLong => ColumnType::MYSQL_TYPE_LONGLONG,
+        Float => ColumnType::MYSQL_TYPE_FLOAT,
+        Double => ColumnType::MYSQL_TYPE_DOUBLE,
+        Decimal => ColumnType::MYSQL_TYPE_NEWDECIMAL,
+        Date => ColumnType::MYSQL_TYPE_DATE,
+        DateTime => ColumnType::MYSQL_TYPE_DATETIME,
+        Timestamp => ColumnType::MYSQL_TYPE_TIMESTAMP,
+        Time => ColumnType::MYSQL_TYPE_TIME,
+        Year => ColumnType::MYSQL_TYPE_YEAR,
+        Text => ColumnType::MYSQL_TYPE_VAR_STRING,
+        Blob => ColumnType::MYSQL_TYPE_BLOB,
+        Json => ColumnType::MYSQL_TYPE_JSON,
+        Bit => ColumnType::MYSQL_TYPE_BIT,
+        Null => ColumnType::MYSQL_TYPE_NULL,
+    };
+    let mut colflags = ColumnFlags::empty();
+    if c.unsigned {
+        colflags |= ColumnFlags::UNSIGNED_FLAG;
+    }
+    if matches!(c.kind, Tiny | Short | Int24 | Long | LongLong | Float | Double | Decimal | Year) {
+        colflags |= ColumnFlags::NUM_FLAG;
+    }
+    if c.kind == Blob {
+        colflags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG;
+    }
+    Column { table: String::new(), column: c.name.clone(), coltype, colflags }
+}
+
+fn lenenc(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
+    let n = b.len() as u64;
+    if n < 251 {
+        w.write_all(&[n as u8])?;
+    } else if n < 1 << 16 {
+        w.write_all(&[0xfc])?;
+        w.write_all(&(n as u16).to_le_bytes())?;
+    } else if n < 1 << 24 {
+        w.write_all(&[0xfd])?;
+        w.write_all(&(n as u32).to_le_bytes()[..3])?;
+    } else {
+        w.write_all(&[0xfe])?;
+        w.write_all(&n.to_le_bytes())?;
+    }
+    w.write_all(b)
+}
+
+fn real_text(r: f64) -> String {
+    if r.fract() == 0.0 && r.abs() < 1e15 {
+        format!("{}", r as i64)
+    } else {
+        format!("{r}")
+    }
+}
+
+/// A result cell.
+pub struct Cell<'a>(pub &'a Value);
+
+impl Cell<'_> {
+    fn as_i64(&self) -> i64 {
+        match self.0 {
+            Value::Int(i) => *i,
+            Value::Real(r) => *r as i64,
+            Value::Text(t) => t.trim().parse::<f64>().map(|f| f as i64).unwrap_or(0),
+            _ => 0,
+        }
+    }
+    fn as_f64(&self) -> f64 {
+        match self.0 {
+            Value::Int(i) => *i as f64,
+            Value::Real(r) => *r,
+            Value::Text(t) => t.trim().parse().unwrap_or(0.0),
+            _ => 0.0,
+        }
+    }
+    fn text(&self) -> Vec<u8> {
+        match self.0 {
+            Value::Null => Vec::new(),
+            Value::Int(i) => i.to_string().into_bytes(),
+            Value::Real(r) => real_text(*r).into_bytes(),
+            Value::Text(t) => t.as_bytes().to_vec(),
+            Value::Blob(b) => b.clone(),
+        }
+    }
+}
+
+/// Parses 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]' into (y, m, d, h, mi, s, us).
+fn parse_datetime(s: &str) -> Option<(u16, u8, u8, u8, u8, u8, u32)> {
+    let s = s.trim();
+    let (date, time) = s.split_once([' ', 'T']).unwrap_or((s, ""));
+    let mut d = date.split('-');
+    let y = d.next()?.parse().ok()?;
+    let m = d.next()?.parse().ok()?;
+    let day = d.next()?.parse().ok()?;
+    let (h, mi, sec, us) = parse_time(time).map(|(_, h, mi, s, us)| (h as u8, mi, s, us)).unwrap_or((0, 0, 0, 0));
+    Some((y, m, day, h, mi, sec, us))
+}
+
+/// Parses '[-]HH:MM:SS[.ffffff]' into (negative, hours, minutes, seconds, micros).
+fn parse_time(s: &str) -> Option<(bool, u32, u8, u8, u32)> {
+    let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
+    let (neg, s) = s.strip_prefix('-').map(|r| (true, r)).unwrap_or((false, s));
+    let (hms, frac) = s.split_once('.').unwrap_or((s, ""));
+    let mut p = hms.split(':');
+    let h = p.next()?.parse().ok()?;
+    let m = p.next().unwrap_or("0").parse().ok()?;
+    let sec = p.next().unwrap_or("0").parse().ok()?;
+    let us = if frac.is_empty() { 0 } else { format!("{:0<6}", &frac[..frac.len().min(6)]).parse().ok()? };
+    Some((neg, h, m, sec, us))
+}
+
+impl ToMysqlValue for Cell<'_> {
+    fn to_mysql_text<W: Write>(&self, w: &mut W) -> io::Result<()> {
+        if self.0.is_null() {
+            return w.write_all(&[0xFB]);
+        }
+        lenenc(w, &self.text())
+    }
+
+    fn to_mysql_bin<W: Write>(&self, w: &mut W, c: &Column) -> io::Result<()> {
+        use ColumnType::*;
+        match c.coltype {
+            MYSQL_TYPE_TINY => w.write_all(&[self.as_i64() as u8]),
+            MYSQL_TYPE_SHORT | MYSQL_TYPE_YEAR => w.write_all(&(self.as_i64() as u16).to_le_bytes()),
+            MYSQL_TYPE_LONG | MYSQL_TYPE_INT24 => w.write_all(&(self.as_i64() as u32).to_le_bytes()),
+            MYSQL_TYPE_LONGLONG => w.write_all(&self.as_i64().to_le_bytes()),
+            MYSQL_TYPE_FLOAT => w.write_all(&(self.as_f64() as f32).to_le_bytes()),
+            MYSQL_TYPE_DOUBLE => w.write_all(&self.as_f64().to_le_bytes()),
+            MYSQL_TYPE_DATE | MYSQL_TYPE_DATETIME | MYSQL_TYPE_TIMESTAMP => {
+                let text = String::from_utf8_lossy(&self.text()).into_owned();
+                match parse_datetime(&text) {
+                    None => w.write_all(&[0]),
+                    Some((y, m, d, h, mi, s, us)) => {
+                        if c.coltype == MYSQL_TYPE_DATE || (h, mi, s, us) == (0, 0, 0, 0) {
+                            w.write_all(&[4])?;
+                            w.write_all(&y.to_le_bytes())?;
+                            w.write_all(&[m, d])
+                        } else {
+                            w.write_all(&[if us == 0 { 7 } else { 11 }])?;
+                            w.write_all(&y.to_le_bytes())?;
+                            w.write_all(&[m, d, h, mi, s])?;
+                            if us != 0 {
+                                w.write_all(&us.to_le_bytes())?;
+                            }
+                            Ok(())
+                        }
+                    }
+                }
+            }
+            MYSQL_TYPE_TIME => {
+                let text = String::from_utf8_lossy(&self.text()).into_owned();
+                match parse_time(&text) {
+                    None => w.write_all(&[0]),
+                    Some((neg, h, mi, s, us)) => {
+                        w.write_all(&[if us == 0 { 8 } else { 12 }, neg as u8])?;
+                        w.write_all(&(h / 24).to_le_bytes())?;
+                        w.write_all(&[(h % 24) as u8, mi, s])?;
+                        if us != 0 {
+                            w.write_all(&us.to_le_bytes())?;
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            _ => lenenc(w, &self.text()),
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        self.0.is_null()
+    }
+}
+
+/// A statement parameter as a value.
+pub fn param(v: ValueInner<'_>, coltype: ColumnType) -> Value {
+    match v {
+        ValueInner::NULL => Value::Null,
+        ValueInner::Int(i) => Value::Int(i),
+        ValueInner::UInt(u) => i64::try_from(u).map(Value::Int).unwrap_or(Value::Real(u as f64)),
+        ValueInner::Double(d) => Value::Real(d),
+        ValueInner::Bytes(b) => {
+            let binary = matches!(
+                coltype,
+                ColumnType::MYSQL_TYPE_BLOB
+                    | ColumnType::MYSQL_TYPE_TINY_BLOB
+                    | ColumnType::MYSQL_TYPE_MEDIUM_BLOB
+                    | ColumnType::MYSQL_TYPE_LONG_BLOB
+                    | ColumnType::MYSQL_TYPE_GEOMETRY
+            );
+            match std::str::from_utf8(b) {
+                Ok(s) if !binary => Value::Text(s.to_string()),
+                _ => Value::Blob(b.to_vec()),
+            }
+        }
+        ValueInner::Date(b) | ValueInner::Datetime(b) => Value::Text(binary_datetime(b)),
+        ValueInner::Time(b) => Value::Text(binary_time(b)),
+    }
+}
+
+fn binary_datetime(b: &[u8]) -> String {
+    let get = |i: usize| b.get(i).copied().unwrap_or(0);
+    if b.len() < 4 {
+        return "0000-00-00 00:00:00".into();
+    }
+    let y = u16::from_le_bytes([get(0), get(1)]);
+    let date = format!("{y:04}-{:02}-{:02}", get(2), get(3));
+    if b.len() < 7 {
+        return date;
+    }
+    let mut s = format!("{date} {:02}:{:02}:{:02}", get(4), get(5), get(6));
+    if b.len() >= 11 {
+        let us = u32::from_le_bytes([get(7), get(8), get(9), get(10)]);
+        if us != 0 {
+            s.push_str(&format!(".{us:06}"));
+        }
+    }
+    s
+}
+
+fn binary_time(b: &[u8]) -> String {
+    if b.len() < 8 {
+        return "00:00:00".into();
+    }
+    let neg = b[0] != 0;
+    let days = u32::from_le_bytes([b[1], b[2], b[3], b[4]]);
+    let h = days * 24 + b[5] as u32;
+    let mut s = format!("{}{h:02}:{:02}:{:02}", if neg { "-" } else { "" }, b[6], b[7]);
+    if b.len() >= 12 {
+        let us = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
+        if us != 0 {
+            s.push_str(&format!(".{us:06}"));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bin(v: Value, t: ColumnType) -> Vec<u8> {
+        let c = Column { table: String::new(), column: "c".into(), coltype: t, colflags: ColumnFlags::empty() };
+        let mut out = Vec::new();
+        Cell(&v).to_mysql_bin(&mut out, &c).unwrap();
+        out
+    }
+
+    #[test]
+    fn cells_encode_to_their_column_type() {
+        assert_eq!(bin(Value::Int(7), ColumnType::MYSQL_TYPE_LONGLONG), 7i64.to_le_bytes());
+        assert_eq!(bin(Value::Text("12".into()), ColumnType::MYSQL_TYPE_LONG), 12u32.to_le_bytes());
+        assert_eq!(bin(Value::Real(2.5), ColumnType::MYSQL_TYPE_DOUBLE), 2.5f64.to_le_bytes());
+        assert_eq!(bin(Value::Text("ab".into()), ColumnType::MYSQL_TYPE_VAR_STRING), b"\x02ab");
+        assert_eq!(
+            bin(Value::Text("2024-02-29 13:05:09".into()), ColumnType::MYSQL_TYPE_DATETIME),
+            vec![7, 0xe8, 0x07, 2, 29, 13, 5, 9]
+        );
+        let mut t = Vec::new();
+        Cell(&Value::Real(3.0)).to_mysql_text(&mut t).unwrap();
+        assert_eq!(t, b"\x013");
+    }
+
+    #[test]
+    fn binary_params_decode() {
+        assert_eq!(binary_datetime(&[7, 0xe8, 0x07, 2, 29, 13, 5, 9]), "2024-02-29 13:05:09");
+        assert_eq!(binary_datetime(&[0xe8, 0x07, 2, 29]), "2024-02-29");
+        assert_eq!(binary_time(&[1, 1, 0, 0, 0, 2, 3, 4]), "-26:03:04");
+        assert_eq!(param(ValueInner::Bytes(b"hi"), ColumnType::MYSQL_TYPE_VAR_STRING), Value::Text("hi".into()));
+        assert_eq!(param(ValueInner::Bytes(b"hi"), ColumnType::MYSQL_TYPE_BLOB), Value::Blob(b"hi".to_vec()));
+        assert_eq!(param(ValueInner::UInt(5), ColumnType::MYSQL_TYPE_LONGLONG), Value::Int(5));
+    }
+}

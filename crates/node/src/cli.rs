@@ -1,0 +1,63 @@
+//! The command line.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+use crate::config::Overrides;
+
+/// tutti: a synchronous multi-master SQL cluster on SQLite and Raft, speaking MySQL.
+///
+/// Every node holds all the data and takes reads and writes; transactions are certified
+/// (first committer wins) and applied on every node in the same order, like Galera.
+#[derive(Debug, Parser)]
+#[command(name = "tutti", version, about, long_about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Start a node (runs until SIGTERM or SIGINT, then shuts down cleanly).
+    Start(StartArgs),
+}
+
+/// `tutti start` options; each overrides the same key of the configuration file.
+#[derive(Debug, Args, Clone)]
+pub struct StartArgs {
+    /// TOML configuration file (keys: name, datadir, mysql_listen, admin_listen,
+    /// max_allowed_packet, max_connections, log_level, [[users]]).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Data directory (created if missing) [default: ./tutti-data].
+    #[arg(long, value_name = "DIR")]
+    pub datadir: Option<PathBuf>,
+    /// Node name, shown as wsrep_node_name [default: the host name].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Address for MySQL clients [default: 127.0.0.1:3306].
+    #[arg(long, value_name = "ADDR")]
+    pub mysql_listen: Option<String>,
+    /// Address for the admin HTTP endpoints /health, /status, /metrics [default: 127.0.0.1:9200].
+    #[arg(long, value_name = "ADDR")]
+    pub admin_listen: Option<String>,
+    /// Log level (error, warn, info, debug, trace) or a tracing filter [default: info].
+    #[arg(long, value_name = "LEVEL")]
+    pub log_level: Option<String>,
+}
+
+impl StartArgs {
+    /// The flags as configuration overrides.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            config: self.config.clone(),
+            datadir: self.datadir.clone(),
+            name: self.name.clone(),
+            mysql_listen: self.mysql_listen.clone(),
+            admin_listen: self.admin_listen.clone(),
+            log_level: self.log_level.clone(),
+        }
+    }
+}

@@ -1,0 +1,178 @@
+//! A running node: startup as a list of steps, and an explicit, clean shutdown.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tutti_executor::{Executor, ExecutorConfig};
+use tutti_mysql::{MysqlConfig, User, Users};
+use tutti_replication::{Replication, ReplicationConfig};
+use tutti_storage::{Durability, Storage};
+use tutti_wsrep::{ClusterUuid, Value};
+
+use crate::datadir::Datadir;
+use crate::status::NodeStatus;
+use crate::{Config, NodeError};
+
+/// The MySQL version string tutti announces.
+pub fn server_version() -> String {
+    format!("8.0.36-tutti-{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// A started node.
+pub struct Node {
+    config: Config,
+    storage: Arc<Storage>,
+    replication: Arc<Replication>,
+    executor: Arc<Executor>,
+    mysql_addr: SocketAddr,
+    admin_addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<()>>,
+    _datadir: Datadir,
+}
+
+async fn bind(addr: SocketAddr, what: &'static str) -> Result<TcpListener, NodeError> {
+    TcpListener::bind(addr).await.map_err(|e| NodeError::Listen { addr: addr.to_string(), what, reason: e.to_string() })
+}
+
+fn users(config: &Config) -> Result<Users, NodeError> {
+    let mut out = Vec::new();
+    for u in &config.users {
+        out.push(match &u.password_hash {
+            Some(h) => User::with_hash(&u.name, h, u.hosts.clone()).map_err(NodeError::Config)?,
+            None => User::with_password(&u.name, u.password.as_deref().unwrap_or(""), u.hosts.clone()),
+        });
+    }
+    Ok(Users::new(out))
+}
+
+impl Node {
+    /// Starts a node: every step in order; on error nothing keeps running.
+    pub async fn start(config: Config) -> Result<Node, NodeError> {
+        // 1. The datadir, locked, and this node's identity.
+        let datadir = Datadir::open(&config.datadir)?;
+        let node_id = datadir.node_id()?;
+        // 2. Client-facing ports first, so a taken port fails fast.
+        let mysql_listener = bind(config.mysql_listen, "MySQL clients").await?;
+        let admin_listener = bind(config.admin_listen, "admin HTTP").await?;
+        let mysql_addr = mysql_listener.local_addr().map_err(|e| NodeError::Config(e.to_string()))?;
+        let admin_addr = admin_listener.local_addr().map_err(|e| NodeError::Config(e.to_string()))?;
+        // 3. The database. A node alone has no replicated log: every batch is fsynced.
+        let storage = Arc::new(Storage::open(datadir.path(), Durability::Full)?);
+        if storage.cluster_uuid().is_nil() {
+            let uuid = ClusterUuid::new_random();
+            storage.set_cluster_uuid(uuid)?;
+            tracing::info!("new cluster state uuid {uuid}");
+        }
+        tracing::info!(
+            "database at {}: state {}:{}",
+            storage.path().display(),
+            storage.cluster_uuid(),
+            storage.applied()
+        );
+        // 4. Replication (total order, certification, applier).
+        let replication = Replication::start_single(
+            ReplicationConfig {
+                node_id,
+                node_name: config.name.clone(),
+                incoming_address: mysql_addr.to_string(),
+                cert_window: 100_000,
+                commit_timeout: Duration::from_secs(60),
+            },
+            storage.clone(),
+        );
+        // 5. The session executor.
+        let executor = Executor::new(
+            storage.clone(),
+            replication.clone(),
+            ExecutorConfig {
+                version: server_version(),
+                globals: vec![
+                    ("max_allowed_packet".into(), Value::Int(config.max_allowed_packet as i64)),
+                    ("max_connections".into(), Value::Int(config.max_connections as i64)),
+                    ("port".into(), Value::Int(mysql_addr.port() as i64)),
+                    ("hostname".into(), Value::Text(config.name.clone())),
+                    ("datadir".into(), Value::Text(config.datadir.display().to_string())),
+                    ("wsrep_node_name".into(), Value::Text(config.name.clone())),
+                    ("wsrep_node_incoming_address".into(), Value::Text(mysql_addr.to_string())),
+                ],
+            },
+        );
+        // 6. Serve clients and the admin surface.
+        let (stop, stopped) = watch::channel(false);
+        let mysql_config = Arc::new(MysqlConfig {
+            max_allowed_packet: config.max_allowed_packet,
+            max_connections: config.max_connections,
+            users: users(&config)?,
+        });
+        let status = Arc::new(NodeStatus {
+            config: config.clone(),
+            node_id,
+            replication: replication.clone(),
+            executor: executor.clone(),
+            started: Instant::now(),
+        });
+        let tasks = vec![
+            tokio::spawn(tutti_mysql::serve(mysql_listener, executor.clone(), mysql_config, stopped.clone())),
+            tokio::spawn(tutti_admin::serve(admin_listener, status, stopped)),
+        ];
+        tracing::info!(
+            "node '{}' ready for connections: MySQL on {mysql_addr}, admin on http://{admin_addr}",
+            config.name
+        );
+        Ok(Node { config, storage, replication, executor, mysql_addr, admin_addr, stop, tasks, _datadir: datadir })
+    }
+
+    /// The address MySQL clients connect to.
+    pub fn mysql_addr(&self) -> SocketAddr {
+        self.mysql_addr
+    }
+
+    /// The admin HTTP address.
+    pub fn admin_addr(&self) -> SocketAddr {
+        self.admin_addr
+    }
+
+    /// The executor (for in-process tests).
+    pub fn executor(&self) -> &Arc<Executor> {
+        &self.executor
+    }
+
+    /// Clean shutdown: stop accepting, let running statements finish briefly, drain the
+    /// applier, close the database.
+    pub async fn shutdown(self) {
+        tracing::info!("node '{}' shutting down", self.config.name);
+        let _ = self.stop.send(true);
+        for t in self.tasks {
+            let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
+        }
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while self.executor.stats.running.load(std::sync::atomic::Ordering::Relaxed) > 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let replication = self.replication.clone();
+        let _ = tokio::task::spawn_blocking(move || replication.shutdown()).await;
+        tracing::info!("node '{}' stopped at seqno {}", self.config.name, self.storage.applied());
+    }
+}
+
+/// Runs a node until SIGTERM or SIGINT.
+pub async fn run(config: Config) -> Result<(), NodeError> {
+    let node = Node::start(config).await?;
+    wait_for_signal().await;
+    node.shutdown().await;
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).expect("install SIGTERM handler");
+    let mut int = signal(SignalKind::interrupt()).expect("install SIGINT handler");
+    tokio::select! {
+        _ = term.recv() => tracing::info!("SIGTERM received"),
+        _ = int.recv() => tracing::info!("SIGINT received"),
+    }
+}

@@ -1,0 +1,278 @@
+//! End-to-end harness: real `tutti` processes on 127.0.0.1 with temporary datadirs, free
+//! ports and bounded waits, driven with the `mysql` crate, the `mariadb` CLI and raw
+//! sockets.
+#![allow(dead_code)]
+
+use mysql::prelude::*;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The binary under test.
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_tutti")
+}
+
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Polls `f` until it returns Some, at most `timeout`.
+pub fn wait_for<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// One node process.
+pub struct NodeProc {
+    pub name: String,
+    pub datadir: PathBuf,
+    pub mysql_port: u16,
+    pub admin_port: u16,
+    pub log: PathBuf,
+    pub extra: Vec<String>,
+    child: Option<Child>,
+}
+
+impl NodeProc {
+    /// A node in `base/name` with fresh ports (not started).
+    pub fn new(base: &Path, name: &str) -> NodeProc {
+        let datadir = base.join(name);
+        NodeProc {
+            name: name.into(),
+            log: base.join(format!("{name}.log")),
+            datadir,
+            mysql_port: free_port(),
+            admin_port: free_port(),
+            extra: Vec::new(),
+            child: None,
+        }
+    }
+
+    /// The `tutti start` arguments (the same on every restart).
+    pub fn args(&self) -> Vec<String> {
+        let mut a = vec![
+            "start".to_string(),
+            "--datadir".into(),
+            self.datadir.display().to_string(),
+            "--name".into(),
+            self.name.clone(),
+            "--mysql-listen".into(),
+            format!("127.0.0.1:{}", self.mysql_port),
+            "--admin-listen".into(),
+            format!("127.0.0.1:{}", self.admin_port),
+        ];
+        a.extend(self.extra.iter().cloned());
+        a
+    }
+
+    /// Starts the process (appending to its log) without waiting.
+    pub fn spawn(&mut self) {
+        assert!(self.child.is_none(), "{} already running", self.name);
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).unwrap();
+        let child = Command::new(bin())
+            .args(self.args())
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("spawn tutti");
+        self.child = Some(child);
+    }
+
+    /// Starts and waits until it answers MySQL pings.
+    pub fn start(&mut self) {
+        self.spawn();
+        self.wait_ready(Duration::from_secs(60));
+    }
+
+    /// Waits until a MySQL client can connect and ping.
+    pub fn wait_ready(&mut self, timeout: Duration) {
+        let name = self.name.clone();
+        let port = self.mysql_port;
+        let log = self.log.clone();
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(c) = self.child.as_mut() {
+                if let Ok(Some(status)) = c.try_wait() {
+                    panic!("{name} exited with {status} during startup; log:\n{}", read(&log));
+                }
+            }
+            if let Ok(mut c) = mysql::Conn::new(opts(port)) {
+                if c.ping().is_ok() {
+                    return;
+                }
+            }
+            assert!(Instant::now() < deadline, "{name} not ready after {timeout:?}; log:\n{}", read(&log));
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// kill -9.
+    pub fn kill9(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// SIGTERM, then waits (bounded) for a clean exit; returns the exit code.
+    pub fn stop(&mut self) -> Option<i32> {
+        let mut c = self.child.take()?;
+        let _ = Command::new("kill").arg("-TERM").arg(c.id().to_string()).status();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(Some(s)) = c.try_wait() {
+                return s.code();
+            }
+            if Instant::now() > deadline {
+                let _ = c.kill();
+                let _ = c.wait();
+                panic!("{} did not stop within 30 s of SIGTERM", self.name);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// True while the process runs.
+    pub fn running(&mut self) -> bool {
+        self.child.as_mut().is_some_and(|c| matches!(c.try_wait(), Ok(None)))
+    }
+
+    /// A new client connection as root.
+    pub fn conn(&self) -> mysql::Conn {
+        mysql::Conn::new(opts(self.mysql_port)).unwrap_or_else(|e| panic!("connect to {}: {e}", self.name))
+    }
+
+    /// Runs SQL through the `mariadb` CLI (batch mode, no column names).
+    pub fn mariadb(&self, sql: &str) -> Output {
+        Command::new("mariadb")
+            .args(["-h127.0.0.1", &format!("-P{}", self.mysql_port), "-uroot", "--batch", "--skip-column-names", "-e", sql])
+            .output()
+            .expect("run the mariadb CLI (apt-get install mariadb-client)")
+    }
+
+    /// GET on the admin port: (status code, body).
+    pub fn http_get(&self, path: &str) -> (u16, String) {
+        http_get(self.admin_port, path)
+    }
+
+    /// The node's log so far.
+    pub fn log_text(&self) -> String {
+        read(&self.log)
+    }
+}
+
+impl Drop for NodeProc {
+    fn drop(&mut self) {
+        self.kill9();
+    }
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_default()
+}
+
+/// Client options for root on a local port.
+pub fn opts(port: u16) -> mysql::Opts {
+    mysql::OptsBuilder::new()
+        .ip_or_hostname(Some("127.0.0.1"))
+        .tcp_port(port)
+        .user(Some("root"))
+        .prefer_socket(false)
+        .tcp_connect_timeout(Some(Duration::from_secs(5)))
+        .into()
+}
+
+/// A minimal HTTP/1.0 GET.
+pub fn http_get(port: u16, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect admin port");
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).unwrap();
+    let code = resp.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = resp.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (code, body)
+}
+
+/// The MySQL error code of a failed statement.
+pub fn code<T: std::fmt::Debug>(r: Result<T, mysql::Error>) -> u16 {
+    match r {
+        Err(mysql::Error::MySqlError(e)) => e.code,
+        other => panic!("expected a MySQL error, got {other:?}"),
+    }
+}
+
+/// A single value.
+pub fn one<T: FromValue>(c: &mut mysql::Conn, sql: &str) -> T {
+    c.query_first(sql).unwrap_or_else(|e| panic!("{sql}: {e}")).unwrap_or_else(|| panic!("{sql}: no row"))
+}
+
+/// A raw protocol client: logs in as root with an empty password, then sends packets.
+pub struct RawClient {
+    pub s: TcpStream,
+}
+
+impl RawClient {
+    /// Connects and completes the handshake.
+    pub fn login(port: u16) -> RawClient {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut c = RawClient { s };
+        let (_, greeting) = c.read_packet().expect("greeting");
+        assert_eq!(greeting[0], 10, "protocol 10");
+        // CLIENT_PROTOCOL_41 | SECURE_CONNECTION | PLUGIN_AUTH | LONG_PASSWORD
+        let caps: u32 = 0x0200 | 0x8000 | 0x0008_0000 | 0x1;
+        let mut p = caps.to_le_bytes().to_vec();
+        p.extend(16_777_216u32.to_le_bytes());
+        p.push(45);
+        p.extend([0u8; 23]);
+        p.extend(b"root\0");
+        p.push(0); // empty auth response
+        p.extend(b"mysql_native_password\0");
+        c.write_packet(1, &p);
+        let (_, ok) = c.read_packet().expect("auth result");
+        assert_eq!(ok[0], 0, "login OK");
+        c
+    }
+
+    /// Sends one packet.
+    pub fn write_packet(&mut self, seq: u8, payload: &[u8]) {
+        let mut h = (payload.len() as u32).to_le_bytes()[..3].to_vec();
+        h.push(seq);
+        let _ = self.s.write_all(&h);
+        let _ = self.s.write_all(payload);
+    }
+
+    /// Reads one packet (None when the server closed the connection).
+    pub fn read_packet(&mut self) -> Option<(u8, Vec<u8>)> {
+        let mut h = [0u8; 4];
+        self.s.read_exact(&mut h).ok()?;
+        let len = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
+        let mut p = vec![0u8; len];
+        self.s.read_exact(&mut p).ok()?;
+        Some((h[3], p))
+    }
+
+    /// Sends a command and returns the error code of the reply (None if not an error).
+    pub fn command_error(&mut self, payload: &[u8]) -> Option<u16> {
+        self.write_packet(0, payload);
+        let (_, r) = self.read_packet()?;
+        (r[0] == 0xFF).then(|| u16::from_le_bytes([r[1], r[2]]))
+    }
+}
+
+/// A temp dir that is kept (and reported) when the test panics, for post-mortem.
+pub fn temp_base(test: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("tutti-{test}-")).tempdir().unwrap()
+}

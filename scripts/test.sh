@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, unit, in-process cluster and end-to-end tests
+# (real binaries on 127.0.0.1, driven with the mysql crate, the mariadb CLI and sysbench).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -q -- -D warnings
+cargo test --workspace -q -- --test-threads 2
