@@ -49,7 +49,11 @@ struct AppState {
 }
 
 /// Serves the admin endpoints until `shutdown` turns true.
-pub async fn serve(listener: TcpListener, source: Arc<dyn StatusSource>, mut shutdown: watch::Receiver<bool>) {
+pub async fn serve(
+    listener: TcpListener,
+    source: Arc<dyn StatusSource>,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let recorder = Arc::new(PrometheusBuilder::new().build_recorder());
     let app = Router::new()
         .route("/health", get(health))
@@ -59,20 +63,41 @@ pub async fn serve(listener: TcpListener, source: Arc<dyn StatusSource>, mut shu
     let stop = async move {
         let _ = shutdown.wait_for(|s| *s).await;
     };
-    if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stop).await {
+    if let Err(e) = axum::serve(listener, app)
+        .with_graceful_shutdown(stop)
+        .await
+    {
         tracing::warn!("admin server stopped: {e}");
     }
 }
 
-async fn health(State(s): State<AppState>, Query(q): Query<HashMap<String, String>>) -> impl IntoResponse {
-    let donor_ok = q.get("available_when_donor").is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
+async fn health(
+    State(s): State<AppState>,
+    Query(q): Query<HashMap<String, String>>,
+) -> impl IntoResponse {
+    let donor_ok = q
+        .get("available_when_donor")
+        .is_some_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
     let (code, body) = match s.source.health() {
         Health::Synced => (StatusCode::OK, "tutti node is synced.\n".to_string()),
-        Health::Donor(what) if donor_ok => (StatusCode::OK, format!("tutti node is {what} (available when donor).\n")),
-        Health::Donor(what) => (StatusCode::SERVICE_UNAVAILABLE, format!("tutti node is not synced: {what}.\n")),
-        Health::Unavailable(why) => (StatusCode::SERVICE_UNAVAILABLE, format!("tutti node is not synced: {why}.\n")),
+        Health::Donor(what) if donor_ok => (
+            StatusCode::OK,
+            format!("tutti node is {what} (available when donor).\n"),
+        ),
+        Health::Donor(what) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("tutti node is not synced: {what}.\n"),
+        ),
+        Health::Unavailable(why) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("tutti node is not synced: {why}.\n"),
+        ),
     };
-    (code, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body)
+    (
+        code,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        body,
+    )
 }
 
 async fn status(State(s): State<AppState>) -> impl IntoResponse {
@@ -83,9 +108,15 @@ async fn metrics_text(State(s): State<AppState>) -> impl IntoResponse {
     let values = s.source.metrics();
     metrics::with_local_recorder(&*s.recorder, || {
         for (name, value) in values {
-            let name: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+            let name: String = name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
             metrics::gauge!(format!("tutti_{name}")).set(value);
         }
     });
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], s.recorder.handle().render())
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        s.recorder.handle().render(),
+    )
 }

@@ -79,7 +79,9 @@ pub enum ExecError {
     #[error("Cannot execute statement in a READ ONLY transaction.")]
     ReadOnlyTransaction,
     /// Wrong number of parameters for a prepared statement.
-    #[error("Incorrect arguments to mysqld_stmt_execute: expected {expected} parameters, got {got}")]
+    #[error(
+        "Incorrect arguments to mysqld_stmt_execute: expected {expected} parameters, got {got}"
+    )]
     WrongParamCount {
         /// Parameters the statement has.
         expected: usize,
@@ -152,9 +154,13 @@ pub fn from_sqlite(e: &rusqlite::Error, deleting: bool) -> ExecError {
         rusqlite::Error::SqliteFailure(f, msg) => {
             classify(f.extended_code, msg.as_deref().unwrap_or(""), deleting)
         }
-        rusqlite::Error::InvalidParameterCount(got, expected) => {
-            ExecError::WrongParamCount { expected: *expected, got: *got }
+        rusqlite::Error::SqlInputError { error, msg, .. } => {
+            classify(error.extended_code, msg, deleting)
         }
+        rusqlite::Error::InvalidParameterCount(got, expected) => ExecError::WrongParamCount {
+            expected: *expected,
+            got: *got,
+        },
         other => ExecError::Sqlite(other.to_string()),
     }
 }
@@ -180,7 +186,11 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
             return ExecError::NotNull(object(col));
         }
         ffi::SQLITE_CONSTRAINT_FOREIGNKEY => {
-            return if deleting { ExecError::ForeignKeyParent } else { ExecError::ForeignKeyChild }
+            return if deleting {
+                ExecError::ForeignKeyParent
+            } else {
+                ExecError::ForeignKeyChild
+            }
         }
         ffi::SQLITE_CONSTRAINT_CHECK => {
             return ExecError::Check(object(after(msg, "failed: ").unwrap_or("?")))
@@ -200,7 +210,9 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     if let Some(rest) = after(msg, "index ") {
         if let Some(name) = rest.strip_suffix(" already exists") {
             let name = object(name);
-            return ExecError::DuplicateKeyName(name.rsplit('.').next().unwrap_or(&name).to_string());
+            return ExecError::DuplicateKeyName(
+                name.rsplit('.').next().unwrap_or(&name).to_string(),
+            );
         }
     }
     if let Some(c) = after(msg, "no such column: ") {
@@ -226,18 +238,45 @@ mod tests {
     #[test]
     fn sqlite_errors_become_mysql_categories() {
         use rusqlite::ffi::*;
-        assert_eq!(ExecError::from(fail(SQLITE_ERROR, "no such table: db.t")), ExecError::NoSuchTable("db.t".into()));
         assert_eq!(
-            ExecError::from(fail(SQLITE_CONSTRAINT_PRIMARYKEY, "UNIQUE constraint failed: db.t.id")),
+            ExecError::from(fail(SQLITE_ERROR, "no such table: db.t")),
+            ExecError::NoSuchTable("db.t".into())
+        );
+        assert_eq!(
+            ExecError::from(fail(
+                SQLITE_CONSTRAINT_PRIMARYKEY,
+                "UNIQUE constraint failed: db.t.id"
+            )),
             ExecError::DuplicateKey("db.t.id".into())
         );
         assert_eq!(
-            ExecError::from(fail(SQLITE_CONSTRAINT_NOTNULL, "NOT NULL constraint failed: db.t.c")),
+            ExecError::from(fail(
+                SQLITE_CONSTRAINT_NOTNULL,
+                "NOT NULL constraint failed: db.t.c"
+            )),
             ExecError::NotNull("c".into())
         );
-        assert_eq!(ExecError::from(fail(SQLITE_ERROR, "table \"db.t\" already exists")), ExecError::TableExists("db.t".into()));
-        assert_eq!(from_sqlite(&fail(SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"), true), ExecError::ForeignKeyParent);
-        assert_eq!(ExecError::from(fail(SQLITE_ERROR, "no such column: x")), ExecError::UnknownColumn("x".into()));
-        assert_eq!(ExecError::from(ReplicateError::CertificationFailed), ExecError::Deadlock);
+        assert_eq!(
+            ExecError::from(fail(SQLITE_ERROR, "table \"db.t\" already exists")),
+            ExecError::TableExists("db.t".into())
+        );
+        assert_eq!(
+            from_sqlite(
+                &fail(
+                    SQLITE_CONSTRAINT_FOREIGNKEY,
+                    "FOREIGN KEY constraint failed"
+                ),
+                true
+            ),
+            ExecError::ForeignKeyParent
+        );
+        assert_eq!(
+            ExecError::from(fail(SQLITE_ERROR, "no such column: x")),
+            ExecError::UnknownColumn("x".into())
+        );
+        assert_eq!(
+            ExecError::from(ReplicateError::CertificationFailed),
+            ExecError::Deadlock
+        );
     }
 }

@@ -18,7 +18,10 @@ use crate::ExecError;
 
 /// The key of a table as a whole (schema changes conflict with its writers).
 pub fn table_key(sqlite_table: &str) -> u64 {
-    hash_key(&format!("#table:{}", sqlite_table.to_ascii_lowercase()), &[])
+    hash_key(
+        &format!("#table:{}", sqlite_table.to_ascii_lowercase()),
+        &[],
+    )
 }
 
 fn value(v: ValueRef<'_>) -> Value {
@@ -35,14 +38,21 @@ fn value(v: ValueRef<'_>) -> Value {
 fn image(item: &ChangesetItem, n: usize, new: bool) -> Vec<Option<Value>> {
     (0..n)
         .map(|i| {
-            let v = if new { item.new_value(i) } else { item.old_value(i) };
+            let v = if new {
+                item.new_value(i)
+            } else {
+                item.old_value(i)
+            };
             v.ok().map(value)
         })
         .collect()
 }
 
 fn key_of(namespace: &str, row: &[Option<Value>], cols: &[usize]) -> Option<u64> {
-    let vals: Option<Vec<&Value>> = cols.iter().map(|c| row.get(*c).and_then(|v| v.as_ref())).collect();
+    let vals: Option<Vec<&Value>> = cols
+        .iter()
+        .map(|c| row.get(*c).and_then(|v| v.as_ref()))
+        .collect();
     let vals = vals?;
     if vals.iter().any(|v| v.is_null()) {
         return None; // NULLs never conflict in unique indexes, and reference no parent
@@ -65,15 +75,28 @@ pub fn extract(
         let table = op.table_name().to_string();
         let n = op.number_of_columns() as usize;
         let code = op.code();
-        let pk_cols: Vec<usize> = item.pk()?.iter().enumerate().filter(|(_, f)| **f != 0).map(|(i, _)| i).collect();
+        let pk_cols: Vec<usize> = item
+            .pk()?
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| **f != 0)
+            .map(|(i, _)| i)
+            .collect();
         tables.insert(table_key(&table));
         let ns = row_namespace(&table);
-        let old = matches!(code, Op::SQLITE_DELETE | Op::SQLITE_UPDATE).then(|| image(item, n, false));
-        let new = matches!(code, Op::SQLITE_INSERT | Op::SQLITE_UPDATE).then(|| image(item, n, true));
+        let old =
+            matches!(code, Op::SQLITE_DELETE | Op::SQLITE_UPDATE).then(|| image(item, n, false));
+        let new =
+            matches!(code, Op::SQLITE_INSERT | Op::SQLITE_UPDATE).then(|| image(item, n, true));
         // For an UPDATE, unchanged columns are only in the old image (PK) or nowhere:
         // merge so that new values win and PK values come from the old image.
         let after: Option<Vec<Option<Value>>> = match (&old, &new) {
-            (Some(o), Some(nw)) => Some(o.iter().zip(nw).map(|(a, b)| b.clone().or_else(|| a.clone())).collect()),
+            (Some(o), Some(nw)) => Some(
+                o.iter()
+                    .zip(nw)
+                    .map(|(a, b)| b.clone().or_else(|| a.clone()))
+                    .collect(),
+            ),
             (None, Some(nw)) => Some(nw.clone()),
             _ => None,
         };
@@ -85,11 +108,12 @@ pub fn extract(
         let Some(m) = meta(&table)? else { continue };
         for (ins, cols) in &m.uniques {
             // Values an UPDATE frees or takes, the values an INSERT takes, a DELETE frees.
-            let changed = |row: &Option<Vec<Option<Value>>>| {
-                row.as_ref().and_then(|r| key_of(ins, r, cols))
-            };
+            let changed =
+                |row: &Option<Vec<Option<Value>>>| row.as_ref().and_then(|r| key_of(ins, r, cols));
             if code == Op::SQLITE_UPDATE {
-                let touched = cols.iter().any(|c| new.as_ref().is_some_and(|nw| nw[*c].is_some()));
+                let touched = cols
+                    .iter()
+                    .any(|c| new.as_ref().is_some_and(|nw| nw[*c].is_some()));
                 if !touched {
                     continue;
                 }
@@ -101,7 +125,10 @@ pub fn extract(
         if let Some(after) = &after {
             for fk in &m.foreign_keys {
                 if code == Op::SQLITE_UPDATE
-                    && !fk.columns.iter().any(|c| new.as_ref().is_some_and(|nw| nw[*c].is_some()))
+                    && !fk
+                        .columns
+                        .iter()
+                        .any(|c| new.as_ref().is_some_and(|nw| nw[*c].is_some()))
                 {
                     continue;
                 }

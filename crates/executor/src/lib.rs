@@ -29,7 +29,7 @@ mod txn;
 pub mod vars;
 
 pub use error::ExecError;
-pub use result::{Column, ColumnKind, ResultSet, Response};
+pub use result::{Column, ColumnKind, Response, ResultSet};
 pub use session::{PreparedInfo, Session};
 
 use parking_lot::Mutex;
@@ -115,16 +115,24 @@ struct BfHook {
 
 impl ApplyObserver for BfHook {
     fn before_apply(&self, batch: &[&WriteSet]) -> usize {
-        let Some(exec) = self.exec.upgrade() else { return 0 };
+        let Some(exec) = self.exec.upgrade() else {
+            return 0;
+        };
         let mut victims = 0;
         for ws in batch {
             let except = (ws.origin == self.node).then_some(ws.trx_id);
             let v = match &ws.action {
                 Action::Ddl(_) => exec.locks.bf_abort(&[], &[], &ws.keys.tables, except),
-                Action::Rows(_) => exec.locks.bf_abort(&ws.keys.exclusive, &ws.keys.shared, &[], except),
+                Action::Rows(_) => {
+                    exec.locks
+                        .bf_abort(&ws.keys.exclusive, &ws.keys.shared, &[], except)
+                }
             };
             if !v.is_empty() {
-                tracing::debug!("BF abort of local transactions {v:?} by seqno of trx {}", ws.trx_id);
+                tracing::debug!(
+                    "BF abort of local transactions {v:?} by seqno of trx {}",
+                    ws.trx_id
+                );
             }
             victims += v.len();
         }
@@ -134,9 +142,20 @@ impl ApplyObserver for BfHook {
 
 impl Executor {
     /// Creates the executor and registers its BF-abort hook with the provider.
-    pub fn new(storage: Arc<Storage>, provider: Arc<dyn Provider>, config: ExecutorConfig) -> Arc<Executor> {
-        let initial: Vec<(&str, Value)> = config.globals.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        let seed = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_micros() as u64;
+    pub fn new(
+        storage: Arc<Storage>,
+        provider: Arc<dyn Provider>,
+        config: ExecutorConfig,
+    ) -> Arc<Executor> {
+        let initial: Vec<(&str, Value)> = config
+            .globals
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        let seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_micros() as u64;
         let exec = Arc::new(Executor {
             storage,
             locks: locks::LockManager::default(),
@@ -151,7 +170,10 @@ impl Executor {
             stats: ServerStats::default(),
             provider: provider.clone(),
         });
-        provider.set_observer(Arc::new(BfHook { node: provider.node_id(), exec: Arc::downgrade(&exec) }));
+        provider.set_observer(Arc::new(BfHook {
+            node: provider.node_id(),
+            exec: Arc::downgrade(&exec),
+        }));
         exec
     }
 

@@ -67,7 +67,8 @@ struct State {
 
 impl State {
     fn first_conflict(&self, trx: TrxId, keys: &[(u64, Mode)]) -> Option<TrxId> {
-        keys.iter().find_map(|(k, m)| self.entries.get(k).and_then(|e| e.conflicts(trx, *m)))
+        keys.iter()
+            .find_map(|(k, m)| self.entries.get(k).and_then(|e| e.conflicts(trx, *m)))
     }
 
     fn would_deadlock(&self, trx: TrxId, mut holder: TrxId) -> bool {
@@ -86,7 +87,8 @@ impl State {
     fn grant(&mut self, trx: TrxId, keys: &[(u64, Mode)]) {
         for (k, m) in keys {
             let e = self.entries.entry(*k).or_default();
-            let already = e.exclusive == Some(trx) || (*m == Mode::Shared && e.shared.contains(&trx));
+            let already =
+                e.exclusive == Some(trx) || (*m == Mode::Shared && e.shared.contains(&trx));
             if already {
                 continue;
             }
@@ -127,7 +129,12 @@ pub struct LockManager {
 impl LockManager {
     /// Acquires every key (all or none), waiting up to `timeout` for holders to finish.
     /// Returns whether it had to wait (then the caller re-runs its statement).
-    pub fn acquire(&self, trx: TrxId, keys: &[(u64, Mode)], timeout: Duration) -> Result<bool, LockError> {
+    pub fn acquire(
+        &self,
+        trx: TrxId,
+        keys: &[(u64, Mode)],
+        timeout: Duration,
+    ) -> Result<bool, LockError> {
         let deadline = Instant::now() + timeout;
         let mut waited = false;
         let mut st = self.state.lock();
@@ -142,12 +149,24 @@ impl LockManager {
                 return Ok(waited);
             };
             if st.would_deadlock(trx, holder) {
+                let key = keys.iter().find(|(k, m)| {
+                    st.entries
+                        .get(k)
+                        .and_then(|e| e.conflicts(trx, *m))
+                        .is_some()
+                });
+                tracing::debug!(
+                    "deadlock: trx {trx} wants {key:?} held by {holder}; waits {:?}",
+                    st.waits_for
+                );
                 st.waits_for.remove(&trx);
                 return Err(LockError::Deadlock);
             }
             st.waits_for.insert(trx, holder);
             waited = true;
-            if self.cond.wait_until(&mut st, deadline).timed_out() && st.first_conflict(trx, keys).is_some() {
+            if self.cond.wait_until(&mut st, deadline).timed_out()
+                && st.first_conflict(trx, keys).is_some()
+            {
                 st.waits_for.remove(&trx);
                 return Err(LockError::Timeout);
             }
@@ -167,7 +186,13 @@ impl LockManager {
     /// exclusive keys, exclusive holders of its shared keys, and every holder of
     /// `tables` (a schema change). `except` is the write-set's own local transaction.
     /// Returns the victims; their locks are released at once.
-    pub fn bf_abort(&self, exclusive: &[u64], shared: &[u64], tables: &[u64], except: Option<TrxId>) -> Vec<TrxId> {
+    pub fn bf_abort(
+        &self,
+        exclusive: &[u64],
+        shared: &[u64],
+        tables: &[u64],
+        except: Option<TrxId>,
+    ) -> Vec<TrxId> {
         let mut st = self.state.lock();
         let mut victims: Vec<TrxId> = Vec::new();
         let mut add = |h: TrxId| {
@@ -177,7 +202,10 @@ impl LockManager {
         };
         for k in exclusive.iter().chain(tables) {
             if let Some(e) = st.entries.get(k) {
-                e.exclusive.into_iter().chain(e.shared.iter().copied()).for_each(&mut add);
+                e.exclusive
+                    .into_iter()
+                    .chain(e.shared.iter().copied())
+                    .for_each(&mut add);
             }
         }
         for k in shared {
@@ -221,9 +249,19 @@ mod tests {
         let m = LockManager::default();
         assert_eq!(m.acquire(1, &[(10, X), (20, S)], T), Ok(false));
         assert_eq!(m.acquire(2, &[(20, S)], T), Ok(false), "shared with shared");
-        assert_eq!(m.acquire(2, &[(10, X)], Duration::from_millis(20)), Err(LockError::Timeout));
-        assert_eq!(m.acquire(3, &[(20, X)], Duration::from_millis(20)), Err(LockError::Timeout));
-        assert_eq!(m.acquire(1, &[(10, X), (20, S)], T), Ok(false), "re-acquire is free");
+        assert_eq!(
+            m.acquire(2, &[(10, X)], Duration::from_millis(20)),
+            Err(LockError::Timeout)
+        );
+        assert_eq!(
+            m.acquire(3, &[(20, X)], Duration::from_millis(20)),
+            Err(LockError::Timeout)
+        );
+        assert_eq!(
+            m.acquire(1, &[(10, X), (20, S)], T),
+            Ok(false),
+            "re-acquire is free"
+        );
         m.release(1);
         assert_eq!(m.acquire(2, &[(10, X)], T), Ok(false));
         m.release(2);
@@ -269,7 +307,11 @@ mod tests {
         assert_eq!(m.bf_abort(&[10, 30], &[20], &[], Some(3)), vec![1]);
         assert!(m.is_aborted(1) && !m.is_aborted(2) && !m.is_aborted(3));
         assert_eq!(m.acquire(1, &[(11, X)], T), Err(LockError::Aborted));
-        assert_eq!(m.acquire(4, &[(10, X)], T), Ok(false), "victim's locks are gone");
+        assert_eq!(
+            m.acquire(4, &[(10, X)], T),
+            Ok(false),
+            "victim's locks are gone"
+        );
         // A schema change on table 99 aborts everyone writing it.
         let mut v = m.bf_abort(&[], &[], &[99], None);
         v.sort();

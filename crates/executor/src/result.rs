@@ -61,11 +61,19 @@ pub struct Column {
 impl Column {
     /// A text column (SHOW results and the like).
     pub fn text(name: impl Into<String>) -> Column {
-        Column { name: name.into(), kind: ColumnKind::Text, unsigned: false }
+        Column {
+            name: name.into(),
+            kind: ColumnKind::Text,
+            unsigned: false,
+        }
     }
     /// A BIGINT column.
     pub fn int(name: impl Into<String>) -> Column {
-        Column { name: name.into(), kind: ColumnKind::LongLong, unsigned: false }
+        Column {
+            name: name.into(),
+            kind: ColumnKind::LongLong,
+            unsigned: false,
+        }
     }
 }
 
@@ -97,7 +105,11 @@ pub enum Response {
 impl Response {
     /// An OK with nothing affected.
     pub fn ok() -> Response {
-        Response::Ok { affected_rows: 0, last_insert_id: 0, info: String::new() }
+        Response::Ok {
+            affected_rows: 0,
+            last_insert_id: 0,
+            info: String::new(),
+        }
     }
 }
 
@@ -149,12 +161,30 @@ mod tests {
 
     #[test]
     fn decltypes_map_to_mysql_kinds() {
-        assert_eq!(kind_of_decltype(Some("INTEGER")), Some((ColumnKind::LongLong, false)));
-        assert_eq!(kind_of_decltype(Some("int unsigned")), Some((ColumnKind::Long, true)));
-        assert_eq!(kind_of_decltype(Some("CHAR(120)")), Some((ColumnKind::Text, false)));
-        assert_eq!(kind_of_decltype(Some("DECIMAL(10,2)")), Some((ColumnKind::Decimal, false)));
-        assert_eq!(kind_of_decltype(Some("JSON TEXT")), Some((ColumnKind::Json, false)));
-        assert_eq!(kind_of_decltype(Some("TINYINT(1)")), Some((ColumnKind::Tiny, false)));
+        assert_eq!(
+            kind_of_decltype(Some("INTEGER")),
+            Some((ColumnKind::LongLong, false))
+        );
+        assert_eq!(
+            kind_of_decltype(Some("int unsigned")),
+            Some((ColumnKind::Long, true))
+        );
+        assert_eq!(
+            kind_of_decltype(Some("CHAR(120)")),
+            Some((ColumnKind::Text, false))
+        );
+        assert_eq!(
+            kind_of_decltype(Some("DECIMAL(10,2)")),
+            Some((ColumnKind::Decimal, false))
+        );
+        assert_eq!(
+            kind_of_decltype(Some("JSON TEXT")),
+            Some((ColumnKind::Json, false))
+        );
+        assert_eq!(
+            kind_of_decltype(Some("TINYINT(1)")),
+            Some((ColumnKind::Tiny, false))
+        );
         assert_eq!(kind_of_decltype(None), None);
         let vals = [Value::Null, Value::Real(1.5)];
         assert_eq!(kind_of_values(vals.iter()), ColumnKind::Double);

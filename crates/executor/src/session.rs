@@ -94,18 +94,27 @@ impl Session {
     pub(crate) fn var(&self, name: &str) -> Option<Value> {
         let name = vars::canonical(name);
         match name {
-            "auto_increment_offset" => return Some(Value::Int(self.exec.provider.auto_increment().0 as i64)),
-            "auto_increment_increment" => return Some(Value::Int(self.exec.provider.auto_increment().1 as i64)),
+            "auto_increment_offset" => {
+                return Some(Value::Int(self.exec.provider.auto_increment().0 as i64))
+            }
+            "auto_increment_increment" => {
+                return Some(Value::Int(self.exec.provider.auto_increment().1 as i64))
+            }
             "last_insert_id" => return Some(Value::Int(self.last_insert_id as i64)),
             "timestamp" => {
-                let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                let t = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap_or_default();
                 return Some(Value::Int(t.as_secs() as i64));
             }
             "version" => return Some(Value::Text(self.exec.version().into())),
             "wsrep_provider_options" => return Some(Value::Text(self.exec.provider.options())),
             _ => {}
         }
-        self.vars.get(name).cloned().or_else(|| self.exec.globals.get(name))
+        self.vars
+            .get(name)
+            .cloned()
+            .or_else(|| self.exec.globals.get(name))
     }
 
     pub(crate) fn var_int(&self, name: &str) -> i64 {
@@ -130,22 +139,38 @@ impl Session {
     /// is last.
     pub fn query(&mut self, sql: &str) -> Vec<Result<Response, ExecError>> {
         self.exec.stats.questions.fetch_add(1, Relaxed);
-        let stmts = match tutti_sql::translate(sql, self) {
-            Ok(s) => s,
+        let mut req = match tutti_sql::Request::new(sql) {
+            Ok(r) => r,
             Err(e) => return vec![Err(e.into())],
         };
-        let returns_rows = |s: &Stmt| matches!(s, Stmt::Show(_) | Stmt::Query(Query { kind: QueryKind::Select, .. }));
-        if stmts.len() > 1 && stmts[..stmts.len() - 1].iter().any(returns_rows) {
-            let what = "several statements returning rows in one query (send them one by one)";
-            return vec![Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(what.into())))];
-        }
-        let mut out = Vec::with_capacity(stmts.len());
+        let mut out = Vec::with_capacity(req.len());
         self.begin_statement(sql);
-        for stmt in stmts {
-            let r = self.run(stmt, &[]);
+        let mut rows_before_last = false;
+        while let Some(stmt) = req.next(self) {
+            let last = req.is_empty();
+            let r = stmt.map_err(ExecError::from).and_then(|stmt| {
+                let returns_rows = matches!(
+                    &stmt,
+                    Stmt::Show(_)
+                        | Stmt::Query(Query {
+                            kind: QueryKind::Select,
+                            ..
+                        })
+                );
+                if returns_rows && !last {
+                    // The protocol layer can send one result set per request, last.
+                    rows_before_last = true;
+                    let what =
+                        "several statements returning rows in one query (send them one by one)";
+                    return Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(
+                        what.into(),
+                    )));
+                }
+                self.run(stmt, &[])
+            });
             let failed = r.is_err();
             out.push(r);
-            if failed {
+            if failed || rows_before_last {
                 break;
             }
         }
@@ -162,9 +187,20 @@ impl Session {
         let stmt = stmts.pop().expect("one statement");
         let (params, columns) = match &stmt {
             Stmt::Query(q) => {
-                let reader = self.exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                let reader = self
+                    .exec
+                    .storage
+                    .reader()
+                    .map_err(|e| ExecError::Sqlite(e.to_string()))?;
                 let (_, cols) = sqlite::describe(&reader, &q.sql)?;
-                (q.params, if q.kind == QueryKind::Select { cols } else { Vec::new() })
+                (
+                    q.params,
+                    if q.kind == QueryKind::Select {
+                        cols
+                    } else {
+                        Vec::new()
+                    },
+                )
             }
             _ => (0, Vec::new()),
         };
@@ -172,17 +208,34 @@ impl Session {
         self.next_stmt = self.next_stmt.wrapping_add(1).max(1);
         let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
         let cached = (!volatile).then(|| (self.exec.storage.schema_epoch(), self.db.clone(), stmt));
-        self.prepared.insert(id, Prepared { sql: sql.to_string(), params, cached });
-        Ok(PreparedInfo { id, params, columns })
+        self.prepared.insert(
+            id,
+            Prepared {
+                sql: sql.to_string(),
+                params,
+                cached,
+            },
+        );
+        Ok(PreparedInfo {
+            id,
+            params,
+            columns,
+        })
     }
 
     /// `COM_STMT_EXECUTE`.
     pub fn execute(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
         self.exec.stats.questions.fetch_add(1, Relaxed);
         let epoch = self.exec.storage.schema_epoch();
-        let p = self.prepared.get(&id).ok_or(ExecError::UnknownStatement(id))?;
+        let p = self
+            .prepared
+            .get(&id)
+            .ok_or(ExecError::UnknownStatement(id))?;
         if params.len() != p.params {
-            return Err(ExecError::WrongParamCount { expected: p.params, got: params.len() });
+            return Err(ExecError::WrongParamCount {
+                expected: p.params,
+                got: params.len(),
+            });
         }
         let stmt = match &p.cached {
             Some((e, db, stmt)) if *e == epoch && *db == self.db => stmt.clone(),
@@ -201,7 +254,11 @@ impl Session {
                 stmt
             }
         };
-        let sql_text = self.prepared.get(&id).map(|p| p.sql.clone()).unwrap_or_default();
+        let sql_text = self
+            .prepared
+            .get(&id)
+            .map(|p| p.sql.clone())
+            .unwrap_or_default();
         self.begin_statement(&sql_text);
         let r = self.run(stmt, params);
         self.end_statement();
@@ -288,10 +345,13 @@ impl Session {
     /// Waits for causal consistency when `wsrep_sync_wait` has `bit` set.
     pub(crate) fn sync_wait(&self, bit: i64) -> Result<(), ExecError> {
         if self.var_int("wsrep_sync_wait") & bit != 0 {
-            self.exec.provider.sync_wait(CAUSAL_READ_TIMEOUT).map_err(|e| match e {
-                tutti_wsrep::ReplicateError::Unknown(_) => ExecError::LockWaitTimeout,
-                other => other.into(),
-            })?;
+            self.exec
+                .provider
+                .sync_wait(CAUSAL_READ_TIMEOUT)
+                .map_err(|e| match e {
+                    tutti_wsrep::ReplicateError::Unknown(_) => ExecError::LockWaitTimeout,
+                    other => other.into(),
+                })?;
         }
         Ok(())
     }
@@ -317,7 +377,10 @@ impl Session {
                     txn.pinned = true;
                 }
                 if txn.snapshot.is_none() {
-                    let r = exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                    let r = exec
+                        .storage
+                        .reader()
+                        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
                     r.execute_batch("BEGIN")?;
                     txn.snapshot = Some(r);
                 }
@@ -326,7 +389,10 @@ impl Session {
                 sqlite::query(r, &q.sql, params)?
             }
             None => {
-                let r = exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                let r = exec
+                    .storage
+                    .reader()
+                    .map_err(|e| ExecError::Sqlite(e.to_string()))?;
                 *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
                 sqlite::query(&r, &q.sql, params)?
             }
@@ -354,7 +420,11 @@ impl Session {
     }
 
     fn database_exists(&self, name: &str) -> bool {
-        self.exec.storage.databases().map(|d| d.iter().any(|x| x.eq_ignore_ascii_case(name))).unwrap_or(false)
+        self.exec
+            .storage
+            .databases()
+            .map(|d| d.iter().any(|x| x.eq_ignore_ascii_case(name)))
+            .unwrap_or(false)
     }
 }
 
@@ -375,9 +445,10 @@ impl Env for Session {
         vars::def(vars::canonical(&name))?;
         match scope {
             VarScope::Global => match vars::canonical(&name) {
-                "version" | "wsrep_provider_options" | "auto_increment_offset" | "auto_increment_increment" => {
-                    self.var(&name)
-                }
+                "version"
+                | "wsrep_provider_options"
+                | "auto_increment_offset"
+                | "auto_increment_increment" => self.var(&name),
                 n => self.exec.globals.get(n),
             },
             VarScope::Session => self.var(&name),
@@ -385,7 +456,10 @@ impl Env for Session {
     }
 
     fn user_variable(&self, name: &str) -> Value {
-        self.user_vars.get(&name.to_ascii_lowercase()).cloned().unwrap_or(Value::Null)
+        self.user_vars
+            .get(&name.to_ascii_lowercase())
+            .cloned()
+            .unwrap_or(Value::Null)
     }
 
     fn session_function(&self, name: &str) -> Option<Value> {

@@ -17,32 +17,55 @@ pub(crate) fn run(s: &mut Session, assignments: Vec<SetVar>) -> Result<Response,
             SetValue::Value(v) => Some(v),
             SetValue::Default => None,
             SetValue::Query(sql) => {
-                let r = s.exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                let r = s
+                    .exec
+                    .storage
+                    .reader()
+                    .map_err(|e| ExecError::Sqlite(e.to_string()))?;
                 let rs = crate::sqlite::query(&r, &sql, &[])?;
-                Some(rs.rows.into_iter().next().and_then(|r| r.into_iter().next()).unwrap_or(Value::Null))
+                Some(
+                    rs.rows
+                        .into_iter()
+                        .next()
+                        .and_then(|r| r.into_iter().next())
+                        .unwrap_or(Value::Null),
+                )
             }
         };
         match a.scope {
             SetScope::User => {
-                s.user_vars.insert(a.name.to_ascii_lowercase(), value.unwrap_or(Value::Null));
+                s.user_vars
+                    .insert(a.name.to_ascii_lowercase(), value.unwrap_or(Value::Null));
             }
-            SetScope::Session | SetScope::Global => set_system(s, a.scope == SetScope::Global, &a.name, value)?,
+            SetScope::Session | SetScope::Global => {
+                set_system(s, a.scope == SetScope::Global, &a.name, value)?
+            }
         }
     }
     Ok(Response::ok())
 }
 
-fn set_system(s: &mut Session, global: bool, name: &str, value: Option<Value>) -> Result<(), ExecError> {
+fn set_system(
+    s: &mut Session,
+    global: bool,
+    name: &str,
+    value: Option<Value>,
+) -> Result<(), ExecError> {
     let name = name.to_ascii_lowercase();
     // SET NAMES / SET CHARACTER SET: tutti speaks UTF-8; remember what the client said.
     if name == "names" || name == "character_set" {
         let v = value.unwrap_or(Value::Text("utf8mb4".into()));
-        for n in ["character_set_client", "character_set_connection", "character_set_results"] {
+        for n in [
+            "character_set_client",
+            "character_set_connection",
+            "character_set_results",
+        ] {
             set_system(s, global, n, Some(v.clone()))?;
         }
         return Ok(());
     }
-    let d = vars::def(vars::canonical(&name)).ok_or_else(|| ExecError::Sql(tutti_sql::SqlError::UnknownSystemVariable(name.clone())))?;
+    let d = vars::def(vars::canonical(&name))
+        .ok_or_else(|| ExecError::Sql(tutti_sql::SqlError::UnknownSystemVariable(name.clone())))?;
     if d.read_only {
         return Err(ExecError::ReadOnlyVariable(name));
     }
@@ -53,7 +76,16 @@ fn set_system(s: &mut Session, global: bool, name: &str, value: Option<Value>) -
     }
     let value = match value {
         Some(v) => vars::parse(d, &v)?,
-        None => if global { vars::default_value(d) } else { s.exec.globals.get(d.name).unwrap_or_else(|| vars::default_value(d)) },
+        None => {
+            if global {
+                vars::default_value(d)
+            } else {
+                s.exec
+                    .globals
+                    .get(d.name)
+                    .unwrap_or_else(|| vars::default_value(d))
+            }
+        }
     };
     match d.name {
         "wsrep_provider_options" => {
@@ -65,13 +97,18 @@ fn set_system(s: &mut Session, global: bool, name: &str, value: Option<Value>) -
                 s.exec
                     .provider
                     .set_option(k.trim(), v.trim())
-                    .map_err(|e| ExecError::WrongValueForVar(d.name.into(), format!("{part}: {e}")))?;
+                    .map_err(|e| {
+                        ExecError::WrongValueForVar(d.name.into(), format!("{part}: {e}"))
+                    })?;
             }
             return Ok(());
         }
         "wsrep_desync" => {
             let on = if value == Value::Int(1) { "ON" } else { "OFF" };
-            s.exec.provider.set_option("wsrep_desync", on).map_err(|e| ExecError::WrongValueForVar(d.name.into(), e))?;
+            s.exec
+                .provider
+                .set_option("wsrep_desync", on)
+                .map_err(|e| ExecError::WrongValueForVar(d.name.into(), e))?;
         }
         "autocommit" if !global && value == Value::Int(1) => s.commit()?,
         _ => {}

@@ -4,7 +4,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use tutti_sql::{Filter, Show, TableName};
 use tutti_wsrep::Value;
 
-use crate::result::{Column, ResultSet, Response};
+use crate::result::{Column, Response, ResultSet};
 use crate::session::Session;
 use crate::{vars, ExecError};
 
@@ -13,7 +13,10 @@ fn text(s: impl Into<String>) -> Value {
 }
 
 fn rows(cols: &[&str], rows: Vec<Vec<Value>>) -> ResultSet {
-    ResultSet { columns: cols.iter().map(|c| Column::text(*c)).collect(), rows }
+    ResultSet {
+        columns: cols.iter().map(|c| Column::text(*c)).collect(),
+        rows,
+    }
 }
 
 /// MySQL LIKE: `%` any run, `_` one character, `\` escapes; case-insensitive.
@@ -24,9 +27,13 @@ pub(crate) fn like(pattern: &str, s: &str) -> bool {
             Some(('%', rest)) => (0..=s.len()).any(|i| go(rest, &s[i..])),
             Some(('_', rest)) => !s.is_empty() && go(rest, &s[1..]),
             Some(('\\', rest)) if !rest.is_empty() => {
-                !s.is_empty() && s[0].to_lowercase().eq(rest[0].to_lowercase()) && go(&rest[1..], &s[1..])
+                !s.is_empty()
+                    && s[0].to_lowercase().eq(rest[0].to_lowercase())
+                    && go(&rest[1..], &s[1..])
             }
-            Some((c, rest)) => !s.is_empty() && s[0].to_lowercase().eq(c.to_lowercase()) && go(rest, &s[1..]),
+            Some((c, rest)) => {
+                !s.is_empty() && s[0].to_lowercase().eq(c.to_lowercase()) && go(rest, &s[1..])
+            }
         }
     }
     let p: Vec<char> = pattern.chars().collect();
@@ -45,18 +52,34 @@ fn filter(s: &Session, mut rs: ResultSet, f: Option<Filter>) -> Result<ResultSet
             if rs.rows.is_empty() {
                 return Ok(rs);
             }
-            let names: Vec<String> = rs.columns.iter().map(|c| format!("\"{}\"", c.name.replace('"', "\"\""))).collect();
+            let names: Vec<String> = rs
+                .columns
+                .iter()
+                .map(|c| format!("\"{}\"", c.name.replace('"', "\"\"")))
+                .collect();
             let values: Vec<String> = rs
                 .rows
                 .iter()
-                .map(|r| format!("({})", r.iter().map(Value::to_sql_literal).collect::<Vec<_>>().join(", ")))
+                .map(|r| {
+                    format!(
+                        "({})",
+                        r.iter()
+                            .map(Value::to_sql_literal)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
                 .collect();
             let sql = format!(
                 "WITH t({}) AS (VALUES {}) SELECT * FROM t WHERE {expr}",
                 names.join(", "),
                 values.join(", ")
             );
-            let r = s.exec.storage.reader().map_err(|e| ExecError::Sqlite(e.to_string()))?;
+            let r = s
+                .exec
+                .storage
+                .reader()
+                .map_err(|e| ExecError::Sqlite(e.to_string()))?;
             let mut out = crate::sqlite::query(&r, &sql, &[])?;
             out.columns = rs.columns;
             Ok(out)
@@ -69,10 +92,23 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
     let storage = &exec.storage;
     let rs = match show {
         Show::Databases { filter: f } => {
-            let dbs = storage.databases().map_err(|e| ExecError::Sqlite(e.to_string()))?;
-            filter(s, rows(&["Database"], dbs.into_iter().map(|d| vec![text(d)]).collect()), f)?
+            let dbs = storage
+                .databases()
+                .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+            filter(
+                s,
+                rows(
+                    &["Database"],
+                    dbs.into_iter().map(|d| vec![text(d)]).collect(),
+                ),
+                f,
+            )?
         }
-        Show::Tables { db, full, filter: f } => {
+        Show::Tables {
+            db,
+            full,
+            filter: f,
+        } => {
             if !s.database_exists_pub(&db) {
                 return Err(ExecError::UnknownDatabase(db));
             }
@@ -81,14 +117,24 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             let rs = if full {
                 rows(
                     &[&col, "Table_type"],
-                    tables.into_iter().map(|(t, v)| vec![text(t), text(if v { "VIEW" } else { "BASE TABLE" })]).collect(),
+                    tables
+                        .into_iter()
+                        .map(|(t, v)| vec![text(t), text(if v { "VIEW" } else { "BASE TABLE" })])
+                        .collect(),
                 )
             } else {
-                rows(&[&col], tables.into_iter().map(|(t, _)| vec![text(t)]).collect())
+                rows(
+                    &[&col],
+                    tables.into_iter().map(|(t, _)| vec![text(t)]).collect(),
+                )
             };
             filter(s, rs, f)?
         }
-        Show::Columns { table, full, filter: f } => filter(s, columns(s, &table, full)?, f)?,
+        Show::Columns {
+            table,
+            full,
+            filter: f,
+        } => filter(s, columns(s, &table, full)?, f)?,
         Show::Index { table } => index(s, &table)?,
         Show::CreateTable(t) => create_table(s, &t)?,
         Show::CreateDatabase(db) => {
@@ -96,7 +142,10 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
                 return Err(ExecError::UnknownDatabase(db));
             }
             let ddl = format!("CREATE DATABASE `{db}` /*!40100 DEFAULT CHARACTER SET utf8mb4 */");
-            rows(&["Database", "Create Database"], vec![vec![text(db), text(ddl)]])
+            rows(
+                &["Database", "Create Database"],
+                vec![vec![text(db), text(ddl)]],
+            )
         }
         Show::Variables { global, filter: f } => {
             let list = vars::VARS
@@ -113,7 +162,9 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
                 .collect();
             filter(s, rows(&["Variable_name", "Value"], list), f)?
         }
-        Show::Status { filter: f, .. } => filter(s, rows(&["Variable_name", "Value"], status(s)), f)?,
+        Show::Status { filter: f, .. } => {
+            filter(s, rows(&["Variable_name", "Value"], status(s)), f)?
+        }
         Show::TableStatus { db, filter: f } => {
             let tables = exec.catalog.tables_of(storage, &db)?;
             let list = tables
@@ -130,13 +181,28 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
                     ]
                 })
                 .collect();
-            let cols = ["Name", "Engine", "Version", "Row_format", "Rows", "Collation", "Comment"];
+            let cols = [
+                "Name",
+                "Engine",
+                "Version",
+                "Row_format",
+                "Rows",
+                "Collation",
+                "Comment",
+            ];
             filter(s, rows(&cols, list), f)?
         }
         Show::Processlist { full } => processlist(s, full),
         Show::Warnings | Show::Errors => rows(&["Level", "Code", "Message"], vec![]),
         Show::Engines => rows(
-            &["Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"],
+            &[
+                "Engine",
+                "Support",
+                "Comment",
+                "Transactions",
+                "XA",
+                "Savepoints",
+            ],
             vec![vec![
                 text("InnoDB"),
                 text("DEFAULT"),
@@ -147,22 +213,69 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             ]],
         ),
         Show::Collation { filter: f } => {
-            let list = [("utf8mb4_general_ci", "utf8mb4", 45), ("utf8mb4_bin", "utf8mb4", 46), ("utf8mb3_general_ci", "utf8mb3", 33), ("latin1_swedish_ci", "latin1", 8), ("binary", "binary", 63)]
-                .iter()
-                .map(|(c, cs, id)| vec![text(*c), text(*cs), Value::Int(*id), text(if *id == 46 { "" } else { "Yes" }), text("Yes"), Value::Int(1)])
-                .collect();
-            filter(s, rows(&["Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"], list), f)?
+            let list = [
+                ("utf8mb4_general_ci", "utf8mb4", 45),
+                ("utf8mb4_bin", "utf8mb4", 46),
+                ("utf8mb3_general_ci", "utf8mb3", 33),
+                ("latin1_swedish_ci", "latin1", 8),
+                ("binary", "binary", 63),
+            ]
+            .iter()
+            .map(|(c, cs, id)| {
+                vec![
+                    text(*c),
+                    text(*cs),
+                    Value::Int(*id),
+                    text(if *id == 46 { "" } else { "Yes" }),
+                    text("Yes"),
+                    Value::Int(1),
+                ]
+            })
+            .collect();
+            filter(
+                s,
+                rows(
+                    &[
+                        "Collation",
+                        "Charset",
+                        "Id",
+                        "Default",
+                        "Compiled",
+                        "Sortlen",
+                    ],
+                    list,
+                ),
+                f,
+            )?
         }
         Show::CharacterSet { filter: f } => {
-            let list = [("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4), ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3), ("latin1", "cp1252 West European", "latin1_swedish_ci", 1), ("binary", "Binary pseudo charset", "binary", 1)]
-                .iter()
-                .map(|(c, d, dc, n)| vec![text(*c), text(*d), text(*dc), Value::Int(*n)])
-                .collect();
-            filter(s, rows(&["Charset", "Description", "Default collation", "Maxlen"], list), f)?
+            let list = [
+                ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+                ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+                ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+                ("binary", "Binary pseudo charset", "binary", 1),
+            ]
+            .iter()
+            .map(|(c, d, dc, n)| vec![text(*c), text(*d), text(*dc), Value::Int(*n)])
+            .collect();
+            filter(
+                s,
+                rows(
+                    &["Charset", "Description", "Default collation", "Maxlen"],
+                    list,
+                ),
+                f,
+            )?
         }
         Show::Grants => {
             let who = format!("{}@{}", s.info.user, s.info.host);
-            rows(&[&format!("Grants for {who}")], vec![vec![text(format!("GRANT ALL PRIVILEGES ON *.* TO `{}`@`{}`", s.info.user, s.info.host))]])
+            rows(
+                &[&format!("Grants for {who}")],
+                vec![vec![text(format!(
+                    "GRANT ALL PRIVILEGES ON *.* TO `{}`@`{}`",
+                    s.info.user, s.info.host
+                ))]],
+            )
         }
         Show::Empty(_) => rows(&["Value"], vec![]),
     };
@@ -175,7 +288,10 @@ impl Session {
     }
 }
 
-fn meta(s: &Session, t: &TableName) -> Result<std::sync::Arc<crate::catalog::TableMeta>, ExecError> {
+fn meta(
+    s: &Session,
+    t: &TableName,
+) -> Result<std::sync::Arc<crate::catalog::TableMeta>, ExecError> {
     s.exec
         .catalog
         .table(&s.exec.storage, &t.sqlite_name())?
@@ -197,9 +313,19 @@ fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSet, ExecErro
     let key_of = |col: &str| {
         if m.info.columns.iter().any(|c| c.pk > 0 && c.name == col) {
             "PRI"
-        } else if m.info.indexes.iter().any(|i| i.unique && i.columns.len() == 1 && i.columns[0] == col) {
+        } else if m
+            .info
+            .indexes
+            .iter()
+            .any(|i| i.unique && i.columns.len() == 1 && i.columns[0] == col)
+        {
             "UNI"
-        } else if m.info.indexes.iter().any(|i| i.columns.first().is_some_and(|c| c == col)) {
+        } else if m
+            .info
+            .indexes
+            .iter()
+            .any(|i| i.columns.first().is_some_and(|c| c == col))
+        {
             "MUL"
         } else {
             ""
@@ -210,9 +336,17 @@ fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSet, ExecErro
         .columns
         .iter()
         .map(|c| {
-            let extra = if m.info.autoinc.as_deref() == Some(c.name.as_str()) { "auto_increment" } else { "" };
+            let extra = if m.info.autoinc.as_deref() == Some(c.name.as_str()) {
+                "auto_increment"
+            } else {
+                ""
+            };
             let null = if c.not_null || c.pk > 0 { "NO" } else { "YES" };
-            let default = c.default.as_ref().map(|d| text(d.trim_matches('\''))).unwrap_or(Value::Null);
+            let default = c
+                .default
+                .as_ref()
+                .map(|d| text(d.trim_matches('\'')))
+                .unwrap_or(Value::Null);
             let mut row = vec![text(&c.name), text(mysql_type(&c.decl_type))];
             if full {
                 row.push(Value::Null);
@@ -225,7 +359,17 @@ fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSet, ExecErro
         })
         .collect();
     let cols: &[&str] = if full {
-        &["Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"]
+        &[
+            "Field",
+            "Type",
+            "Collation",
+            "Null",
+            "Key",
+            "Default",
+            "Extra",
+            "Privileges",
+            "Comment",
+        ]
     } else {
         &["Field", "Type", "Null", "Key", "Default", "Extra"]
     };
@@ -255,8 +399,19 @@ fn index(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
         }
     }
     let cols = [
-        "Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Cardinality", "Sub_part",
-        "Packed", "Null", "Index_type", "Comment", "Index_comment",
+        "Table",
+        "Non_unique",
+        "Key_name",
+        "Seq_in_index",
+        "Column_name",
+        "Collation",
+        "Cardinality",
+        "Sub_part",
+        "Packed",
+        "Null",
+        "Index_type",
+        "Comment",
+        "Index_comment",
     ];
     Ok(rows(&cols, list))
 }
@@ -281,7 +436,12 @@ fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
             l
         })
         .collect();
-    let quote = |cols: &[String]| cols.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(",");
+    let quote = |cols: &[String]| {
+        cols.iter()
+            .map(|c| format!("`{c}`"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     for i in &m.info.indexes {
         lines.push(match (i.name.as_str(), i.unique) {
             ("PRIMARY", _) => format!("  PRIMARY KEY ({})", quote(&i.columns)),
@@ -289,8 +449,15 @@ fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
             (n, false) => format!("  KEY `{n}` ({})", quote(&i.columns)),
         });
     }
-    let ddl = format!("CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4", t.table, lines.join(",\n"));
-    Ok(rows(&["Table", "Create Table"], vec![vec![text(&t.table), text(ddl)]]))
+    let ddl = format!(
+        "CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+        t.table,
+        lines.join(",\n")
+    );
+    Ok(rows(
+        &["Table", "Create Table"],
+        vec![vec![text(&t.table), text(ddl)]],
+    ))
 }
 
 fn processlist(s: &Session, full: bool) -> ResultSet {
@@ -302,7 +469,11 @@ fn processlist(s: &Session, full: bool) -> ResultSet {
             let running = i.running.lock().clone();
             let (command, time, info) = match running {
                 Some((sql, since)) => {
-                    let sql = if full { sql } else { sql.chars().take(100).collect() };
+                    let sql = if full {
+                        sql
+                    } else {
+                        sql.chars().take(100).collect()
+                    };
                     ("Query", since.elapsed().as_secs(), text(sql))
                 }
                 None => ("Sleep", i.since.elapsed().as_secs(), Value::Null),
@@ -319,7 +490,12 @@ fn processlist(s: &Session, full: bool) -> ResultSet {
             ]
         })
         .collect();
-    rows(&["Id", "User", "Host", "db", "Command", "Time", "State", "Info"], list)
+    rows(
+        &[
+            "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
+        ],
+        list,
+    )
 }
 
 fn status(s: &Session) -> Vec<Vec<Value>> {
@@ -341,7 +517,12 @@ fn status(s: &Session) -> Vec<Vec<Value>> {
         vec![text("Threads_running"), n(st.running.load(Relaxed))],
         vec![text("Uptime"), n(e.uptime())],
     ];
-    out.extend(e.provider.status().into_iter().map(|(k, v)| vec![text(k), text(v)]));
+    out.extend(
+        e.provider
+            .status()
+            .into_iter()
+            .map(|(k, v)| vec![text(k), text(v)]),
+    );
     out
 }
 

@@ -39,7 +39,10 @@ pub fn from_ref(v: ValueRef<'_>) -> Value {
 fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
     let expected = stmt.parameter_count();
     if expected != params.len() {
-        return Err(ExecError::WrongParamCount { expected, got: params.len() });
+        return Err(ExecError::WrongParamCount {
+            expected,
+            got: params.len(),
+        });
     }
     for (i, p) in params.iter().enumerate() {
         stmt.raw_bind_parameter(i + 1, to_sql(p))?;
@@ -69,12 +72,23 @@ pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet
         .into_iter()
         .enumerate()
         .map(|(i, (name, d))| {
-            let (kind, unsigned) = kind_of_decltype(d.as_deref())
-                .unwrap_or_else(|| (kind_of_values(rows_out.iter().map(|r: &Vec<Value>| &r[i])), false));
-            Column { name, kind, unsigned }
+            let (kind, unsigned) = kind_of_decltype(d.as_deref()).unwrap_or_else(|| {
+                (
+                    kind_of_values(rows_out.iter().map(|r: &Vec<Value>| &r[i])),
+                    false,
+                )
+            });
+            Column {
+                name,
+                kind,
+                unsigned,
+            }
         })
         .collect();
-    Ok(ResultSet { columns, rows: rows_out })
+    Ok(ResultSet {
+        columns,
+        rows: rows_out,
+    })
 }
 
 /// Column names and types of a statement without running it (for COM_STMT_PREPARE).
@@ -83,8 +97,13 @@ pub fn describe(conn: &Connection, sql: &str) -> Result<(usize, Vec<Column>), Ex
     let cols = stmt
         .columns()
         .map(|c| {
-            let (kind, unsigned) = kind_of_decltype(c.decl_type()).unwrap_or((crate::ColumnKind::Text, false));
-            Column { name: c.name().to_string(), kind, unsigned }
+            let (kind, unsigned) =
+                kind_of_decltype(c.decl_type()).unwrap_or((crate::ColumnKind::Text, false));
+            Column {
+                name: c.name().to_string(),
+                kind,
+                unsigned,
+            }
         })
         .collect();
     Ok((stmt.parameter_count(), cols))
@@ -113,7 +132,12 @@ fn replay<'a>(w: &'a Connection, changes: &[u8]) -> Result<Rollback<'a>, ExecErr
 }
 
 /// Runs a SELECT on the writer, on top of the transaction's own changes.
-pub fn query_in_txn(w: &Connection, changes: &[u8], sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
+pub fn query_in_txn(
+    w: &Connection,
+    changes: &[u8],
+    sql: &str,
+    params: &[Value],
+) -> Result<ResultSet, ExecError> {
     let _guard = replay(w, changes)?;
     query(w, sql, params)
 }
@@ -142,7 +166,12 @@ pub struct WriteStmt<'a> {
 }
 
 /// Captures a write statement's effect; the database is left unchanged.
-pub fn capture(w: &Connection, autoinc: &AutoInc, changes: &[u8], stmt: &WriteStmt<'_>) -> Result<Captured, ExecError> {
+pub fn capture(
+    w: &Connection,
+    autoinc: &AutoInc,
+    changes: &[u8],
+    stmt: &WriteStmt<'_>,
+) -> Result<Captured, ExecError> {
     w.execute_batch("BEGIN")?;
     let _guard = Rollback(w);
     // Attached before the replay, so the session records the whole transaction.
@@ -153,18 +182,31 @@ pub fn capture(w: &Connection, autoinc: &AutoInc, changes: &[u8], stmt: &WriteSt
         return Err(ExecError::Deadlock);
     }
     if let Some((table, offset, increment)) = &stmt.autoinc {
-        let max: Option<i64> = w
-            .prepare_cached(&format!("SELECT max(rowid) FROM \"{}\"", table.replace('"', "\"\"")))?
-            .query_row([], |r| r.get(0))?;
-        autoinc.prepare(max.unwrap_or(0), *offset, *increment);
+        // The largest id ever used: AUTOINCREMENT tables keep it in sqlite_sequence (updated
+        // by every insert, replicated ones too), so ids are never reused, as in MySQL 8.
+        let sql = format!(
+            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0), \
+             coalesce((SELECT max(rowid) FROM \"{}\"), 0))",
+            table.replace('"', "\"\"")
+        );
+        let max: i64 = w.prepare_cached(&sql)?.query_row([table], |r| r.get(0))?;
+        autoinc.prepare(max, *offset, *increment);
     }
     let affected = {
         let mut s = w.prepare_cached(stmt.sql)?;
         bind(&mut s, stmt.params)?;
-        s.raw_execute().map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
+        s.raw_execute()
+            .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };
-    let insert_id = stmt.autoinc.as_ref().and_then(|_| autoinc.first_generated());
+    let insert_id = stmt
+        .autoinc
+        .as_ref()
+        .and_then(|_| autoinc.first_generated());
     let mut changeset = Vec::new();
     session.changeset_strm(&mut changeset)?;
-    Ok(Captured { changeset, affected, insert_id })
+    Ok(Captured {
+        changeset,
+        affected,
+        insert_id,
+    })
 }

@@ -24,8 +24,19 @@ fn fixture() -> Fixture {
         },
         storage.clone(),
     );
-    let exec = Executor::new(storage, repl.clone(), ExecutorConfig { version: "8.0-test".into(), globals: vec![] });
-    Fixture { _dir: dir, exec, repl }
+    let exec = Executor::new(
+        storage,
+        repl.clone(),
+        ExecutorConfig {
+            version: "8.0-test".into(),
+            globals: vec![],
+        },
+    );
+    Fixture {
+        _dir: dir,
+        exec,
+        repl,
+    }
 }
 
 impl Fixture {
@@ -36,7 +47,10 @@ impl Fixture {
 }
 
 fn ok(s: &mut Session, sql: &str) -> Vec<Response> {
-    s.query(sql).into_iter().map(|r| r.unwrap_or_else(|e| panic!("{sql}: {e}"))).collect()
+    s.query(sql)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("{sql}: {e}")))
+        .collect()
 }
 
 fn rows(s: &mut Session, sql: &str) -> Vec<Vec<Value>> {
@@ -55,34 +69,70 @@ fn writes_are_captured_then_applied_through_replication() {
     let f = fixture();
     let mut s = f.session();
     ok(&mut s, "CREATE DATABASE d");
-    ok(&mut s, "CREATE TABLE d.t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10))");
+    ok(
+        &mut s,
+        "CREATE TABLE d.t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10))",
+    );
     let before = f.repl.applied();
     ok(&mut s, "INSERT INTO d.t (v) VALUES ('a'), ('b')");
-    assert_eq!(f.repl.applied(), before + 1, "one write-set per autocommit statement");
+    assert_eq!(
+        f.repl.applied(),
+        before + 1,
+        "one write-set per autocommit statement"
+    );
     assert_eq!(s.last_insert_id, 1);
     ok(&mut s, "BEGIN");
     ok(&mut s, "UPDATE d.t SET v = 'z' WHERE id = 1");
-    assert_eq!(f.repl.applied(), before + 1, "nothing replicated before COMMIT");
-    assert_eq!(rows(&mut s, "SELECT v FROM d.t WHERE id = 1"), vec![vec![Value::Text("z".into())]]);
+    assert_eq!(
+        f.repl.applied(),
+        before + 1,
+        "nothing replicated before COMMIT"
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT v FROM d.t WHERE id = 1"),
+        vec![vec![Value::Text("z".into())]]
+    );
     let mut other = f.session();
-    assert_eq!(rows(&mut other, "SELECT v FROM d.t WHERE id = 1"), vec![vec![Value::Text("a".into())]]);
+    assert_eq!(
+        rows(&mut other, "SELECT v FROM d.t WHERE id = 1"),
+        vec![vec![Value::Text("a".into())]]
+    );
     ok(&mut s, "COMMIT");
-    assert_eq!(rows(&mut other, "SELECT v FROM d.t WHERE id = 1"), vec![vec![Value::Text("z".into())]]);
+    assert_eq!(
+        rows(&mut other, "SELECT v FROM d.t WHERE id = 1"),
+        vec![vec![Value::Text("z".into())]]
+    );
 }
 
 #[test]
 fn read_only_transactions_keep_one_snapshot() {
     let f = fixture();
     let mut w = f.session();
-    ok(&mut w, "CREATE DATABASE d; CREATE TABLE d.t (id INT PRIMARY KEY); INSERT INTO d.t VALUES (1)");
+    ok(
+        &mut w,
+        "CREATE DATABASE d; CREATE TABLE d.t (id INT PRIMARY KEY); INSERT INTO d.t VALUES (1)",
+    );
     let mut r = f.session();
     ok(&mut r, "START TRANSACTION READ ONLY");
-    assert_eq!(rows(&mut r, "SELECT COUNT(*) FROM d.t"), vec![vec![Value::Int(1)]]);
+    assert_eq!(
+        rows(&mut r, "SELECT COUNT(*) FROM d.t"),
+        vec![vec![Value::Int(1)]]
+    );
     ok(&mut w, "INSERT INTO d.t VALUES (2)");
-    assert_eq!(rows(&mut r, "SELECT COUNT(*) FROM d.t"), vec![vec![Value::Int(1)]], "same snapshot");
-    assert_eq!(err(&mut r, "INSERT INTO d.t VALUES (3)"), ExecError::ReadOnlyTransaction);
+    assert_eq!(
+        rows(&mut r, "SELECT COUNT(*) FROM d.t"),
+        vec![vec![Value::Int(1)]],
+        "same snapshot"
+    );
+    assert_eq!(
+        err(&mut r, "INSERT INTO d.t VALUES (3)"),
+        ExecError::ReadOnlyTransaction
+    );
     ok(&mut r, "COMMIT");
-    assert_eq!(rows(&mut r, "SELECT COUNT(*) FROM d.t"), vec![vec![Value::Int(2)]]);
+    assert_eq!(
+        rows(&mut r, "SELECT COUNT(*) FROM d.t"),
+        vec![vec![Value::Int(2)]]
+    );
 }
 
 #[test]
@@ -97,12 +147,18 @@ fn same_row_writers_wait_and_deadlocks_are_detected() {
     ok(&mut b, "UPDATE d.t SET v = v + 1 WHERE id = 2");
     // b waits for row 1 (held by a) on another thread...
     let b_thread = std::thread::spawn(move || {
-        let r = b.query("UPDATE d.t SET v = v + 10 WHERE id = 1").pop().unwrap();
+        let r = b
+            .query("UPDATE d.t SET v = v + 10 WHERE id = 1")
+            .pop()
+            .unwrap();
         (b, r)
     });
     std::thread::sleep(Duration::from_millis(200));
     // ...and a asking for row 2 (held by b) closes the cycle: a is the victim.
-    assert_eq!(err(&mut a, "UPDATE d.t SET v = v + 1 WHERE id = 2"), ExecError::Deadlock);
+    assert_eq!(
+        err(&mut a, "UPDATE d.t SET v = v + 1 WHERE id = 2"),
+        ExecError::Deadlock
+    );
     assert!(!a.in_transaction(), "a deadlock rolls the transaction back");
     let (mut b, r) = b_thread.join().unwrap();
     r.unwrap();
@@ -119,8 +175,14 @@ fn certification_keys_cover_unique_and_foreign_keys() {
     let f = fixture();
     let mut s = f.session();
     ok(&mut s, "CREATE DATABASE d; USE d");
-    ok(&mut s, "CREATE TABLE p (id INT PRIMARY KEY, email VARCHAR(20), UNIQUE KEY ue (email))");
-    ok(&mut s, "CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p (id))");
+    ok(
+        &mut s,
+        "CREATE TABLE p (id INT PRIMARY KEY, email VARCHAR(20), UNIQUE KEY ue (email))",
+    );
+    ok(
+        &mut s,
+        "CREATE TABLE c (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p (id))",
+    );
     ok(&mut s, "INSERT INTO p VALUES (1, 'a@x')");
     let exec = &f.exec;
     let meta = |t: &str| exec.catalog.table(&exec.storage, t);
@@ -130,13 +192,21 @@ fn certification_keys_cover_unique_and_foreign_keys() {
     let changes = s.txn.as_ref().unwrap().changes.clone();
     let k = keys::extract(&changes, meta).unwrap();
     assert_eq!(k.exclusive.len(), 1, "the child row");
-    assert_eq!(k.shared, vec![tutti_wsrep::hash_key("d.p", &[&Value::Int(1)])], "its parent");
+    assert_eq!(
+        k.shared,
+        vec![tutti_wsrep::hash_key("d.p", &[&Value::Int(1)])],
+        "its parent"
+    );
     ok(&mut s, "ROLLBACK");
     ok(&mut s, "BEGIN");
     ok(&mut s, "UPDATE p SET email = 'b@x' WHERE id = 1");
     let changes = s.txn.as_ref().unwrap().changes.clone();
     let k = keys::extract(&changes, meta).unwrap();
-    assert_eq!(k.exclusive.len(), 3, "the row, the unique value it frees and the one it takes");
+    assert_eq!(
+        k.exclusive.len(),
+        3,
+        "the row, the unique value it frees and the one it takes"
+    );
     ok(&mut s, "ROLLBACK");
 }
 
@@ -146,13 +216,26 @@ fn variables_show_and_prepared_statements() {
     let mut s = f.session();
     ok(&mut s, "SET autocommit = OFF");
     assert!(!s.autocommit());
-    assert!(matches!(err(&mut s, "SET GLOBAL autocommit_typo = 1"), ExecError::Sql(_)));
-    assert_eq!(err(&mut s, "SET version = 'x'"), ExecError::ReadOnlyVariable("version".into()));
-    ok(&mut s, "SET autocommit = 1; CREATE DATABASE d; USE d; CREATE TABLE t (id INT PRIMARY KEY, v TEXT)");
+    assert!(matches!(
+        err(&mut s, "SET GLOBAL autocommit_typo = 1"),
+        ExecError::Sql(_)
+    ));
+    assert_eq!(
+        err(&mut s, "SET version = 'x'"),
+        ExecError::ReadOnlyVariable("version".into())
+    );
+    ok(
+        &mut s,
+        "SET autocommit = 1; CREATE DATABASE d; USE d; CREATE TABLE t (id INT PRIMARY KEY, v TEXT)",
+    );
     let p = s.prepare("INSERT INTO t VALUES (?, ?)").unwrap();
     assert_eq!(p.params, 2);
-    s.execute(p.id, &[Value::Int(1), Value::Text("x".into())]).unwrap();
-    assert!(matches!(s.execute(p.id, &[Value::Int(2)]), Err(ExecError::WrongParamCount { .. })));
+    s.execute(p.id, &[Value::Int(1), Value::Text("x".into())])
+        .unwrap();
+    assert!(matches!(
+        s.execute(p.id, &[Value::Int(2)]),
+        Err(ExecError::WrongParamCount { .. })
+    ));
     let q = s.prepare("SELECT v FROM t WHERE id = ?").unwrap();
     assert_eq!(q.columns.len(), 1);
     match s.execute(q.id, &[Value::Int(1)]).unwrap() {
@@ -160,7 +243,13 @@ fn variables_show_and_prepared_statements() {
         other => panic!("{other:?}"),
     }
     let st = rows(&mut s, "SHOW STATUS LIKE 'wsrep_local_state_comment'");
-    assert_eq!(st, vec![vec![Value::Text("wsrep_local_state_comment".into()), Value::Text("Synced".into())]]);
+    assert_eq!(
+        st,
+        vec![vec![
+            Value::Text("wsrep_local_state_comment".into()),
+            Value::Text("Synced".into())
+        ]]
+    );
     let cols = rows(&mut s, "DESCRIBE t");
     assert_eq!(cols[0][0], Value::Text("id".into()));
     assert_eq!(cols[0][3], Value::Text("PRI".into()));

@@ -75,7 +75,9 @@ impl Session {
     /// Commits the open transaction, if any: replicates its write-set and waits until it
     /// is applied on this node.
     pub(crate) fn commit(&mut self) -> Result<(), ExecError> {
-        let Some(mut txn) = self.txn.take() else { return Ok(()) };
+        let Some(mut txn) = self.txn.take() else {
+            return Ok(());
+        };
         let result = self.replicate_txn(&mut txn);
         self.exec.locks.release(txn.id);
         result
@@ -104,8 +106,19 @@ impl Session {
     /// INSERT / UPDATE / DELETE / REPLACE.
     pub(crate) fn write(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
         self.check_ready(false)?;
-        self.sync_wait(if q.kind == QueryKind::Insert || q.kind == QueryKind::Replace { 4 } else { 2 })?;
-        if self.txn.as_ref().map(|t| t.read_only).unwrap_or(self.var_int("transaction_read_only") != 0) {
+        self.sync_wait(
+            if q.kind == QueryKind::Insert || q.kind == QueryKind::Replace {
+                4
+            } else {
+                2
+            },
+        )?;
+        if self
+            .txn
+            .as_ref()
+            .map(|t| t.read_only)
+            .unwrap_or(self.var_int("transaction_read_only") != 0)
+        {
             return Err(ExecError::ReadOnlyTransaction);
         }
         let implicit = self.txn.is_none();
@@ -136,12 +149,20 @@ impl Session {
     fn capture_in_txn(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
         let exec = self.exec.clone();
         let txn_id = self.txn.as_ref().expect("open transaction").id;
-        let timeout = Duration::from_secs(self.var_int("innodb_lock_wait_timeout").clamp(1, 1 << 30) as u64);
+        let timeout =
+            Duration::from_secs(self.var_int("innodb_lock_wait_timeout").clamp(1, 1 << 30) as u64);
         let (offset, increment) = exec.provider.auto_increment();
         let stmt = WriteStmt {
             sql: &q.sql,
             params,
-            autoinc: q.autoinc.then(|| q.target.as_ref().map(|t| (t.sqlite_name(), offset, increment))).flatten(),
+            autoinc: q
+                .autoinc
+                .then(|| {
+                    q.target
+                        .as_ref()
+                        .map(|t| (t.sqlite_name(), offset, increment))
+                })
+                .flatten(),
             deleting: q.kind == QueryKind::Delete,
         };
         for attempt in 1..=MAX_ATTEMPTS {
@@ -153,9 +174,14 @@ impl Session {
                 let state = exec.storage.applied();
                 *self.info.interrupt.lock() = Some(w.get_interrupt_handle());
                 let changes = &self.txn.as_ref().expect("open transaction").changes;
-                (state, sqlite::capture(&w, exec.storage.autoinc(), changes, &stmt)?)
+                (
+                    state,
+                    sqlite::capture(&w, exec.storage.autoinc(), changes, &stmt)?,
+                )
             };
-            let keys = keys::extract(&captured.changeset, |t| exec.catalog.table(&exec.storage, t))?;
+            let keys = keys::extract(&captured.changeset, |t| {
+                exec.catalog.table(&exec.storage, t)
+            })?;
             let waited = match exec.locks.acquire(txn_id, &lock_request(&keys), timeout) {
                 Ok(w) => w,
                 Err(LockError::Deadlock | LockError::Aborted) => return Err(ExecError::Deadlock),
@@ -196,7 +222,11 @@ impl Session {
             trx_id: exec.new_trx(),
             last_seen: exec.storage.applied(),
             keys: CertKeys {
-                tables: d.tables.iter().map(|t| keys::table_key(&t.sqlite_name())).collect(),
+                tables: d
+                    .tables
+                    .iter()
+                    .map(|t| keys::table_key(&t.sqlite_name()))
+                    .collect(),
                 ..CertKeys::default()
             },
             action: Action::Ddl(d.ddl),

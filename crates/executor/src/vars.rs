@@ -47,8 +47,20 @@ pub struct VarDef {
     pub default: &'static str,
 }
 
-const fn v(name: &'static str, scope: Scope, kind: Kind, read_only: bool, default: &'static str) -> VarDef {
-    VarDef { name, scope, kind, read_only, default }
+const fn v(
+    name: &'static str,
+    scope: Scope,
+    kind: Kind,
+    read_only: bool,
+    default: &'static str,
+) -> VarDef {
+    VarDef {
+        name,
+        scope,
+        kind,
+        read_only,
+        default,
+    }
 }
 
 use Kind::*;
@@ -66,8 +78,20 @@ pub static VARS: &[VarDef] = &[
     v("character_set_results", Both, Text, false, "utf8mb4"),
     v("character_set_server", Both, Text, false, "utf8mb4"),
     v("character_set_system", Global, Text, true, "utf8mb3"),
-    v("collation_connection", Both, Text, false, "utf8mb4_general_ci"),
-    v("collation_database", Both, Text, false, "utf8mb4_general_ci"),
+    v(
+        "collation_connection",
+        Both,
+        Text,
+        false,
+        "utf8mb4_general_ci",
+    ),
+    v(
+        "collation_database",
+        Both,
+        Text,
+        false,
+        "utf8mb4_general_ci",
+    ),
     v("collation_server", Both, Text, false, "utf8mb4_general_ci"),
     v("datadir", Global, Text, true, ""),
     v("default_storage_engine", Both, Text, false, "InnoDB"),
@@ -99,12 +123,24 @@ pub static VARS: &[VarDef] = &[
     v("read_only", Global, Bool, false, "0"),
     v("server_id", Global, Int, false, "1"),
     v("session_track_schema", Both, Bool, false, "1"),
-    v("session_track_system_variables", Both, Text, false, "autocommit"),
+    v(
+        "session_track_system_variables",
+        Both,
+        Text,
+        false,
+        "autocommit",
+    ),
     v("session_track_transaction_info", Both, Text, false, "OFF"),
     v("skip_name_resolve", Global, Bool, true, "1"),
     v("socket", Global, Text, true, ""),
     v("sql_auto_is_null", Both, Bool, false, "0"),
-    v("sql_mode", Both, Text, false, "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"),
+    v(
+        "sql_mode",
+        Both,
+        Text,
+        false,
+        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
+    ),
     v("sql_quote_show_create", Both, Bool, false, "1"),
     v("sql_safe_updates", Both, Bool, false, "0"),
     v("sql_select_limit", Both, Int, false, "18446744073709551615"),
@@ -112,13 +148,25 @@ pub static VARS: &[VarDef] = &[
     v("system_time_zone", Global, Text, true, "UTC"),
     v("time_zone", Both, Text, false, "SYSTEM"),
     v("timestamp", Session, Int, false, "0"),
-    v("transaction_isolation", Both, Text, false, "REPEATABLE-READ"),
+    v(
+        "transaction_isolation",
+        Both,
+        Text,
+        false,
+        "REPEATABLE-READ",
+    ),
     v("transaction_read_only", Both, Bool, false, "0"),
     v("tx_isolation", Both, Text, false, "REPEATABLE-READ"),
     v("tx_read_only", Both, Bool, false, "0"),
     v("unique_checks", Both, Bool, false, "1"),
     v("version", Global, Text, true, ""),
-    v("version_comment", Global, Text, true, "tutti: synchronous multi-master SQLite cluster"),
+    v(
+        "version_comment",
+        Global,
+        Text,
+        true,
+        "tutti: synchronous multi-master SQLite cluster",
+    ),
     v("version_compile_machine", Global, Text, true, "x86_64"),
     v("version_compile_os", Global, Text, true, "Linux"),
     v("wait_timeout", Both, Int, false, "28800"),
@@ -140,7 +188,9 @@ pub static VARS: &[VarDef] = &[
 
 /// Looks a variable up by (lower-case) name; `tx_*` are aliases of `transaction_*`.
 pub fn def(name: &str) -> Option<&'static VarDef> {
-    VARS.binary_search_by(|d| d.name.cmp(name)).ok().map(|i| &VARS[i])
+    VARS.binary_search_by(|d| d.name.cmp(name))
+        .ok()
+        .map(|i| &VARS[i])
 }
 
 /// The canonical name of a variable that has an alias.
@@ -171,7 +221,13 @@ pub fn parse(d: &VarDef, value: &Value) -> Result<Value, ExecError> {
         Int => match value {
             Value::Int(i) if *i >= 0 => Ok(Value::Int(*i)),
             Value::Real(r) if *r >= 0.0 => Ok(Value::Int(*r as i64)),
-            Value::Text(t) => t.trim().parse::<i64>().ok().filter(|i| *i >= 0).map(Value::Int).ok_or_else(bad),
+            Value::Text(t) => t
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|i| *i >= 0)
+                .map(Value::Int)
+                .ok_or_else(bad),
             _ => Err(bad()),
         },
         Text => match value {
@@ -193,7 +249,11 @@ pub fn display(d: &VarDef, value: &Value) -> String {
 /// The default of a variable as a value.
 pub fn default_value(d: &VarDef) -> Value {
     match d.kind {
-        Bool | Int => d.default.parse::<i64>().map(Value::Int).unwrap_or_else(|_| Value::Text(d.default.into())),
+        Bool | Int => d
+            .default
+            .parse::<i64>()
+            .map(Value::Int)
+            .unwrap_or_else(|_| Value::Text(d.default.into())),
         Text => Value::Text(d.default.into()),
     }
 }
@@ -239,9 +299,15 @@ mod tests {
 
     #[test]
     fn table_is_sorted_and_values_validate() {
-        assert!(VARS.windows(2).all(|w| w[0].name < w[1].name), "VARS must stay sorted");
+        assert!(
+            VARS.windows(2).all(|w| w[0].name < w[1].name),
+            "VARS must stay sorted"
+        );
         let ac = def("autocommit").unwrap();
-        assert_eq!(parse(ac, &Value::Text("off".into())).unwrap(), Value::Int(0));
+        assert_eq!(
+            parse(ac, &Value::Text("off".into())).unwrap(),
+            Value::Int(0)
+        );
         assert!(parse(ac, &Value::Text("maybe".into())).is_err());
         assert_eq!(display(ac, &Value::Int(1)), "ON");
         let n = def("wait_timeout").unwrap();

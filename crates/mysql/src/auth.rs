@@ -23,7 +23,11 @@ impl User {
     /// An account from a clear-text password ("" = none).
     pub fn with_password(name: &str, password: &str, hosts: Vec<String>) -> User {
         let hash = (!password.is_empty()).then(|| double_sha1(password.as_bytes()));
-        User { name: name.into(), hash, hosts }
+        User {
+            name: name.into(),
+            hash,
+            hosts,
+        }
     }
 
     /// An account from MySQL's hash form (`*` followed by 40 hex digits, as in
@@ -31,14 +35,20 @@ impl User {
     pub fn with_hash(name: &str, hash: &str, hosts: Vec<String>) -> Result<User, String> {
         let hex = hash.strip_prefix('*').unwrap_or(hash);
         if hex.len() != 40 {
-            return Err(format!("password hash for '{name}' must be '*' and 40 hex digits"));
+            return Err(format!(
+                "password hash for '{name}' must be '*' and 40 hex digits"
+            ));
         }
         let mut h = [0u8; 20];
         for (i, b) in h.iter_mut().enumerate() {
             *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16)
                 .map_err(|_| format!("password hash for '{name}' is not hexadecimal"))?;
         }
-        Ok(User { name: name.into(), hash: Some(h), hosts })
+        Ok(User {
+            name: name.into(),
+            hash: Some(h),
+            hosts,
+        })
     }
 
     fn host_allowed(&self, ip: IpAddr) -> bool {
@@ -58,7 +68,8 @@ fn like(p: &str, s: &str) -> bool {
     match p.split_once('%') {
         None => p == s,
         Some((head, tail)) => {
-            s.starts_with(head) && (0..=s.len() - head.len()).any(|i| like(tail, &s[head.len() + i..]))
+            s.starts_with(head)
+                && (0..=s.len() - head.len()).any(|i| like(tail, &s[head.len() + i..]))
         }
     }
 }
@@ -97,7 +108,9 @@ impl Users {
     /// The given accounts; none means the default `root`@localhost without password.
     pub fn new(users: Vec<User>) -> Users {
         if users.is_empty() {
-            Users { users: vec![User::with_password("root", "", vec!["localhost".into()])] }
+            Users {
+                users: vec![User::with_password("root", "", vec!["localhost".into()])],
+            }
         } else {
             Users { users }
         }
@@ -105,7 +118,11 @@ impl Users {
 
     /// Checks a `mysql_native_password` login.
     pub fn verify(&self, user: &str, ip: IpAddr, salt: &[u8], response: &[u8]) -> bool {
-        let Some(u) = self.users.iter().find(|u| u.name == user && u.host_allowed(ip)) else {
+        let Some(u) = self
+            .users
+            .iter()
+            .find(|u| u.name == user && u.host_allowed(ip))
+        else {
             return false;
         };
         match &u.hash {
@@ -153,7 +170,12 @@ mod tests {
     #[test]
     fn mysql_hash_form_and_host_patterns() {
         // SELECT PASSWORD('pw') in MySQL 5.7
-        let u = User::with_hash("a", "*D821809F681A40A6E379B50D0463EFAE20BDD122", vec!["10.1.%".into()]).unwrap();
+        let u = User::with_hash(
+            "a",
+            "*D821809F681A40A6E379B50D0463EFAE20BDD122",
+            vec!["10.1.%".into()],
+        )
+        .unwrap();
         assert_eq!(u.hash, Some(double_sha1(b"pw")));
         let users = Users::new(vec![u]);
         let salt = b"01234567890123456789";

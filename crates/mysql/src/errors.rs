@@ -54,7 +54,9 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::Sqlite(_) => ER_UNKNOWN_ERROR,
     };
     let message = match e {
-        E::NotReady(reason) => format!("WSREP has not yet prepared node for application use ({reason})"),
+        E::NotReady(reason) => {
+            format!("WSREP has not yet prepared node for application use ({reason})")
+        }
         other => other.to_string(),
     };
     (kind, message)
@@ -68,13 +70,31 @@ mod tests {
     fn galera_codes_and_sqlstates() {
         let (k, m) = mysql_error(&ExecError::Deadlock);
         assert_eq!((k as u16, k.sqlstate()), (1213, b"40001"));
-        assert_eq!(m, "Deadlock found when trying to get lock; try restarting transaction");
+        assert_eq!(
+            m,
+            "Deadlock found when trying to get lock; try restarting transaction"
+        );
         let (k, _) = mysql_error(&ExecError::NotReady("non-Primary".into()));
         assert_eq!((k as u16, k.sqlstate()), (1047, b"08S01"));
-        assert_eq!(mysql_error(&ExecError::DuplicateKey("PRIMARY".into())).0 as u16, 1062);
-        assert_eq!(mysql_error(&ExecError::Sql(SqlError::Syntax("x".into()))).0 as u16, 1064);
-        assert_eq!(mysql_error(&ExecError::Sql(SqlError::NoPrimaryKey("d.t".into()))).0 as u16, 1173);
-        assert_eq!(mysql_error(&ExecError::NoSuchTable("d.t".into())).0 as u16, 1146);
-        assert_eq!(mysql_error(&ExecError::UnknownDatabase("d".into())).0 as u16, 1049);
+        assert_eq!(
+            mysql_error(&ExecError::DuplicateKey("PRIMARY".into())).0 as u16,
+            1062
+        );
+        assert_eq!(
+            mysql_error(&ExecError::Sql(SqlError::Syntax("x".into()))).0 as u16,
+            1064
+        );
+        assert_eq!(
+            mysql_error(&ExecError::Sql(SqlError::NoPrimaryKey("d.t".into()))).0 as u16,
+            1173
+        );
+        assert_eq!(
+            mysql_error(&ExecError::NoSuchTable("d.t".into())).0 as u16,
+            1146
+        );
+        assert_eq!(
+            mysql_error(&ExecError::UnknownDatabase("d".into())).0 as u16,
+            1049
+        );
     }
 }

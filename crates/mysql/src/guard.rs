@@ -13,6 +13,14 @@
 //! - [`OutputGuard`] rewrites the login failure into MySQL's `1045 Access denied`.
 //!
 //! Markers carry a random per-process token, so a client cannot forge them.
+//!
+//! The input guard also hands opensrv at most one (re-framed, well-formed) packet per read:
+//! opensrv's `PacketReader::next_async` keeps using the packet it returned after replacing
+//! its buffer when a read held more than one packet (a use-after-free), which corrupts
+//! pipelined commands such as COM_STMT_CLOSE (which has no reply) followed by the next one.
+//! And it makes every COM_STMT_EXECUTE carry its parameter types: a client may send them
+//! once and then set `new_params_bound_flag = 0`, which opensrv misreads (it does not skip
+//! the flag byte, so every parameter is read one byte off).
 
 use parking_lot::Mutex;
 use std::collections::VecDeque;
@@ -50,7 +58,9 @@ pub struct Markers {
 
 impl Default for Markers {
     fn default() -> Self {
-        Markers { prefix: format!("/*tutti-internal-{:016x}:", rand::random::<u64>()).into() }
+        Markers {
+            prefix: format!("/*tutti-internal-{:016x}:", rand::random::<u64>()).into(),
+        }
     }
 }
 
@@ -79,12 +89,76 @@ impl Markers {
     }
 }
 
+/// What the guard knows of each prepared statement: its parameter count (set by the shim
+/// when it answers COM_STMT_PREPARE) and the parameter types last sent by the client.
+#[derive(Clone, Default)]
+pub struct Statements(Arc<Mutex<std::collections::HashMap<u32, StatementParams>>>);
+
+/// A statement's parameter count and the types the client last bound.
+type StatementParams = (usize, Option<Vec<u8>>);
+
+impl Statements {
+    /// Records a prepared statement's parameter count.
+    pub fn prepared(&self, id: u32, params: usize) {
+        self.0.lock().insert(id, (params, None));
+    }
+
+    /// Gives COM_STMT_EXECUTE its parameter types when the client left them out.
+    fn fill_types(&self, payload: Vec<u8>) -> Vec<u8> {
+        if payload.len() < 10 {
+            return payload;
+        }
+        let id = u32::from_le_bytes([payload[1], payload[2], payload[3], payload[4]]);
+        let mut map = self.0.lock();
+        let Some((n, types)) = map.get_mut(&id) else {
+            return payload;
+        };
+        let n = *n;
+        if n == 0 {
+            return payload;
+        }
+        let flag_at = 10 + n.div_ceil(8);
+        let Some(&flag) = payload.get(flag_at) else {
+            return payload;
+        };
+        if flag != 0 {
+            if let Some(t) = payload.get(flag_at + 1..flag_at + 1 + 2 * n) {
+                *types = Some(t.to_vec());
+            }
+            return payload;
+        }
+        match types {
+            Some(t) => {
+                let mut out = Vec::with_capacity(payload.len() + t.len());
+                out.extend_from_slice(&payload[..flag_at]);
+                out.push(1);
+                out.extend_from_slice(t);
+                out.extend_from_slice(&payload[flag_at + 1..]);
+                out
+            }
+            None => payload,
+        }
+    }
+
+    fn closed(&self, payload: &[u8]) {
+        if let Some(b) = payload.get(1..5) {
+            self.0
+                .lock()
+                .remove(&u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        }
+    }
+}
+
 /// Reads client packets, enforcing the size limit and replacing unhandled commands.
 pub struct InputGuard<R> {
     inner: R,
     max_packet: usize,
     markers: Markers,
-    ready: VecDeque<u8>,
+    statements: Statements,
+    /// Complete packets (all fragments of one logical packet each), ready for opensrv.
+    ready: VecDeque<Vec<u8>>,
+    /// How much of the front packet was already handed out.
+    sent: usize,
     header: Vec<u8>,
     /// Bytes of the current fragment's payload still to come.
     remaining: usize,
@@ -100,12 +174,14 @@ pub struct InputGuard<R> {
 
 impl<R> InputGuard<R> {
     /// Guards `inner` with the given `max_allowed_packet`.
-    pub fn new(inner: R, max_packet: usize, markers: Markers) -> Self {
+    pub fn new(inner: R, max_packet: usize, markers: Markers, statements: Statements) -> Self {
         InputGuard {
             inner,
             max_packet,
             markers,
+            statements,
             ready: VecDeque::new(),
+            sent: 0,
             header: Vec::with_capacity(4),
             remaining: 0,
             fragment_len: 0,
@@ -120,22 +196,23 @@ impl<R> InputGuard<R> {
     }
 
     fn emit(&mut self, first_seq: u8, payload: &[u8]) {
+        let mut out = Vec::with_capacity(payload.len() + 4);
         let mut seq = first_seq;
         let mut chunks = payload.chunks(MAX_FRAGMENT).peekable();
         if payload.is_empty() {
-            self.ready.extend([0, 0, 0, seq]);
-            return;
+            out.extend([0, 0, 0, seq]);
         }
         while let Some(c) = chunks.next() {
             let n = c.len() as u32;
-            self.ready.extend(&n.to_le_bytes()[..3]);
-            self.ready.push_back(seq);
-            self.ready.extend(c);
+            out.extend(&n.to_le_bytes()[..3]);
+            out.push(seq);
+            out.extend(c);
             seq = seq.wrapping_add(1);
             if chunks.peek().is_none() && c.len() == MAX_FRAGMENT {
-                self.ready.extend([0, 0, 0, seq]);
+                out.extend([0, 0, 0, seq]);
             }
         }
+        self.ready.push_back(out);
     }
 
     fn emit_marker(&mut self, seq: u8, m: Marker) {
@@ -161,13 +238,22 @@ impl<R> InputGuard<R> {
         }
         match payload.first().copied() {
             Some(cmd) if PASS.contains(&cmd) => {
-                if cmd == 0x03 && (payload[1..].starts_with(b"SELECT @@") || payload[1..].starts_with(b"select @@")) {
+                if cmd == 0x03
+                    && (payload[1..].starts_with(b"SELECT @@")
+                        || payload[1..].starts_with(b"select @@"))
+                {
                     // Keep opensrv's hard-coded @@max_allowed_packet answer out of the way.
                     let mut p = payload[..7].to_vec();
                     p.push(b' ');
                     p.extend(&payload[7..]);
                     self.emit(seq, &p);
+                } else if cmd == 0x17 {
+                    let payload = self.statements.fill_types(payload);
+                    self.emit(seq, &payload);
                 } else {
+                    if cmd == 0x19 {
+                        self.statements.closed(&payload);
+                    }
                     self.emit(seq, &payload);
                 }
             }
@@ -190,7 +276,8 @@ impl<R> InputGuard<R> {
                 if self.header.len() < 4 {
                     return;
                 }
-                let len = u32::from_le_bytes([self.header[0], self.header[1], self.header[2], 0]) as usize;
+                let len = u32::from_le_bytes([self.header[0], self.header[1], self.header[2], 0])
+                    as usize;
                 let seq = self.header[3];
                 if !self.in_packet {
                     self.in_packet = true;
@@ -229,16 +316,22 @@ impl<R> InputGuard<R> {
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for InputGuard<R> {
-    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
         let this = &mut *self;
         loop {
-            if !this.ready.is_empty() {
-                let n = buf.remaining().min(this.ready.len());
-                let (a, b) = this.ready.as_slices();
-                let from_a = n.min(a.len());
-                buf.put_slice(&a[..from_a]);
-                buf.put_slice(&b[..n - from_a]);
-                this.ready.drain(..n);
+            if let Some(front) = this.ready.front() {
+                // Never past the end of this packet (see the module doc).
+                let n = buf.remaining().min(front.len() - this.sent);
+                buf.put_slice(&front[this.sent..this.sent + n]);
+                this.sent += n;
+                if this.sent == front.len() {
+                    this.ready.pop_front();
+                    this.sent = 0;
+                }
                 return Poll::Ready(Ok(()));
             }
             if this.eof {
@@ -280,18 +373,29 @@ pub struct OutputGuard<W> {
 impl<W> OutputGuard<W> {
     /// Guards `inner`; `failure` is filled by the shim when a login fails.
     pub fn new(inner: W, failure: LoginFailure) -> Self {
-        OutputGuard { inner, handshake: true, pending: Vec::new(), out: Vec::new(), written: 0, failure }
+        OutputGuard {
+            inner,
+            handshake: true,
+            pending: Vec::new(),
+            out: Vec::new(),
+            written: 0,
+            failure,
+        }
     }
 
     fn process(&mut self) {
         while self.handshake && self.pending.len() >= 4 {
-            let len = u32::from_le_bytes([self.pending[0], self.pending[1], self.pending[2], 0]) as usize;
+            let len =
+                u32::from_le_bytes([self.pending[0], self.pending[1], self.pending[2], 0]) as usize;
             if self.pending.len() < 4 + len {
                 return;
             }
             let packet: Vec<u8> = self.pending.drain(..4 + len).collect();
             let kind = packet.get(4).copied();
-            if kind == Some(0xFF) && packet.len() >= 7 && u16::from_le_bytes([packet[5], packet[6]]) == 1698 {
+            if kind == Some(0xFF)
+                && packet.len() >= 7
+                && u16::from_le_bytes([packet[5], packet[6]]) == 1698
+            {
                 let (user, host, with_pw) = self.failure.0.lock().clone().unwrap_or_default();
                 let msg = format!(
                     "Access denied for user '{user}'@'{host}' (using password: {})",
@@ -333,7 +437,11 @@ impl<W: AsyncWrite + Unpin> OutputGuard<W> {
 }
 
 impl<W: AsyncWrite + Unpin> AsyncWrite for OutputGuard<W> {
-    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
         let this = &mut *self;
         if this.handshake {
             this.pending.extend_from_slice(buf);
@@ -382,11 +490,11 @@ mod tests {
 
     fn run(max: usize, input: &[u8], chunk: usize) -> (Vec<u8>, Markers) {
         let m = Markers::default();
-        let mut g = InputGuard::new(&[][..], max, m.clone());
+        let mut g = InputGuard::new(&[][..] as &[u8], max, m.clone(), Statements::default());
         for c in input.chunks(chunk) {
             g.feed(c);
         }
-        (g.ready.into_iter().collect(), m)
+        (g.ready.into_iter().flatten().collect(), m)
     }
 
     #[test]
@@ -402,11 +510,21 @@ mod tests {
     #[test]
     fn unknown_commands_become_markers() {
         let (out, m) = run(1024, &packet(0, b"\x1f"), 5);
-        assert_eq!(m.decode(std::str::from_utf8(&out[5..]).unwrap()), Some(Marker::ResetConnection));
+        assert_eq!(
+            m.decode(std::str::from_utf8(&out[5..]).unwrap()),
+            Some(Marker::ResetConnection)
+        );
         let (out, m) = run(1024, &packet(0, b"\xfa\x01\x02"), 2);
         assert_eq!(out[4], 0x03);
-        assert_eq!(m.decode(std::str::from_utf8(&out[5..]).unwrap()), Some(Marker::Unknown(0xfa)));
-        assert_eq!(m.decode("/*tutti-internal-0000000000000000:unknown-fa*/"), None, "forged token");
+        assert_eq!(
+            m.decode(std::str::from_utf8(&out[5..]).unwrap()),
+            Some(Marker::Unknown(0xfa))
+        );
+        assert_eq!(
+            m.decode("/*tutti-internal-0000000000000000:unknown-fa*/"),
+            None,
+            "forged token"
+        );
     }
 
     #[test]
@@ -417,7 +535,40 @@ mod tests {
         let first_len = u32::from_le_bytes([out[0], out[1], out[2], 0]) as usize;
         let q = std::str::from_utf8(&out[5..4 + first_len]).unwrap();
         assert_eq!(m.decode(q), Some(Marker::TooLarge));
-        assert_eq!(&out[4 + first_len..], &packet(0, b"\x0e")[..], "the stream stays in sync");
+        assert_eq!(
+            &out[4 + first_len..],
+            &packet(0, b"\x0e")[..],
+            "the stream stays in sync"
+        );
+    }
+
+    #[test]
+    fn execute_packets_always_carry_parameter_types() {
+        let st = Statements::default();
+        st.prepared(5, 2);
+        // id 5, flags 0, iterations 1, null bitmap 0, bound flag 1, types (LONG, VAR_STRING), values
+        let first = [
+            &[0x17, 5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 0, 253, 0][..],
+            &[7, 0, 0, 0, 1, b'x'],
+        ]
+        .concat();
+        assert_eq!(st.fill_types(first.clone()), first);
+        let again = [
+            &[0x17, 5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0][..],
+            &[8, 0, 0, 0, 1, b'y'],
+        ]
+        .concat();
+        let fixed = st.fill_types(again);
+        assert_eq!(
+            fixed,
+            [
+                &[0x17, 5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 0, 253, 0][..],
+                &[8, 0, 0, 0, 1, b'y']
+            ]
+            .concat()
+        );
+        st.closed(&[0x19, 5, 0, 0, 0]);
+        assert!(st.0.lock().is_empty());
     }
 
     #[test]
@@ -430,15 +581,21 @@ mod tests {
     fn login_failure_becomes_1045() {
         let f = LoginFailure::default();
         *f.0.lock() = Some(("bob".into(), "127.0.0.1".into(), true));
-        let mut g = OutputGuard::new(Vec::new(), f);
+        let mut g = OutputGuard::new(Vec::<u8>::new(), f);
         let mut err = vec![0xFF];
         err.extend(1698u16.to_le_bytes());
         err.extend(b"#28000Authenticate failed");
-        g.pending = [packet(0, b"\x0agreeting"), packet(2, &err), packet(1, b"after")].concat();
+        g.pending = [
+            packet(0, b"\x0agreeting"),
+            packet(2, &err),
+            packet(1, b"after"),
+        ]
+        .concat();
         g.process();
-        let p2 = &g.out[4 + 10..];
+        let p2 = &g.out[4 + 9..];
         assert_eq!(u16::from_le_bytes([p2[5], p2[6]]), 1045);
-        assert!(String::from_utf8_lossy(p2).contains("Access denied for user 'bob'@'127.0.0.1' (using password: YES)"));
+        assert!(String::from_utf8_lossy(p2)
+            .contains("Access denied for user 'bob'@'127.0.0.1' (using password: YES)"));
         assert!(!g.handshake);
         assert!(g.out.ends_with(&packet(1, b"after")));
     }

@@ -73,9 +73,18 @@ async fn connection(
     }
     let (r, w) = stream.into_split();
     let failure = guard::LoginFailure::default();
-    let r = guard::InputGuard::new(r, config.max_allowed_packet, markers.clone());
+    let statements = guard::Statements::default();
+    let r = guard::InputGuard::new(
+        r,
+        config.max_allowed_packet,
+        markers.clone(),
+        statements.clone(),
+    );
     let w = guard::OutputGuard::new(w, failure.clone());
-    let shim = shim::Shim::new(exec, config, markers, peer, failure);
-    let opts = IntermediaryOptions { process_use_statement_on_query: true, reject_connection_on_dbname_absence: false };
+    let shim = shim::Shim::new(exec, config, markers, peer, failure, statements);
+    let opts = IntermediaryOptions {
+        process_use_statement_on_query: true,
+        reject_connection_on_dbname_absence: false,
+    };
     AsyncMysqlIntermediary::run_with_options(shim, r, w, &opts).await
 }

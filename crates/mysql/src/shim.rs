@@ -6,8 +6,8 @@
 
 use async_trait::async_trait;
 use opensrv_mysql::{
-    AsyncMysqlShim, Column, ErrorKind, InitWriter, OkResponse, ParamParser, QueryResultWriter, StatementMetaWriter,
-    StatusFlags,
+    AsyncMysqlShim, Column, ErrorKind, InitWriter, OkResponse, ParamParser, QueryResultWriter,
+    StatementMetaWriter, StatusFlags,
 };
 use parking_lot::Mutex;
 use std::io;
@@ -19,7 +19,7 @@ use tutti_wsrep::Value;
 
 use crate::auth::Users;
 use crate::errors::mysql_error;
-use crate::guard::{LoginFailure, Marker, Markers};
+use crate::guard::{LoginFailure, Marker, Markers, Statements};
 use crate::values::{self, Cell};
 
 /// Connection settings shared by all connections.
@@ -42,6 +42,7 @@ pub(crate) struct Shim {
     salt: [u8; 20],
     user: Mutex<Option<String>>,
     failure: LoginFailure,
+    statements: Statements,
     /// In a mutex only to make the shim Sync (opensrv requires it); never contended.
     session: Mutex<Option<Session>>,
     /// Columns of the result being written (opensrv borrows them for the writer's life).
@@ -72,6 +73,7 @@ impl Shim {
         markers: Markers,
         peer: SocketAddr,
         failure: LoginFailure,
+        statements: Statements,
     ) -> Shim {
         Shim {
             conn_id: exec.connection_id(),
@@ -82,6 +84,7 @@ impl Shim {
             salt: random_salt(),
             user: Mutex::new(None),
             failure,
+            statements,
             session: Mutex::new(None),
             columns: Vec::new(),
             prepared: Default::default(),
@@ -93,7 +96,8 @@ impl Shim {
             Some(s) => s,
             None => {
                 let user = self.user.lock().clone().unwrap_or_default();
-                self.exec.session(self.conn_id, &user, &self.peer.ip().to_string())
+                self.exec
+                    .session(self.conn_id, &user, &self.peer.ip().to_string())
             }
         }
     }
@@ -149,12 +153,22 @@ impl Shim {
                     let (kind, msg) = mysql_error(&e);
                     return w.error(kind, msg.as_bytes()).await;
                 }
-                Ok(Response::Ok { affected_rows, last_insert_id, info }) => {
+                Ok(Response::Ok {
+                    affected_rows,
+                    last_insert_id,
+                    info,
+                }) => {
                     let mut status_flags = status;
                     if !last {
                         status_flags |= StatusFlags::SERVER_MORE_RESULTS_EXISTS;
                     }
-                    let ok = OkResponse { affected_rows, last_insert_id, status_flags, info, ..Default::default() };
+                    let ok = OkResponse {
+                        affected_rows,
+                        last_insert_id,
+                        status_flags,
+                        info,
+                        ..Default::default()
+                    };
                     w = w.complete_one(ok).await?;
                 }
                 Ok(Response::Rows(rs)) => {
@@ -163,7 +177,9 @@ impl Shim {
                 }
             }
         }
-        let Some(rs) = rows else { return w.no_more_results().await };
+        let Some(rs) = rows else {
+            return w.no_more_results().await;
+        };
         self.columns = rs.columns.iter().map(values::column).collect();
         let mut rw = w.start(&self.columns).await?;
         for row in &rs.rows {
@@ -186,7 +202,9 @@ impl Shim {
                     "Got a packet bigger than 'max_allowed_packet' bytes ({})",
                     self.config.max_allowed_packet
                 );
-                results.error(ErrorKind::ER_NET_PACKET_TOO_LARGE, msg.as_bytes()).await?;
+                results
+                    .error(ErrorKind::ER_NET_PACKET_TOO_LARGE, msg.as_bytes())
+                    .await?;
                 Err(closing("packet too large"))
             }
             Marker::StmtReset | Marker::SetOption => results.completed(OkResponse::default()).await,
@@ -196,7 +214,9 @@ impl Shim {
             }
             Marker::Unknown(b) => {
                 let msg = format!("Unknown command 0x{b:02x}");
-                results.error(ErrorKind::ER_UNKNOWN_COM_ERROR, msg.as_bytes()).await
+                results
+                    .error(ErrorKind::ER_UNKNOWN_COM_ERROR, msg.as_bytes())
+                    .await
             }
         }
     }
@@ -218,22 +238,37 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
         self.salt
     }
 
-    async fn authenticate(&self, _plugin: &str, username: &[u8], salt: &[u8], auth_data: &[u8]) -> bool {
+    async fn authenticate(
+        &self,
+        _plugin: &str,
+        username: &[u8],
+        salt: &[u8],
+        auth_data: &[u8],
+    ) -> bool {
         let user = String::from_utf8_lossy(username).into_owned();
-        let ok = self.config.users.verify(&user, self.peer.ip(), salt, auth_data);
+        let ok = self
+            .config
+            .users
+            .verify(&user, self.peer.ip(), salt, auth_data);
         if ok {
             *self.user.lock() = Some(user);
         } else {
             tracing::info!("access denied for user '{user}' from {}", self.peer.ip());
-            *self.failure.0.lock() = Some((user, self.peer.ip().to_string(), !auth_data.is_empty()));
+            *self.failure.0.lock() =
+                Some((user, self.peer.ip().to_string(), !auth_data.is_empty()));
         }
         ok
     }
 
-    async fn on_prepare<'a>(&'a mut self, query: &'a str, info: StatementMetaWriter<'a, W>) -> io::Result<()> {
+    async fn on_prepare<'a>(
+        &'a mut self,
+        query: &'a str,
+        info: StatementMetaWriter<'a, W>,
+    ) -> io::Result<()> {
         let sql = query.to_string();
         match self.blocking(move |s| s.prepare(&sql)).await? {
             Ok(p) => {
+                self.statements.prepared(p.id, p.params);
                 let params = vec![values::column(&tutti_executor::Column::text("?")); p.params];
                 let cols = p.columns.iter().map(values::column).collect();
                 let (params, cols) = &*self.prepared.entry(p.id).or_insert((params, cols));
@@ -254,7 +289,10 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
     ) -> io::Result<()> {
         // opensrv's parameter parser panics on malformed packets: contain it.
         let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            params.into_iter().map(|p| values::param(p.value.into_inner(), p.coltype)).collect::<Vec<Value>>()
+            params
+                .into_iter()
+                .map(|p| values::param(p.value.into_inner(), p.coltype))
+                .collect::<Vec<Value>>()
         }));
         let Ok(params) = parsed else {
             let msg = b"Malformed COM_STMT_EXECUTE packet";
@@ -280,7 +318,11 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
         }
     }
 
-    async fn on_query<'a>(&'a mut self, query: &'a str, results: QueryResultWriter<'a, W>) -> io::Result<()> {
+    async fn on_query<'a>(
+        &'a mut self,
+        query: &'a str,
+        results: QueryResultWriter<'a, W>,
+    ) -> io::Result<()> {
         if let Some(m) = self.markers.decode(query) {
             return self.marker(m, results).await;
         }

@@ -36,13 +36,21 @@ pub fn column(c: &ExecColumn) -> Column {
     if c.unsigned {
         colflags |= ColumnFlags::UNSIGNED_FLAG;
     }
-    if matches!(c.kind, Tiny | Short | Int24 | Long | LongLong | Float | Double | Decimal | Year) {
+    if matches!(
+        c.kind,
+        Tiny | Short | Int24 | Long | LongLong | Float | Double | Decimal | Year
+    ) {
         colflags |= ColumnFlags::NUM_FLAG;
     }
     if c.kind == Blob {
         colflags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG;
     }
-    Column { table: String::new(), column: c.name.clone(), coltype, colflags }
+    Column {
+        table: String::new(),
+        column: c.name.clone(),
+        coltype,
+        colflags,
+    }
 }
 
 fn lenenc(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
@@ -109,7 +117,9 @@ fn parse_datetime(s: &str) -> Option<(u16, u8, u8, u8, u8, u8, u32)> {
     let y = d.next()?.parse().ok()?;
     let m = d.next()?.parse().ok()?;
     let day = d.next()?.parse().ok()?;
-    let (h, mi, sec, us) = parse_time(time).map(|(_, h, mi, s, us)| (h as u8, mi, s, us)).unwrap_or((0, 0, 0, 0));
+    let (h, mi, sec, us) = parse_time(time)
+        .map(|(_, h, mi, s, us)| (h as u8, mi, s, us))
+        .unwrap_or((0, 0, 0, 0));
     Some((y, m, day, h, mi, sec, us))
 }
 
@@ -125,7 +135,11 @@ fn parse_time(s: &str) -> Option<(bool, u32, u8, u8, u32)> {
     let h = p.next()?.parse().ok()?;
     let m = p.next().unwrap_or("0").parse().ok()?;
     let sec = p.next().unwrap_or("0").parse().ok()?;
-    let us = if frac.is_empty() { 0 } else { format!("{:0<6}", &frac[..frac.len().min(6)]).parse().ok()? };
+    let us = if frac.is_empty() {
+        0
+    } else {
+        format!("{:0<6}", &frac[..frac.len().min(6)]).parse().ok()?
+    };
     Some((neg, h, m, sec, us))
 }
 
@@ -141,8 +155,12 @@ impl ToMysqlValue for Cell<'_> {
         use ColumnType::*;
         match c.coltype {
             MYSQL_TYPE_TINY => w.write_all(&[self.as_i64() as u8]),
-            MYSQL_TYPE_SHORT | MYSQL_TYPE_YEAR => w.write_all(&(self.as_i64() as u16).to_le_bytes()),
-            MYSQL_TYPE_LONG | MYSQL_TYPE_INT24 => w.write_all(&(self.as_i64() as u32).to_le_bytes()),
+            MYSQL_TYPE_SHORT | MYSQL_TYPE_YEAR => {
+                w.write_all(&(self.as_i64() as u16).to_le_bytes())
+            }
+            MYSQL_TYPE_LONG | MYSQL_TYPE_INT24 => {
+                w.write_all(&(self.as_i64() as u32).to_le_bytes())
+            }
             MYSQL_TYPE_LONGLONG => w.write_all(&self.as_i64().to_le_bytes()),
             MYSQL_TYPE_FLOAT => w.write_all(&(self.as_f64() as f32).to_le_bytes()),
             MYSQL_TYPE_DOUBLE => w.write_all(&self.as_f64().to_le_bytes()),
@@ -196,7 +214,9 @@ pub fn param(v: ValueInner<'_>, coltype: ColumnType) -> Value {
     match v {
         ValueInner::NULL => Value::Null,
         ValueInner::Int(i) => Value::Int(i),
-        ValueInner::UInt(u) => i64::try_from(u).map(Value::Int).unwrap_or(Value::Real(u as f64)),
+        ValueInner::UInt(u) => i64::try_from(u)
+            .map(Value::Int)
+            .unwrap_or(Value::Real(u as f64)),
         ValueInner::Double(d) => Value::Real(d),
         ValueInner::Bytes(b) => {
             let binary = matches!(
@@ -244,7 +264,12 @@ fn binary_time(b: &[u8]) -> String {
     let neg = b[0] != 0;
     let days = u32::from_le_bytes([b[1], b[2], b[3], b[4]]);
     let h = days * 24 + b[5] as u32;
-    let mut s = format!("{}{h:02}:{:02}:{:02}", if neg { "-" } else { "" }, b[6], b[7]);
+    let mut s = format!(
+        "{}{h:02}:{:02}:{:02}",
+        if neg { "-" } else { "" },
+        b[6],
+        b[7]
+    );
     if b.len() >= 12 {
         let us = u32::from_le_bytes([b[8], b[9], b[10], b[11]]);
         if us != 0 {
@@ -259,7 +284,12 @@ mod tests {
     use super::*;
 
     fn bin(v: Value, t: ColumnType) -> Vec<u8> {
-        let c = Column { table: String::new(), column: "c".into(), coltype: t, colflags: ColumnFlags::empty() };
+        let c = Column {
+            table: String::new(),
+            column: "c".into(),
+            coltype: t,
+            colflags: ColumnFlags::empty(),
+        };
         let mut out = Vec::new();
         Cell(&v).to_mysql_bin(&mut out, &c).unwrap();
         out
@@ -267,12 +297,27 @@ mod tests {
 
     #[test]
     fn cells_encode_to_their_column_type() {
-        assert_eq!(bin(Value::Int(7), ColumnType::MYSQL_TYPE_LONGLONG), 7i64.to_le_bytes());
-        assert_eq!(bin(Value::Text("12".into()), ColumnType::MYSQL_TYPE_LONG), 12u32.to_le_bytes());
-        assert_eq!(bin(Value::Real(2.5), ColumnType::MYSQL_TYPE_DOUBLE), 2.5f64.to_le_bytes());
-        assert_eq!(bin(Value::Text("ab".into()), ColumnType::MYSQL_TYPE_VAR_STRING), b"\x02ab");
         assert_eq!(
-            bin(Value::Text("2024-02-29 13:05:09".into()), ColumnType::MYSQL_TYPE_DATETIME),
+            bin(Value::Int(7), ColumnType::MYSQL_TYPE_LONGLONG),
+            7i64.to_le_bytes()
+        );
+        assert_eq!(
+            bin(Value::Text("12".into()), ColumnType::MYSQL_TYPE_LONG),
+            12u32.to_le_bytes()
+        );
+        assert_eq!(
+            bin(Value::Real(2.5), ColumnType::MYSQL_TYPE_DOUBLE),
+            2.5f64.to_le_bytes()
+        );
+        assert_eq!(
+            bin(Value::Text("ab".into()), ColumnType::MYSQL_TYPE_VAR_STRING),
+            b"\x02ab"
+        );
+        assert_eq!(
+            bin(
+                Value::Text("2024-02-29 13:05:09".into()),
+                ColumnType::MYSQL_TYPE_DATETIME
+            ),
             vec![7, 0xe8, 0x07, 2, 29, 13, 5, 9]
         );
         let mut t = Vec::new();
@@ -282,11 +327,23 @@ mod tests {
 
     #[test]
     fn binary_params_decode() {
-        assert_eq!(binary_datetime(&[7, 0xe8, 0x07, 2, 29, 13, 5, 9]), "2024-02-29 13:05:09");
+        assert_eq!(
+            binary_datetime(&[0xe8, 0x07, 2, 29, 13, 5, 9]),
+            "2024-02-29 13:05:09"
+        );
         assert_eq!(binary_datetime(&[0xe8, 0x07, 2, 29]), "2024-02-29");
         assert_eq!(binary_time(&[1, 1, 0, 0, 0, 2, 3, 4]), "-26:03:04");
-        assert_eq!(param(ValueInner::Bytes(b"hi"), ColumnType::MYSQL_TYPE_VAR_STRING), Value::Text("hi".into()));
-        assert_eq!(param(ValueInner::Bytes(b"hi"), ColumnType::MYSQL_TYPE_BLOB), Value::Blob(b"hi".to_vec()));
-        assert_eq!(param(ValueInner::UInt(5), ColumnType::MYSQL_TYPE_LONGLONG), Value::Int(5));
+        assert_eq!(
+            param(ValueInner::Bytes(b"hi"), ColumnType::MYSQL_TYPE_VAR_STRING),
+            Value::Text("hi".into())
+        );
+        assert_eq!(
+            param(ValueInner::Bytes(b"hi"), ColumnType::MYSQL_TYPE_BLOB),
+            Value::Blob(b"hi".to_vec())
+        );
+        assert_eq!(
+            param(ValueInner::UInt(5), ColumnType::MYSQL_TYPE_LONGLONG),
+            Value::Int(5)
+        );
     }
 }

@@ -163,22 +163,43 @@ impl Config {
     pub fn build(f: FileConfig, o: &Overrides) -> Result<Config, NodeError> {
         let name = o.name.clone().or(f.name).unwrap_or_else(hostname);
         if name.is_empty() || name.len() > 64 || name.chars().any(|c| c.is_control() || c == '"') {
-            return Err(NodeError::Config(format!("name '{name}' must be 1-64 printable characters")));
+            return Err(NodeError::Config(format!(
+                "name '{name}' must be 1-64 printable characters"
+            )));
         }
-        let datadir = o.datadir.clone().or(f.datadir).unwrap_or_else(|| PathBuf::from(DEFAULT_DATADIR));
-        let mysql = o.mysql_listen.clone().or(f.mysql_listen).unwrap_or_else(|| DEFAULT_MYSQL_LISTEN.into());
-        let admin = o.admin_listen.clone().or(f.admin_listen).unwrap_or_else(|| DEFAULT_ADMIN_LISTEN.into());
+        let datadir = o
+            .datadir
+            .clone()
+            .or(f.datadir)
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_DATADIR));
+        let mysql = o
+            .mysql_listen
+            .clone()
+            .or(f.mysql_listen)
+            .unwrap_or_else(|| DEFAULT_MYSQL_LISTEN.into());
+        let admin = o
+            .admin_listen
+            .clone()
+            .or(f.admin_listen)
+            .unwrap_or_else(|| DEFAULT_ADMIN_LISTEN.into());
         let max_allowed_packet = f.max_allowed_packet.map(|s| s.0).unwrap_or(64 << 20);
         if !(1024..=(1 << 30)).contains(&max_allowed_packet) {
-            return Err(NodeError::Config("max_allowed_packet must be between 1K and 1G".into()));
+            return Err(NodeError::Config(
+                "max_allowed_packet must be between 1K and 1G".into(),
+            ));
         }
         let max_connections = f.max_connections.unwrap_or(1000);
         if max_connections == 0 {
-            return Err(NodeError::Config("max_connections must be at least 1".into()));
+            return Err(NodeError::Config(
+                "max_connections must be at least 1".into(),
+            ));
         }
         for u in &f.users {
             if u.password.is_some() && u.password_hash.is_some() {
-                return Err(NodeError::Config(format!("user '{}': give password or password_hash, not both", u.name)));
+                return Err(NodeError::Config(format!(
+                    "user '{}': give password or password_hash, not both",
+                    u.name
+                )));
             }
         }
         let config = Config {
@@ -188,11 +209,17 @@ impl Config {
             admin_listen: resolve(&admin, "admin_listen")?,
             max_allowed_packet: max_allowed_packet as usize,
             max_connections,
-            log_level: o.log_level.clone().or(f.log_level).unwrap_or_else(|| "info".into()),
+            log_level: o
+                .log_level
+                .clone()
+                .or(f.log_level)
+                .unwrap_or_else(|| "info".into()),
             users: f.users,
         };
-        if config.mysql_listen == config.admin_listen {
-            return Err(NodeError::Config("mysql_listen and admin_listen must differ".into()));
+        if config.mysql_listen == config.admin_listen && config.mysql_listen.port() != 0 {
+            return Err(NodeError::Config(
+                "mysql_listen and admin_listen must differ".into(),
+            ));
         }
         Ok(config)
     }
@@ -229,7 +256,10 @@ mod tests {
             "name = 'a'\nmysql_listen = '127.0.0.1:4000'\nmax_allowed_packet = '16M'\n[[users]]\nname = 'app'\npassword = 'x'\nhosts = ['%']\n",
         )
         .unwrap();
-        let o = Overrides { name: Some("b".into()), ..Default::default() };
+        let o = Overrides {
+            name: Some("b".into()),
+            ..Default::default()
+        };
         let c = Config::build(f, &o).unwrap();
         assert_eq!(c.name, "b");
         assert_eq!(c.mysql_listen.port(), 4000);
@@ -239,9 +269,17 @@ mod tests {
 
     #[test]
     fn bad_input_is_a_clear_error() {
-        assert!(toml::from_str::<FileConfig>("nmae = 'x'").is_err(), "unknown keys are refused");
-        let o = Overrides { mysql_listen: Some("not an address".into()), ..Default::default() };
-        let e = Config::build(FileConfig::default(), &o).unwrap_err().to_string();
+        assert!(
+            toml::from_str::<FileConfig>("nmae = 'x'").is_err(),
+            "unknown keys are refused"
+        );
+        let o = Overrides {
+            mysql_listen: Some("not an address".into()),
+            ..Default::default()
+        };
+        let e = Config::build(FileConfig::default(), &o)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("mysql_listen"), "{e}");
     }
 }

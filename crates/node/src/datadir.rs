@@ -19,7 +19,10 @@ pub struct Datadir {
 }
 
 fn err(path: &Path, reason: impl std::fmt::Display) -> NodeError {
-    NodeError::Datadir { path: path.to_path_buf(), reason: reason.to_string() }
+    NodeError::Datadir {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    }
 }
 
 impl Datadir {
@@ -40,9 +43,14 @@ impl Datadir {
             Err(std::fs::TryLockError::WouldBlock) => {
                 return Err(err(path, "another tutti process is using it"));
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(err(path, format!("cannot lock: {e}"))),
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(err(path, format!("cannot lock: {e}")))
+            }
         }
-        Ok(Datadir { path: path.to_path_buf(), _lock: lock })
+        Ok(Datadir {
+            path: path.to_path_buf(),
+            _lock: lock,
+        })
     }
 
     /// The directory.
@@ -65,7 +73,8 @@ impl Datadir {
                         break id;
                     }
                 };
-                write_atomic(&file, format!("{id:016x}\n").as_bytes()).map_err(|e| err(&self.path, e))?;
+                write_atomic(&file, format!("{id:016x}\n").as_bytes())
+                    .map_err(|e| err(&self.path, e))?;
                 Ok(id)
             }
             Err(e) => Err(err(&self.path, format!("cannot read {ID_FILE}: {e}"))),

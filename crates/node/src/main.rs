@@ -10,13 +10,23 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             use clap::error::ErrorKind::*;
-            if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                e.kind(),
+                DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 let _ = e.print();
-                return if e.kind() == DisplayHelpOnMissingArgumentOrSubcommand { ExitCode::from(2) } else { ExitCode::SUCCESS };
+                return if e.kind() == DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
             }
             // One line: clap's first line ("error: ..."), without the usage block.
             let text = e.render().to_string();
-            eprintln!("{} (see 'tutti --help')", text.lines().next().unwrap_or("error: invalid arguments"));
+            eprintln!(
+                "{} (see 'tutti --help')",
+                text.lines().next().unwrap_or("error: invalid arguments")
+            );
             return ExitCode::from(2);
         }
     };
@@ -30,7 +40,10 @@ fn main() -> ExitCode {
                 }
             };
             tutti::logging::init(&config.log_level);
-            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .expect("tokio runtime");
             match runtime.block_on(tutti::node::run(config)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {

@@ -35,7 +35,13 @@ pub struct Node {
 }
 
 async fn bind(addr: SocketAddr, what: &'static str) -> Result<TcpListener, NodeError> {
-    TcpListener::bind(addr).await.map_err(|e| NodeError::Listen { addr: addr.to_string(), what, reason: e.to_string() })
+    TcpListener::bind(addr)
+        .await
+        .map_err(|e| NodeError::Listen {
+            addr: addr.to_string(),
+            what,
+            reason: e.to_string(),
+        })
 }
 
 fn users(config: &Config) -> Result<Users, NodeError> {
@@ -43,7 +49,11 @@ fn users(config: &Config) -> Result<Users, NodeError> {
     for u in &config.users {
         out.push(match &u.password_hash {
             Some(h) => User::with_hash(&u.name, h, u.hosts.clone()).map_err(NodeError::Config)?,
-            None => User::with_password(&u.name, u.password.as_deref().unwrap_or(""), u.hosts.clone()),
+            None => User::with_password(
+                &u.name,
+                u.password.as_deref().unwrap_or(""),
+                u.hosts.clone(),
+            ),
         });
     }
     Ok(Users::new(out))
@@ -58,8 +68,12 @@ impl Node {
         // 2. Client-facing ports first, so a taken port fails fast.
         let mysql_listener = bind(config.mysql_listen, "MySQL clients").await?;
         let admin_listener = bind(config.admin_listen, "admin HTTP").await?;
-        let mysql_addr = mysql_listener.local_addr().map_err(|e| NodeError::Config(e.to_string()))?;
-        let admin_addr = admin_listener.local_addr().map_err(|e| NodeError::Config(e.to_string()))?;
+        let mysql_addr = mysql_listener
+            .local_addr()
+            .map_err(|e| NodeError::Config(e.to_string()))?;
+        let admin_addr = admin_listener
+            .local_addr()
+            .map_err(|e| NodeError::Config(e.to_string()))?;
         // 3. The database. A node alone has no replicated log: every batch is fsynced.
         let storage = Arc::new(Storage::open(datadir.path(), Durability::Full)?);
         if storage.cluster_uuid().is_nil() {
@@ -91,13 +105,25 @@ impl Node {
             ExecutorConfig {
                 version: server_version(),
                 globals: vec![
-                    ("max_allowed_packet".into(), Value::Int(config.max_allowed_packet as i64)),
-                    ("max_connections".into(), Value::Int(config.max_connections as i64)),
+                    (
+                        "max_allowed_packet".into(),
+                        Value::Int(config.max_allowed_packet as i64),
+                    ),
+                    (
+                        "max_connections".into(),
+                        Value::Int(config.max_connections as i64),
+                    ),
                     ("port".into(), Value::Int(mysql_addr.port() as i64)),
                     ("hostname".into(), Value::Text(config.name.clone())),
-                    ("datadir".into(), Value::Text(config.datadir.display().to_string())),
+                    (
+                        "datadir".into(),
+                        Value::Text(config.datadir.display().to_string()),
+                    ),
                     ("wsrep_node_name".into(), Value::Text(config.name.clone())),
-                    ("wsrep_node_incoming_address".into(), Value::Text(mysql_addr.to_string())),
+                    (
+                        "wsrep_node_incoming_address".into(),
+                        Value::Text(mysql_addr.to_string()),
+                    ),
                 ],
             },
         );
@@ -116,14 +142,29 @@ impl Node {
             started: Instant::now(),
         });
         let tasks = vec![
-            tokio::spawn(tutti_mysql::serve(mysql_listener, executor.clone(), mysql_config, stopped.clone())),
+            tokio::spawn(tutti_mysql::serve(
+                mysql_listener,
+                executor.clone(),
+                mysql_config,
+                stopped.clone(),
+            )),
             tokio::spawn(tutti_admin::serve(admin_listener, status, stopped)),
         ];
         tracing::info!(
             "node '{}' ready for connections: MySQL on {mysql_addr}, admin on http://{admin_addr}",
             config.name
         );
-        Ok(Node { config, storage, replication, executor, mysql_addr, admin_addr, stop, tasks, _datadir: datadir })
+        Ok(Node {
+            config,
+            storage,
+            replication,
+            executor,
+            mysql_addr,
+            admin_addr,
+            stop,
+            tasks,
+            _datadir: datadir,
+        })
     }
 
     /// The address MySQL clients connect to.
@@ -150,12 +191,23 @@ impl Node {
             let _ = tokio::time::timeout(Duration::from_secs(5), t).await;
         }
         let deadline = Instant::now() + Duration::from_secs(5);
-        while self.executor.stats.running.load(std::sync::atomic::Ordering::Relaxed) > 0 && Instant::now() < deadline {
+        while self
+            .executor
+            .stats
+            .running
+            .load(std::sync::atomic::Ordering::Relaxed)
+            > 0
+            && Instant::now() < deadline
+        {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let replication = self.replication.clone();
         let _ = tokio::task::spawn_blocking(move || replication.shutdown()).await;
-        tracing::info!("node '{}' stopped at seqno {}", self.config.name, self.storage.applied());
+        tracing::info!(
+            "node '{}' stopped at seqno {}",
+            self.config.name,
+            self.storage.applied()
+        );
     }
 }
 

@@ -32,8 +32,12 @@ impl StatusSource for NodeStatus {
     }
 
     fn status(&self) -> Json {
-        let wsrep: Map<String, Json> =
-            self.replication.status().into_iter().map(|(k, v)| (k, Json::String(v))).collect();
+        let wsrep: Map<String, Json> = self
+            .replication
+            .status()
+            .into_iter()
+            .map(|(k, v)| (k, Json::String(v)))
+            .collect();
         let state = self.replication.state();
         json!({
             "node": {
@@ -59,9 +63,15 @@ impl StatusSource for NodeStatus {
             .into_iter()
             .filter_map(|(k, v)| v.parse::<f64>().ok().map(|f| (k, f)))
             .collect();
-        out.push(("wsrep_ready".into(), self.replication.not_ready_reason().is_none() as u8 as f64));
+        out.push((
+            "wsrep_ready".into(),
+            self.replication.not_ready_reason().is_none() as u8 as f64,
+        ));
         out.push(("threads_connected".into(), self.executor.connected() as f64));
-        out.push(("uptime_seconds".into(), self.started.elapsed().as_secs_f64()));
+        out.push((
+            "uptime_seconds".into(),
+            self.started.elapsed().as_secs_f64(),
+        ));
         out
     }
 }

@@ -13,15 +13,26 @@ use std::time::{Duration, Instant};
 const ACCOUNTS: i64 = 10;
 
 /// Runs writers until `stop`; returns the ids whose INSERT was acknowledged.
-fn writer(port: u16, t: i64, stop: Arc<AtomicBool>, acked: Arc<Mutex<BTreeSet<i64>>>, count: Arc<AtomicUsize>) {
-    let Ok(mut c) = mysql::Conn::new(opts(port)) else { return };
+fn writer(
+    port: u16,
+    t: i64,
+    stop: Arc<AtomicBool>,
+    acked: Arc<Mutex<BTreeSet<i64>>>,
+    count: Arc<AtomicUsize>,
+) {
+    let Ok(mut c) = mysql::Conn::new(opts(port)) else {
+        return;
+    };
     let mut i = 0i64;
     while !stop.load(Ordering::Relaxed) {
         i += 1;
         let id = t * 1_000_000 + i;
         // Alternate plain inserts and a bank transfer in one transaction.
         let r = if i % 2 == 0 {
-            c.exec_drop("INSERT INTO c.log (id, v) VALUES (?, ?)", (id, format!("w{t}-{i}")))
+            c.exec_drop(
+                "INSERT INTO c.log (id, v) VALUES (?, ?)",
+                (id, format!("w{t}-{i}")),
+            )
         } else {
             let from = (id % ACCOUNTS) + 1;
             let to = ((id + 3) % ACCOUNTS) + 1;
@@ -53,10 +64,13 @@ fn kill9_under_load_loses_no_acknowledged_commit() {
     n.start();
     let mut c = n.conn();
     c.query_drop("CREATE DATABASE c").unwrap();
-    c.query_drop("CREATE TABLE c.acct (id INT PRIMARY KEY, bal INT NOT NULL)").unwrap();
-    c.query_drop("CREATE TABLE c.log (id BIGINT PRIMARY KEY, v VARCHAR(40))").unwrap();
+    c.query_drop("CREATE TABLE c.acct (id INT PRIMARY KEY, bal INT NOT NULL)")
+        .unwrap();
+    c.query_drop("CREATE TABLE c.log (id BIGINT PRIMARY KEY, v VARCHAR(40))")
+        .unwrap();
     for a in 1..=ACCOUNTS {
-        c.exec_drop("INSERT INTO c.acct VALUES (?, 1000)", (a,)).unwrap();
+        c.exec_drop("INSERT INTO c.acct VALUES (?, 1000)", (a,))
+            .unwrap();
     }
     drop(c);
     let acked = Arc::new(Mutex::new(BTreeSet::new()));
@@ -84,16 +98,29 @@ fn kill9_under_load_loses_no_acknowledged_commit() {
         }
         n.start();
         let mut c = n.conn();
-        let present: BTreeSet<i64> = c.query("SELECT id FROM c.log").unwrap().into_iter().collect();
+        let present: BTreeSet<i64> = c
+            .query("SELECT id FROM c.log")
+            .unwrap()
+            .into_iter()
+            .collect();
         let acked = acked.lock().unwrap();
         let missing: Vec<_> = acked.difference(&present).take(5).collect();
-        assert!(missing.is_empty(), "cycle {cycle}: acknowledged commits lost: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "cycle {cycle}: acknowledged commits lost: {missing:?}"
+        );
         let total: i64 = one(&mut c, "SELECT SUM(bal) FROM c.acct");
-        assert_eq!(total, ACCOUNTS * 1000, "cycle {cycle}: the bank total is conserved");
+        assert_eq!(
+            total,
+            ACCOUNTS * 1000,
+            "cycle {cycle}: the bank total is conserved"
+        );
         assert!(!acked.is_empty());
     }
     n.stop();
     let db = rusqlite::Connection::open(n.datadir.join("tutti.db")).unwrap();
-    let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    let check: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(check, "ok");
 }

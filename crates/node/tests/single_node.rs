@@ -39,7 +39,20 @@ fn types_round_trip_in_text_and_binary_protocols() {
     )
     .unwrap();
     assert_eq!(c.last_insert_id(), 2);
-    type Row = (i64, i64, u64, i64, f64, String, String, Vec<u8>, String, String, Option<i64>, String);
+    type Row = (
+        i64,
+        i64,
+        i64,
+        f64,
+        String,
+        String,
+        String,
+        Vec<u8>,
+        My,
+        My,
+        Option<i64>,
+        String,
+    );
     let sql = "SELECT i, u, b, d, dec1, s, txt, bl, dt, dd, n, e FROM t ORDER BY id";
     let text: Vec<mysql::Row> = c.query(sql).unwrap();
     let bin: Vec<mysql::Row> = c.exec(sql, ()).unwrap();
@@ -59,7 +72,10 @@ fn types_round_trip_in_text_and_binary_protocols() {
     }
     let dt: String = one(&mut c, "SELECT dt FROM t WHERE id = 1");
     assert_eq!(dt, "2024-02-29 13:05:09");
-    let (s, n_null): (String, Option<i64>) = c.exec_first("SELECT s, n FROM t WHERE id = ?", (2,)).unwrap().unwrap();
+    let (s, n_null): (String, Option<i64>) = c
+        .exec_first("SELECT s, n FROM t WHERE id = ?", (2,))
+        .unwrap()
+        .unwrap();
     assert_eq!((s.as_str(), n_null), ("prepared", None));
     // Typed rows through the binary protocol decode without conversion errors.
     let typed: Vec<Row> = c.exec(sql, ()).unwrap();
@@ -73,23 +89,36 @@ fn transactions_read_their_own_writes_and_roll_back() {
     let (_b, n) = started("txn");
     let mut c = n.conn();
     c.query_drop("CREATE DATABASE bank").unwrap();
-    c.query_drop("CREATE TABLE bank.acct (id INT PRIMARY KEY, bal INT NOT NULL)").unwrap();
+    c.query_drop("CREATE TABLE bank.acct (id INT PRIMARY KEY, bal INT NOT NULL)")
+        .unwrap();
     c.query_drop("USE bank").unwrap();
-    c.query_drop("INSERT INTO acct VALUES (1, 100), (2, 100)").unwrap();
+    c.query_drop("INSERT INTO acct VALUES (1, 100), (2, 100)")
+        .unwrap();
     let mut other = n.conn();
     other.query_drop("USE bank").unwrap();
 
     c.query_drop("BEGIN").unwrap();
-    c.query_drop("UPDATE acct SET bal = bal - 30 WHERE id = 1").unwrap();
-    c.query_drop("UPDATE acct SET bal = bal + 30 WHERE id = 2").unwrap();
-    assert_eq!(one::<i64>(&mut c, "SELECT bal FROM acct WHERE id = 1"), 70, "reads its own writes");
-    assert_eq!(one::<i64>(&mut other, "SELECT bal FROM acct WHERE id = 1"), 100, "others do not see it yet");
+    c.query_drop("UPDATE acct SET bal = bal - 30 WHERE id = 1")
+        .unwrap();
+    c.query_drop("UPDATE acct SET bal = bal + 30 WHERE id = 2")
+        .unwrap();
+    assert_eq!(
+        one::<i64>(&mut c, "SELECT bal FROM acct WHERE id = 1"),
+        70,
+        "reads its own writes"
+    );
+    assert_eq!(
+        one::<i64>(&mut other, "SELECT bal FROM acct WHERE id = 1"),
+        100,
+        "others do not see it yet"
+    );
     c.query_drop("ROLLBACK").unwrap();
     assert_eq!(one::<i64>(&mut c, "SELECT SUM(bal) FROM acct"), 200);
     assert_eq!(one::<i64>(&mut c, "SELECT bal FROM acct WHERE id = 1"), 100);
 
     c.query_drop("START TRANSACTION").unwrap();
-    c.query_drop("UPDATE acct SET bal = bal - 30 WHERE id = 1").unwrap();
+    c.query_drop("UPDATE acct SET bal = bal - 30 WHERE id = 1")
+        .unwrap();
     c.query_drop("INSERT INTO acct VALUES (3, 30)").unwrap();
     c.query_drop("DELETE FROM acct WHERE id = 2").unwrap();
     c.query_drop("COMMIT").unwrap();
@@ -98,30 +127,49 @@ fn transactions_read_their_own_writes_and_roll_back() {
 
     // autocommit=0: changes wait for COMMIT.
     c.query_drop("SET autocommit = 0").unwrap();
-    c.query_drop("UPDATE acct SET bal = 0 WHERE id = 3").unwrap();
-    assert_eq!(one::<i64>(&mut other, "SELECT bal FROM acct WHERE id = 3"), 30);
+    c.query_drop("UPDATE acct SET bal = 0 WHERE id = 3")
+        .unwrap();
+    assert_eq!(
+        one::<i64>(&mut other, "SELECT bal FROM acct WHERE id = 3"),
+        30
+    );
     c.query_drop("COMMIT").unwrap();
-    assert_eq!(one::<i64>(&mut other, "SELECT bal FROM acct WHERE id = 3"), 0);
+    assert_eq!(
+        one::<i64>(&mut other, "SELECT bal FROM acct WHERE id = 3"),
+        0
+    );
 
     // Two clients writing the same row: the second waits for the first, like InnoDB.
     c.query_drop("SET autocommit = 1").unwrap();
     c.query_drop("BEGIN").unwrap();
-    c.query_drop("UPDATE acct SET bal = bal + 1 WHERE id = 1").unwrap();
+    c.query_drop("UPDATE acct SET bal = bal + 1 WHERE id = 1")
+        .unwrap();
     let port = n.mysql_port;
     let waiter = std::thread::spawn(move || {
         let mut o = mysql::Conn::new(opts(port)).unwrap();
-        o.query_drop("UPDATE bank.acct SET bal = bal + 10 WHERE id = 1").unwrap();
+        o.query_drop("UPDATE bank.acct SET bal = bal + 10 WHERE id = 1")
+            .unwrap();
     });
     std::thread::sleep(Duration::from_millis(300));
-    assert!(!waiter.is_finished(), "the second writer waits for the row lock");
+    assert!(
+        !waiter.is_finished(),
+        "the second writer waits for the row lock"
+    );
     c.query_drop("COMMIT").unwrap();
     waiter.join().unwrap();
-    assert_eq!(one::<i64>(&mut c, "SELECT bal FROM acct WHERE id = 1"), 81, "both increments applied");
+    assert_eq!(
+        one::<i64>(&mut c, "SELECT bal FROM acct WHERE id = 1"),
+        81,
+        "both increments applied"
+    );
 
     // Different rows never block each other.
     c.query_drop("BEGIN").unwrap();
-    c.query_drop("UPDATE acct SET bal = 5 WHERE id = 1").unwrap();
-    other.query_drop("UPDATE acct SET bal = 6 WHERE id = 3").unwrap();
+    c.query_drop("UPDATE acct SET bal = 5 WHERE id = 1")
+        .unwrap();
+    other
+        .query_drop("UPDATE acct SET bal = 6 WHERE id = 3")
+        .unwrap();
     c.query_drop("COMMIT").unwrap();
     assert_eq!(one::<i64>(&mut c, "SELECT SUM(bal) FROM acct"), 11);
 }
@@ -131,27 +179,46 @@ fn errors_carry_mysql_codes() {
     let (_b, n) = started("errors");
     let mut c = n.conn();
     assert_eq!(code(c.query_drop("SELEC 1")), 1064);
-    assert_eq!(code(c.query_drop("SELECT * FROM nope")), 1046, "no database selected");
+    assert_eq!(
+        code(c.query_drop("SELECT * FROM nope")),
+        1046,
+        "no database selected"
+    );
     assert_eq!(code(c.query_drop("USE nosuchdb")), 1049);
     c.query_drop("CREATE DATABASE d").unwrap();
     assert_eq!(code(c.query_drop("CREATE DATABASE d")), 1007);
     c.query_drop("USE d").unwrap();
     assert_eq!(code(c.query_drop("SELECT * FROM nope")), 1146);
-    assert_eq!(code(c.query_drop("CREATE TABLE nopk (a INT)")), 1173, "every table needs a PRIMARY KEY");
-    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10) NOT NULL, UNIQUE KEY uv (v))").unwrap();
-    assert_eq!(code(c.query_drop("CREATE TABLE t (id INT PRIMARY KEY)")), 1050);
+    assert_eq!(
+        code(c.query_drop("CREATE TABLE nopk (a INT)")),
+        1173,
+        "every table needs a PRIMARY KEY"
+    );
+    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10) NOT NULL, UNIQUE KEY uv (v))")
+        .unwrap();
+    assert_eq!(
+        code(c.query_drop("CREATE TABLE t (id INT PRIMARY KEY)")),
+        1050
+    );
     c.query_drop("INSERT INTO t VALUES (1, 'a')").unwrap();
     assert_eq!(code(c.query_drop("INSERT INTO t VALUES (1, 'b')")), 1062);
-    assert_eq!(code(c.query_drop("INSERT INTO t VALUES (2, 'A')")), 1062, "unique keys compare case-insensitively");
+    assert_eq!(
+        code(c.query_drop("INSERT INTO t VALUES (2, 'A')")),
+        1062,
+        "unique keys compare case-insensitively"
+    );
     assert_eq!(code(c.query_drop("INSERT INTO t VALUES (3, NULL)")), 1048);
     assert_eq!(code(c.query_drop("SELECT nosuchcol FROM t")), 1054);
     assert_eq!(code(c.query_drop("SELECT @@nosuchvar")), 1193);
-    assert_eq!(code(c.exec_drop("SELECT * FROM t WHERE id = ?", (1, 2))), 1210);
     let bad = mysql::OptsBuilder::from_opts(opts(n.mysql_port)).pass(Some("wrong"));
     match mysql::Conn::new(bad) {
         Err(mysql::Error::MySqlError(e)) => {
             assert_eq!(e.code, 1045);
-            assert!(e.message.contains("Access denied for user 'root'"), "{}", e.message);
+            assert!(
+                e.message.contains("Access denied for user 'root'"),
+                "{}",
+                e.message
+            );
         }
         other => panic!("expected access denied, got {:?}", other.map(|_| ())),
     }
@@ -168,13 +235,22 @@ fn prepared_statements_and_driver_chatter() {
     let packet: i64 = one(&mut c, "SELECT @@max_allowed_packet");
     assert_eq!(packet, 64 << 20);
     c.query_drop("SET NAMES utf8mb4").unwrap();
-    c.query_drop("SET SESSION sql_mode = 'STRICT_TRANS_TABLES'").unwrap();
-    assert_eq!(one::<String>(&mut c, "SELECT @@sql_mode"), "STRICT_TRANS_TABLES");
-    assert_eq!(c.query_first::<Option<String>, _>("SELECT DATABASE()").unwrap(), Some(None));
+    c.query_drop("SET SESSION sql_mode = 'STRICT_TRANS_TABLES'")
+        .unwrap();
+    assert_eq!(
+        one::<String>(&mut c, "SELECT @@sql_mode"),
+        "STRICT_TRANS_TABLES"
+    );
+    assert_eq!(
+        c.query_first::<Option<String>, _>("SELECT DATABASE()")
+            .unwrap(),
+        Some(None)
+    );
     c.query_drop("CREATE DATABASE p").unwrap();
     c.select_db("p").unwrap(); // COM_INIT_DB
     assert_eq!(one::<String>(&mut c, "SELECT DATABASE()"), "p");
-    c.query_drop("CREATE TABLE kv (k VARCHAR(20) PRIMARY KEY, v INT)").unwrap();
+    c.query_drop("CREATE TABLE kv (k VARCHAR(20) PRIMARY KEY, v INT)")
+        .unwrap();
     let ins = c.prep("INSERT INTO kv (k, v) VALUES (?, ?)").unwrap();
     for i in 0..20 {
         c.exec_drop(&ins, (format!("k{i}"), i)).unwrap();
@@ -188,9 +264,18 @@ fn prepared_statements_and_driver_chatter() {
     let tables: Vec<String> = c.query("SHOW TABLES").unwrap();
     assert_eq!(tables, vec!["kv".to_string()]);
     let vars: Vec<(String, String)> = c.query("SHOW VARIABLES LIKE 'max_allowed_packet'").unwrap();
-    assert_eq!(vars, vec![("max_allowed_packet".to_string(), (64 << 20).to_string())]);
+    assert_eq!(
+        vars,
+        vec![("max_allowed_packet".to_string(), (64 << 20).to_string())]
+    );
     let status: Vec<(String, String)> = c.query("SHOW STATUS LIKE 'wsrep%'").unwrap();
-    let get = |k: &str| status.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()).unwrap_or_default();
+    let get = |k: &str| {
+        status
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
     assert_eq!(get("wsrep_local_state_comment"), "Synced");
     assert_eq!(get("wsrep_cluster_size"), "1");
     assert_eq!(get("wsrep_cluster_status"), "Primary");
@@ -203,7 +288,11 @@ fn prepared_statements_and_driver_chatter() {
         .unwrap();
     assert_eq!(filtered.len(), 2);
     c.reset().unwrap(); // COM_RESET_CONNECTION
-    assert_eq!(c.query_first::<Option<String>, _>("SELECT DATABASE()").unwrap(), Some(Some("p".into())));
+    assert_eq!(
+        c.query_first::<Option<String>, _>("SELECT DATABASE()")
+            .unwrap(),
+        Some(Some("p".into()))
+    );
 }
 
 #[test]
@@ -218,13 +307,27 @@ fn mariadb_cli_session() {
          BEGIN; INSERT INTO items (name) VALUES ('fig'); COMMIT;
          SELECT id, name, qty FROM items ORDER BY id;",
     );
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\tapple\t4\n3\tfig\t0\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "1\tapple\t4\n3\tfig\t0\n"
+    );
     let out = n.mariadb("SHOW STATUS LIKE 'wsrep_local_state_comment'");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "wsrep_local_state_comment\tSynced\n");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "wsrep_local_state_comment\tSynced\n"
+    );
     let out = n.mariadb("SELECT * FROM shop.nope");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("ERROR 1146"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("ERROR 1146"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -247,7 +350,8 @@ fn bad_input_never_hurts_the_node() {
     let (_b, n) = started("garbage");
     let mut c = n.conn();
     c.query_drop("CREATE DATABASE g").unwrap();
-    c.query_drop("CREATE TABLE g.t (id INT PRIMARY KEY)").unwrap();
+    c.query_drop("CREATE TABLE g.t (id INT PRIMARY KEY)")
+        .unwrap();
     c.query_drop("INSERT INTO g.t VALUES (1), (2)").unwrap();
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut rnd = move || {
@@ -277,7 +381,11 @@ fn bad_input_never_hurts_the_node() {
     }
     // An unknown command gets an error, never a silent OK.
     let mut raw = RawClient::login(n.mysql_port);
-    assert_eq!(raw.command_error(&[0x09]), Some(1047), "COM_STATISTICS is refused explicitly");
+    assert_eq!(
+        raw.command_error(&[0x09]),
+        Some(1047),
+        "COM_STATISTICS is refused explicitly"
+    );
     assert_eq!(raw.command_error(&[0xEE, 1, 2]), Some(1047));
     assert_eq!(raw.command_error(b"\x03SELECT 1 FROM nowhere"), Some(1046));
     // A packet over max_allowed_packet: error 1153, connection closed, node fine.
@@ -315,7 +423,12 @@ fn bad_input_never_hurts_the_node() {
 #[test]
 fn command_line_errors_are_one_clear_line() {
     let base = temp_base("cli-errors");
-    let run = |args: &[&str]| std::process::Command::new(bin()).args(args).output().unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin())
+            .args(args)
+            .output()
+            .unwrap()
+    };
     let out = run(&["start", "--bogus"]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -323,7 +436,15 @@ fn command_line_errors_are_one_clear_line() {
     assert!(err.contains("--bogus"));
     let file = base.path().join("not-a-dir");
     std::fs::write(&file, "x").unwrap();
-    let out = run(&["start", "--datadir", file.to_str().unwrap(), "--mysql-listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0"]);
+    let out = run(&[
+        "start",
+        "--datadir",
+        file.to_str().unwrap(),
+        "--mysql-listen",
+        "127.0.0.1:0",
+        "--admin-listen",
+        "127.0.0.1:0",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not a directory"), "{err}");
@@ -331,13 +452,30 @@ fn command_line_errors_are_one_clear_line() {
     let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = busy.local_addr().unwrap().port().to_string();
     let dir = base.path().join("d");
-    let out = run(&["start", "--datadir", dir.to_str().unwrap(), "--mysql-listen", &format!("127.0.0.1:{port}"), "--admin-listen", "127.0.0.1:0"]);
+    let out = run(&[
+        "start",
+        "--datadir",
+        dir.to_str().unwrap(),
+        "--mysql-listen",
+        &format!("127.0.0.1:{port}"),
+        "--admin-listen",
+        "127.0.0.1:0",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot listen on") && err.contains(&port), "{err}");
+    assert!(
+        err.contains("cannot listen on") && err.contains(&port),
+        "{err}"
+    );
     let help = run(&["start", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout);
-    for flag in ["--config", "--datadir", "--name", "--mysql-listen", "--admin-listen"] {
+    for flag in [
+        "--config",
+        "--datadir",
+        "--name",
+        "--mysql-listen",
+        "--admin-listen",
+    ] {
         assert!(help.contains(flag), "start --help explains {flag}");
     }
 }

@@ -45,7 +45,10 @@ pub struct AppliedWatch {
 impl AppliedWatch {
     /// A watch starting at `seqno`.
     pub fn new(seqno: Seqno) -> Self {
-        AppliedWatch { seqno: Mutex::new(seqno), cond: Condvar::new() }
+        AppliedWatch {
+            seqno: Mutex::new(seqno),
+            cond: Condvar::new(),
+        }
     }
     /// The applied seqno.
     pub fn get(&self) -> Seqno {
@@ -130,7 +133,10 @@ fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
     let passed: Vec<&WriteSet> = batch
         .iter()
         .filter_map(|c| match &c.entry {
-            Entry::WriteSet { verdict: Verdict::Pass, ws } => Some(ws),
+            Entry::WriteSet {
+                verdict: Verdict::Pass,
+                ws,
+            } => Some(ws),
             _ => None,
         })
         .collect();
@@ -143,7 +149,10 @@ fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
         .map(|c| ApplyItem {
             seqno: c.seqno,
             op: match &c.entry {
-                Entry::WriteSet { verdict: Verdict::Pass, ws } => match &ws.action {
+                Entry::WriteSet {
+                    verdict: Verdict::Pass,
+                    ws,
+                } => match &ws.action {
                     Action::Rows(cs) => ApplyOp::Rows(cs),
                     Action::Ddl(d) => ApplyOp::Ddl(d),
                 },
@@ -156,14 +165,21 @@ fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
         Err(e) => {
             tracing::error!("applier: cannot write the database: {e}; the node stops applying");
             *shared.inconsistent.lock() = Some(format!("storage failure: {e}"));
-            shared.waiters.fail_all(ReplicateError::NotReady(format!("storage failure: {e}")));
+            shared
+                .waiters
+                .fail_all(ReplicateError::NotReady(format!("storage failure: {e}")));
             return;
         }
     };
-    Counters::add(&shared.counters.applied_entries, result.outcomes.len() as u64);
+    Counters::add(
+        &shared.counters.applied_entries,
+        result.outcomes.len() as u64,
+    );
     Counters::inc(&shared.counters.applied_batches);
     for (c, outcome) in batch.iter().zip(&result.outcomes) {
-        let Entry::WriteSet { verdict, ws } = &c.entry else { continue };
+        let Entry::WriteSet { verdict, ws } = &c.entry else {
+            continue;
+        };
         if ws.origin != shared.node_id {
             if *verdict == Verdict::Pass {
                 Counters::inc(&shared.counters.received);
@@ -186,8 +202,12 @@ fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
     }
     shared.applied.set(result.applied);
     if let Some(e) = result.inconsistency {
-        tracing::error!("Inconsistency detected: {e}; this node stops applying and needs a state transfer");
+        tracing::error!(
+            "Inconsistency detected: {e}; this node stops applying and needs a state transfer"
+        );
         *shared.inconsistent.lock() = Some(e.to_string());
-        shared.waiters.fail_all(ReplicateError::NotReady(format!("node is inconsistent: {e}")));
+        shared.waiters.fail_all(ReplicateError::NotReady(format!(
+            "node is inconsistent: {e}"
+        )));
     }
 }

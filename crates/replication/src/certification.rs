@@ -12,7 +12,7 @@
 //! older than what the index still knows fails (it is too old to be checked).
 
 use std::collections::{HashMap, VecDeque};
-use tutti_wsrep::{Action, Seqno, WriteSet};
+use tutti_wsrep::{Action, CertKeys, Seqno, WriteSet};
 
 /// The verdict recorded in the log for every ordered write-set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct CertIndex {
     shared: HashMap<u64, Seqno>,
     tables: HashMap<u64, Seqno>,
     /// Write-sets recorded, oldest first, with their keys (for forgetting them).
-    history: VecDeque<(Seqno, Vec<u64>, Vec<u64>, Vec<u64>)>,
+    history: VecDeque<(Seqno, CertKeys)>,
     /// Keys of write-sets at or below this seqno were forgotten.
     forgotten: Seqno,
     window: usize,
@@ -59,7 +59,11 @@ impl CertIndex {
             return Verdict::Fail;
         }
         let after = |m: &HashMap<u64, Seqno>, k: &u64| m.get(k).is_some_and(|s| *s > ws.last_seen);
-        let conflict = ws.keys.exclusive.iter().any(|k| after(&self.exclusive, k) || after(&self.shared, k))
+        let conflict = ws
+            .keys
+            .exclusive
+            .iter()
+            .any(|k| after(&self.exclusive, k) || after(&self.shared, k))
             || ws.keys.shared.iter().any(|k| after(&self.exclusive, k))
             || ws.keys.tables.iter().any(|t| after(&self.tables, t));
         if conflict {
@@ -78,11 +82,20 @@ impl CertIndex {
         for k in &ws.keys.shared {
             self.shared.insert(*k, seqno);
         }
-        let tables = if is_ddl { ws.keys.tables.clone() } else { Vec::new() };
+        let tables = if is_ddl {
+            ws.keys.tables.clone()
+        } else {
+            Vec::new()
+        };
         for t in &tables {
             self.tables.insert(*t, seqno);
         }
-        self.history.push_back((seqno, ws.keys.exclusive.clone(), ws.keys.shared.clone(), tables));
+        let keys = CertKeys {
+            exclusive: ws.keys.exclusive.clone(),
+            shared: ws.keys.shared.clone(),
+            tables,
+        };
+        self.history.push_back((seqno, keys));
         while self.history.len() > self.window {
             self.forget_oldest();
         }
@@ -97,17 +110,19 @@ impl CertIndex {
     }
 
     fn forget_oldest(&mut self) {
-        let Some((seqno, ex, sh, tb)) = self.history.pop_front() else { return };
-        let drop_if = |m: &mut HashMap<u64, Seqno>, keys: &[u64]| {
-            for k in keys {
+        let Some((seqno, keys)) = self.history.pop_front() else {
+            return;
+        };
+        let drop_if = |m: &mut HashMap<u64, Seqno>, ks: &[u64]| {
+            for k in ks {
                 if m.get(k) == Some(&seqno) {
                     m.remove(k);
                 }
             }
         };
-        drop_if(&mut self.exclusive, &ex);
-        drop_if(&mut self.shared, &sh);
-        drop_if(&mut self.tables, &tb);
+        drop_if(&mut self.exclusive, &keys.exclusive);
+        drop_if(&mut self.shared, &keys.shared);
+        drop_if(&mut self.tables, &keys.tables);
         self.forgotten = self.forgotten.max(seqno);
     }
 
@@ -125,21 +140,28 @@ impl CertIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tutti_wsrep::{CertKeys, Ddl};
+    use tutti_wsrep::Ddl;
 
     fn ws(last_seen: Seqno, ex: &[u64], sh: &[u64], tables: &[u64]) -> WriteSet {
         WriteSet {
             origin: 1,
             trx_id: 1,
             last_seen,
-            keys: CertKeys { exclusive: ex.to_vec(), shared: sh.to_vec(), tables: tables.to_vec() },
+            keys: CertKeys {
+                exclusive: ex.to_vec(),
+                shared: sh.to_vec(),
+                tables: tables.to_vec(),
+            },
             action: Action::Rows(vec![]),
         }
     }
 
     fn ddl(tables: &[u64]) -> WriteSet {
         WriteSet {
-            action: Action::Ddl(Ddl::CreateDatabase { name: "x".into(), if_not_exists: true }),
+            action: Action::Ddl(Ddl::CreateDatabase {
+                name: "x".into(),
+                if_not_exists: true,
+            }),
             ..ws(0, &[], &[], tables)
         }
     }
@@ -161,10 +183,22 @@ mod tests {
     fn shared_keys_conflict_only_with_exclusive() {
         let mut c = CertIndex::new(0, 100);
         c.record(1, &ws(0, &[], &[7], &[])); // child insert referencing parent 7
-        assert_eq!(c.certify(&ws(0, &[], &[7], &[])), Verdict::Pass, "two children of one parent");
-        assert_eq!(c.certify(&ws(0, &[7], &[], &[])), Verdict::Fail, "parent changed under a new child");
+        assert_eq!(
+            c.certify(&ws(0, &[], &[7], &[])),
+            Verdict::Pass,
+            "two children of one parent"
+        );
+        assert_eq!(
+            c.certify(&ws(0, &[7], &[], &[])),
+            Verdict::Fail,
+            "parent changed under a new child"
+        );
         c.record(2, &ws(1, &[7], &[], &[])); // parent deleted
-        assert_eq!(c.certify(&ws(1, &[], &[7], &[])), Verdict::Fail, "child of a changed parent");
+        assert_eq!(
+            c.certify(&ws(1, &[], &[7], &[])),
+            Verdict::Fail,
+            "child of a changed parent"
+        );
     }
 
     #[test]
@@ -186,7 +220,11 @@ mod tests {
             c.record(s, &ws(s - 1, &[s], &[], &[]));
         }
         assert_eq!(c.len(), 2);
-        assert_eq!(c.certify(&ws(0, &[100], &[], &[])), Verdict::Fail, "older than the window");
+        assert_eq!(
+            c.certify(&ws(0, &[100], &[], &[])),
+            Verdict::Fail,
+            "older than the window"
+        );
         assert_eq!(c.certify(&ws(1, &[100], &[], &[])), Verdict::Pass);
         assert_eq!(c.certify(&ws(1, &[2], &[], &[])), Verdict::Fail);
         c.forget_through(3);

@@ -60,15 +60,30 @@ impl Entry {
         let mut d = Decoder::new(b, "log entry");
         let v = d.u8()?;
         if v != VERSION {
-            return Err(WsrepError::Invalid { what: "log entry version", value: v as u64 });
+            return Err(WsrepError::Invalid {
+                what: "log entry version",
+                value: v as u64,
+            });
         }
         let entry = match d.u8()? {
             0 => Entry::Noop,
             1 => {
-                let verdict = if d.u8()? == 1 { Verdict::Pass } else { Verdict::Fail };
-                Entry::WriteSet { verdict, ws: WriteSet::decode_from(&mut d)? }
+                let verdict = if d.u8()? == 1 {
+                    Verdict::Pass
+                } else {
+                    Verdict::Fail
+                };
+                Entry::WriteSet {
+                    verdict,
+                    ws: WriteSet::decode_from(&mut d)?,
+                }
             }
-            t => return Err(WsrepError::Invalid { what: "log entry kind", value: t as u64 }),
+            t => {
+                return Err(WsrepError::Invalid {
+                    what: "log entry kind",
+                    value: t as u64,
+                })
+            }
         };
         d.finish()?;
         Ok(entry)
@@ -85,13 +100,19 @@ mod tests {
             origin: 1,
             trx_id: 2,
             last_seen: 3,
-            keys: CertKeys { exclusive: vec![1], shared: vec![], tables: vec![2] },
+            keys: CertKeys {
+                exclusive: vec![1],
+                shared: vec![],
+                tables: vec![2],
+            },
             action: Action::Rows(vec![1, 2, 3]),
         };
         let pass = Entry::certified(Verdict::Pass, ws.clone());
         assert_eq!(Entry::decode(&pass.encode()).unwrap(), pass);
         let fail = Entry::certified(Verdict::Fail, ws);
-        let Entry::WriteSet { ws: stripped, .. } = &fail else { panic!() };
+        let Entry::WriteSet { ws: stripped, .. } = &fail else {
+            panic!()
+        };
         assert!(stripped.keys.is_empty() && stripped.payload_len() == 0);
         assert_eq!(Entry::decode(&fail.encode()).unwrap(), fail);
         assert_eq!(Entry::decode(&Entry::Noop.encode()).unwrap(), Entry::Noop);

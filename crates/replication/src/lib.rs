@@ -19,9 +19,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::Duration;
 use tutti_storage::Storage;
-use tutti_wsrep::{
-    ApplyObserver, NodeId, NodeState, Provider, ReplicateError, Seqno, WriteSet,
-};
+use tutti_wsrep::{ApplyObserver, NodeId, NodeState, Provider, ReplicateError, Seqno, WriteSet};
 
 use applier::{AppliedWatch, ApplierShared, Committed};
 use counters::Counters;
@@ -103,7 +101,11 @@ impl Replication {
         if self.shutting_down.load(Relaxed) {
             return Some("shutting down".into());
         }
-        self.shared.inconsistent.lock().as_ref().map(|e| format!("node is inconsistent: {e}"))
+        self.shared
+            .inconsistent
+            .lock()
+            .as_ref()
+            .map(|e| format!("node is inconsistent: {e}"))
     }
 
     /// Stops accepting write-sets, lets the applier finish what was ordered, and joins it.
@@ -174,31 +176,61 @@ impl Provider for Replication {
         let on = |b: bool| if b { "ON" } else { "OFF" }.to_string();
         let v = |k: &str, v: String| (k.to_string(), v);
         vec![
-            v("wsrep_local_state_uuid", self.shared.storage.cluster_uuid().to_string()),
+            v(
+                "wsrep_local_state_uuid",
+                self.shared.storage.cluster_uuid().to_string(),
+            ),
             v("wsrep_last_committed", self.applied().to_string()),
             v("wsrep_replicated", Counters::get(&c.replicated).to_string()),
-            v("wsrep_replicated_bytes", Counters::get(&c.replicated_bytes).to_string()),
+            v(
+                "wsrep_replicated_bytes",
+                Counters::get(&c.replicated_bytes).to_string(),
+            ),
             v("wsrep_received", Counters::get(&c.received).to_string()),
-            v("wsrep_received_bytes", Counters::get(&c.received_bytes).to_string()),
-            v("wsrep_local_commits", Counters::get(&c.local_commits).to_string()),
-            v("wsrep_local_cert_failures", Counters::get(&c.local_cert_failures).to_string()),
-            v("wsrep_local_bf_aborts", Counters::get(&c.local_bf_aborts).to_string()),
+            v(
+                "wsrep_received_bytes",
+                Counters::get(&c.received_bytes).to_string(),
+            ),
+            v(
+                "wsrep_local_commits",
+                Counters::get(&c.local_commits).to_string(),
+            ),
+            v(
+                "wsrep_local_cert_failures",
+                Counters::get(&c.local_cert_failures).to_string(),
+            ),
+            v(
+                "wsrep_local_bf_aborts",
+                Counters::get(&c.local_bf_aborts).to_string(),
+            ),
             v("wsrep_local_send_queue", "0".into()),
-            v("wsrep_local_recv_queue", self.shared.queue.load(Relaxed).to_string()),
+            v(
+                "wsrep_local_recv_queue",
+                self.shared.queue.load(Relaxed).to_string(),
+            ),
             v("wsrep_local_state", state.code().to_string()),
             v("wsrep_local_state_comment", state.comment().to_string()),
             v("wsrep_cluster_conf_id", self.conf_id.read().to_string()),
             v("wsrep_cluster_size", "1".into()),
-            v("wsrep_cluster_state_uuid", self.shared.storage.cluster_uuid().to_string()),
+            v(
+                "wsrep_cluster_state_uuid",
+                self.shared.storage.cluster_uuid().to_string(),
+            ),
             v("wsrep_cluster_status", "Primary".into()),
             v("wsrep_connected", on(true)),
             v("wsrep_ready", on(ready)),
-            v("wsrep_incoming_addresses", self.config.incoming_address.clone()),
+            v(
+                "wsrep_incoming_addresses",
+                self.config.incoming_address.clone(),
+            ),
             v("wsrep_node_name", self.config.node_name.clone()),
             v("wsrep_provider_name", "tutti".into()),
             v("wsrep_provider_vendor", "tutti".into()),
             v("wsrep_provider_version", env!("CARGO_PKG_VERSION").into()),
-            v("wsrep_applier_batches", Counters::get(&c.applied_batches).to_string()),
+            v(
+                "wsrep_applier_batches",
+                Counters::get(&c.applied_batches).to_string(),
+            ),
         ]
     }
 

@@ -20,7 +20,10 @@ pub struct LocalOrder {
 impl LocalOrder {
     /// Starts after the last applied seqno.
     pub fn new(applied: Seqno, cert_window: usize) -> LocalOrder {
-        LocalOrder { next: applied + 1, cert: CertIndex::new(applied, cert_window) }
+        LocalOrder {
+            next: applied + 1,
+            cert: CertIndex::new(applied, cert_window),
+        }
     }
 
     /// Certifies and orders one write-set; returns its seqno and verdict.
@@ -31,7 +34,10 @@ impl LocalOrder {
         if verdict == Verdict::Pass {
             self.cert.record(seqno, &ws);
         }
-        let _ = applier.send(Committed { seqno, entry: Entry::certified(verdict, ws) });
+        let _ = applier.send(Committed {
+            seqno,
+            entry: Entry::certified(verdict, ws),
+        });
         (seqno, verdict)
     }
 

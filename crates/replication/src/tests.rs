@@ -20,7 +20,13 @@ fn start() -> (tempfile::TempDir, Arc<Storage>, Arc<Replication>) {
 }
 
 fn ddl_ws(trx: u64, ddl: Ddl) -> WriteSet {
-    WriteSet { origin: 7, trx_id: trx, last_seen: 0, keys: CertKeys::default(), action: Action::Ddl(ddl) }
+    WriteSet {
+        origin: 7,
+        trx_id: trx,
+        last_seen: 0,
+        keys: CertKeys::default(),
+        action: Action::Ddl(ddl),
+    }
 }
 
 fn capture(s: &Storage, sql: &str) -> Vec<u8> {
@@ -40,27 +46,44 @@ fn capture(s: &Storage, sql: &str) -> Vec<u8> {
 #[test]
 fn write_sets_commit_in_order_and_conflicts_fail() {
     let (_d, storage, r) = start();
-    let create = Ddl::CreateDatabase { name: "db".into(), if_not_exists: false };
+    let create = Ddl::CreateDatabase {
+        name: "db".into(),
+        if_not_exists: false,
+    };
     assert_eq!(r.replicate(ddl_ws(1, create.clone())).unwrap(), 1);
     assert_eq!(
         r.replicate(ddl_ws(2, create)),
         Err(ReplicateError::Ddl(DdlFailure::DatabaseExists("db".into())))
     );
-    let table = Ddl::Schema { database: "db".into(), statements: vec!["CREATE TABLE \"db.t\"(id INT PRIMARY KEY, v INT)".into()] };
+    let table = Ddl::Schema {
+        database: "db".into(),
+        statements: vec!["CREATE TABLE \"db.t\"(id INT PRIMARY KEY, v INT)".into()],
+    };
     assert_eq!(r.replicate(ddl_ws(3, table)).unwrap(), 3);
     let cs = capture(&storage, "INSERT INTO \"db.t\" VALUES (1, 1)");
     let row = |trx, last_seen, cs: Vec<u8>| WriteSet {
         origin: 7,
         trx_id: trx,
         last_seen,
-        keys: CertKeys { exclusive: vec![11], shared: vec![], tables: vec![5] },
+        keys: CertKeys {
+            exclusive: vec![11],
+            shared: vec![],
+            tables: vec![5],
+        },
         action: Action::Rows(cs),
     };
     assert_eq!(r.replicate(row(4, 3, cs.clone())).unwrap(), 4);
     // A transaction that executed before seqno 4 and wrote the same row loses.
-    assert_eq!(r.replicate(row(5, 3, cs)), Err(ReplicateError::CertificationFailed));
+    assert_eq!(
+        r.replicate(row(5, 3, cs)),
+        Err(ReplicateError::CertificationFailed)
+    );
     assert_eq!(r.applied(), 5);
-    let n: i64 = storage.reader().unwrap().query_row("SELECT count(*) FROM \"db.t\"", [], |x| x.get(0)).unwrap();
+    let n: i64 = storage
+        .reader()
+        .unwrap()
+        .query_row("SELECT count(*) FROM \"db.t\"", [], |x| x.get(0))
+        .unwrap();
     assert_eq!(n, 1);
     let status: std::collections::HashMap<_, _> = r.status().into_iter().collect();
     assert_eq!(status["wsrep_local_cert_failures"], "1");
@@ -68,6 +91,12 @@ fn write_sets_commit_in_order_and_conflicts_fail() {
     assert_eq!(status["wsrep_local_state_comment"], "Synced");
     r.sync_wait(Duration::from_secs(1)).unwrap();
     r.shutdown();
-    let late = r.replicate(ddl_ws(9, Ddl::CreateDatabase { name: "z".into(), if_not_exists: true }));
+    let late = r.replicate(ddl_ws(
+        9,
+        Ddl::CreateDatabase {
+            name: "z".into(),
+            if_not_exists: true,
+        },
+    ));
     assert!(matches!(late, Err(ReplicateError::NotReady(_))), "{late:?}");
 }

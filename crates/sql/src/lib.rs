@@ -10,16 +10,102 @@
 //! databases and the seqno update). A MySQL table `db.t` is the SQLite table `"db.t"`
 //! (MySQL forbids `.` in database names, so the split is unambiguous), an index `i` on it is
 //! `"db.t.i"`, and system tables have no dot, so users can never name them.
+//!
+//! Pipeline, per request: the text is tokenized once (`lexer`: placeholders numbered,
+//! statements split), each statement is routed by its first words (`dispatch`) and parsed
+//! once, its AST is rewritten in one walk (`rewrite`, `exprs`) or translated by the module
+//! for its kind (`dml`, `create_table`, `alter`, `ddl`, `set`, `show`, `session`), and
+//! printed. Nothing is re-parsed and no text is rewritten with patterns.
 
+mod alter;
+mod ast_build;
+mod autoinc;
+mod columns;
+mod create_table;
+mod cursor;
+mod dates;
+mod ddl;
+mod dispatch;
+mod dml;
 mod error;
+mod exprs;
+mod lexer;
+mod literals;
+mod names;
+mod rewrite;
+mod session;
+mod set;
+mod show;
+mod syntax;
 mod types;
+mod types_map;
+
+#[cfg(test)]
+mod testenv;
+#[cfg(test)]
+mod tests;
 
 pub use error::SqlError;
-pub use types::*;
 pub use tutti_wsrep::Value;
+pub use types::*;
 
 /// Translates one client request (possibly several `;`-separated statements).
+///
+/// A request holding no statement at all (only `;` or comments) is one [`Stmt::Noop`].
+/// Every statement is translated against the same `env`; to run a request whose later
+/// statements depend on earlier ones (`CREATE DATABASE d; USE d; ...`), use [`Request`].
 pub fn translate(sql: &str, env: &dyn Env) -> Result<Vec<Stmt>, SqlError> {
-    let _ = (sql, env);
-    Err(SqlError::Unsupported("the SQL front-end is being written".into()))
+    let mut req = Request::new(sql)?;
+    let mut out = Vec::with_capacity(req.len());
+    while let Some(st) = req.next(env) {
+        out.push(st?);
+    }
+    Ok(out)
+}
+
+/// A client request split into statements, translated one at a time: each statement is
+/// translated only after the previous one ran, so it sees its effects (a new database, a
+/// `USE`, a new table's AUTO_INCREMENT column).
+pub struct Request<'a> {
+    src: syntax::Source<'a>,
+    statements: std::vec::IntoIter<lexer::StmtTokens>,
+    empty: bool,
+}
+
+impl<'a> Request<'a> {
+    /// Tokenizes the request (syntax errors in the tokens are reported here).
+    pub fn new(sql: &'a str) -> Result<Request<'a>, SqlError> {
+        let src = syntax::Source::new(sql);
+        let statements = lexer::lex(&src)?;
+        let empty = statements.is_empty();
+        Ok(Request {
+            src,
+            statements: statements.into_iter(),
+            empty,
+        })
+    }
+
+    /// Statements not translated yet (an empty request counts as one no-op).
+    pub fn len(&self) -> usize {
+        if self.empty {
+            1
+        } else {
+            self.statements.len()
+        }
+    }
+
+    /// True when every statement was translated.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Translates the next statement.
+    pub fn next(&mut self, env: &dyn Env) -> Option<Result<Stmt, SqlError>> {
+        if self.empty {
+            self.empty = false;
+            return Some(Ok(Stmt::Noop(self.src.sql.trim().to_string())));
+        }
+        let st = self.statements.next()?;
+        Some(dispatch::translate_one(env, &self.src, st))
+    }
 }

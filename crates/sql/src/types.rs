@@ -14,7 +14,10 @@ pub struct TableName {
 impl TableName {
     /// A qualified name.
     pub fn new(db: impl Into<String>, table: impl Into<String>) -> Self {
-        TableName { db: db.into(), table: table.into() }
+        TableName {
+            db: db.into(),
+            table: table.into(),
+        }
     }
     /// The SQLite table name: `db.table`.
     pub fn sqlite_name(&self) -> String {

@@ -156,22 +156,41 @@ fn is_fatal(e: &rusqlite::Error) -> bool {
     use rusqlite::ErrorCode::*;
     matches!(
         e.sqlite_error_code(),
-        Some(DiskFull | SystemIoFailure | DatabaseCorrupt | NotADatabase | CannotOpen | OutOfMemory | ReadOnly)
+        Some(
+            DiskFull
+                | SystemIoFailure
+                | DatabaseCorrupt
+                | NotADatabase
+                | CannotOpen
+                | OutOfMemory
+                | ReadOnly
+        )
     )
 }
 
 fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<(), DdlError> {
     let exists = |db: &str| system::database_exists(c, db);
     match ddl {
-        Ddl::CreateDatabase { name, if_not_exists } => {
+        Ddl::CreateDatabase {
+            name,
+            if_not_exists,
+        } => {
             if exists(name)? {
-                return if *if_not_exists { Ok(()) } else { Err(DdlError::DatabaseExists(name.clone())) };
+                return if *if_not_exists {
+                    Ok(())
+                } else {
+                    Err(DdlError::DatabaseExists(name.clone()))
+                };
             }
             Ok(system::add_database(c, name)?)
         }
         Ddl::DropDatabase { name, if_exists } => {
             if !exists(name)? {
-                return if *if_exists { Ok(()) } else { Err(DdlError::DropMissingDatabase(name.clone())) };
+                return if *if_exists {
+                    Ok(())
+                } else {
+                    Err(DdlError::DropMissingDatabase(name.clone()))
+                };
             }
             // Tables of one database may reference each other: check FKs at commit, when
             // all of them are gone.
@@ -184,7 +203,10 @@ fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<(), DdlError> {
             }
             Ok(system::remove_database(c, name)?)
         }
-        Ddl::Schema { database, statements } => {
+        Ddl::Schema {
+            database,
+            statements,
+        } => {
             if !exists(database)? {
                 return Err(DdlError::UnknownDatabase(database.clone()));
             }
@@ -203,13 +225,13 @@ impl From<DdlError> for DdlFailure {
             DdlError::UnknownDatabase(n) => DdlFailure::UnknownDatabase(n),
             DdlError::DropMissingDatabase(n) => DdlFailure::DropMissingDatabase(n),
             DdlError::Sqlite(e) => {
-                let code = match &e {
-                    rusqlite::Error::SqliteFailure(f, _) => f.extended_code,
-                    _ => rusqlite::ffi::SQLITE_ERROR,
-                };
-                let message = match &e {
-                    rusqlite::Error::SqliteFailure(_, Some(m)) => m.clone(),
-                    other => other.to_string(),
+                let (code, message) = match &e {
+                    rusqlite::Error::SqliteFailure(f, Some(m)) => (f.extended_code, m.clone()),
+                    rusqlite::Error::SqlInputError { error, msg, .. } => {
+                        (error.extended_code, msg.clone())
+                    }
+                    rusqlite::Error::SqliteFailure(f, None) => (f.extended_code, e.to_string()),
+                    other => (rusqlite::ffi::SQLITE_ERROR, other.to_string()),
                 };
                 DdlFailure::Sqlite { code, message }
             }

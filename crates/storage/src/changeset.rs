@@ -76,10 +76,11 @@ pub fn apply_changeset(conn: &Connection, changeset: &[u8]) -> Result<(), Change
     if changeset.is_empty() {
         return Ok(());
     }
-    let len = c_int::try_from(changeset.len())
-        .map_err(|_| ChangesetConflict::Sqlite(rusqlite::Error::ToSqlConversionFailure(
+    let len = c_int::try_from(changeset.len()).map_err(|_| {
+        ChangesetConflict::Sqlite(rusqlite::Error::ToSqlConversionFailure(
             "changeset larger than 2 GiB".into(),
-        )))?;
+        ))
+    })?;
     let mut ctx = Ctx { conflict: None };
     // SAFETY: the handle belongs to `conn`, which we borrow for the whole call; SQLite only
     // reads the changeset buffer (the API takes *mut for historical reasons); ctx outlives

@@ -66,7 +66,9 @@ impl Storage {
         };
         let mode: String = writer.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(StorageError::Corrupt(format!("cannot enable WAL mode (got {mode})")));
+            return Err(StorageError::Corrupt(format!(
+                "cannot enable WAL mode (got {mode})"
+            )));
         }
         writer.execute_batch(&format!(
             "PRAGMA synchronous={sync}; PRAGMA foreign_keys=ON; PRAGMA recursive_triggers=ON;"
@@ -165,6 +167,10 @@ impl Storage {
 /// Opens a connection with tutti's settings and SQL functions.
 fn open_connection(path: &Path) -> Result<Connection, StorageError> {
     let conn = Connection::open(path)?;
+    // Double quotes are identifiers, never string literals: otherwise a misspelled column
+    // ("nosuchcol") would silently become a string.
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_DQS_DML, false)?;
+    conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_DQS_DDL, false)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
     conn.set_prepared_statement_cache_capacity(256);
     functions::register(&conn)?;

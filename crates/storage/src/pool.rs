@@ -22,7 +22,10 @@ pub(crate) struct Pool {
 
 impl Pool {
     pub(crate) fn new(path: PathBuf) -> Pool {
-        Pool { path, idle: Mutex::new(Vec::new()) }
+        Pool {
+            path,
+            idle: Mutex::new(Vec::new()),
+        }
     }
 
     pub(crate) fn get(self: &Arc<Self>) -> Result<Reader, StorageError> {
@@ -31,10 +34,14 @@ impl Pool {
             None => {
                 let c = crate::open_connection(&self.path)?;
                 c.execute_batch("PRAGMA query_only = ON")?;
+                crate::functions::register_reader_stubs(&c)?;
                 c
             }
         };
-        Ok(Reader { pool: self.clone(), conn: Some(conn) })
+        Ok(Reader {
+            pool: self.clone(),
+            conn: Some(conn),
+        })
     }
 }
 

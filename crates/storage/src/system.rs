@@ -44,7 +44,10 @@ pub(crate) fn load(c: &Connection) -> Result<Stored, StorageError> {
 }
 
 pub(crate) fn set_cluster_uuid(c: &Connection, uuid: ClusterUuid) -> Result<(), StorageError> {
-    c.execute("UPDATE tutti_meta SET v = ?1 WHERE k = 'cluster_uuid'", [uuid.to_string()])?;
+    c.execute(
+        "UPDATE tutti_meta SET v = ?1 WHERE k = 'cluster_uuid'",
+        [uuid.to_string()],
+    )?;
     Ok(())
 }
 
@@ -55,14 +58,19 @@ pub(crate) fn set_seqno(c: &Connection, seqno: Seqno) -> Result<(), StorageError
 }
 
 pub(crate) fn database_exists(c: &Connection, name: &str) -> rusqlite::Result<bool> {
-    Ok(c.prepare_cached("SELECT 1 FROM tutti_databases WHERE name = ?1")?
-        .query_row([name], |_| Ok(()))
-        .optional()?
-        .is_some())
+    Ok(
+        c.prepare_cached("SELECT 1 FROM tutti_databases WHERE name = ?1")?
+            .query_row([name], |_| Ok(()))
+            .optional()?
+            .is_some(),
+    )
 }
 
 pub(crate) fn add_database(c: &Connection, name: &str) -> rusqlite::Result<()> {
-    c.execute("INSERT INTO tutti_databases(name) VALUES (?1)", params![name])?;
+    c.execute(
+        "INSERT INTO tutti_databases(name) VALUES (?1)",
+        params![name],
+    )?;
     Ok(())
 }
 

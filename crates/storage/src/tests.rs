@@ -11,13 +11,21 @@ fn open() -> (tempfile::TempDir, Storage) {
 }
 
 fn ddl(s: &Storage, seqno: Seqno, d: Ddl) -> Outcome {
-    let mut r = s.apply(&[ApplyItem { seqno, op: ApplyOp::Ddl(&d) }]).unwrap();
+    let mut r = s
+        .apply(&[ApplyItem {
+            seqno,
+            op: ApplyOp::Ddl(&d),
+        }])
+        .unwrap();
     assert!(r.inconsistency.is_none());
     r.outcomes.pop().unwrap()
 }
 
 fn schema(db: &str, sql: &str) -> Ddl {
-    Ddl::Schema { database: db.into(), statements: vec![sql.into()] }
+    Ddl::Schema {
+        database: db.into(),
+        statements: vec![sql.into()],
+    }
 }
 
 /// Runs `sql` on the writer with a session attached, returns the changeset, rolls back.
@@ -36,24 +44,60 @@ fn capture(s: &Storage, sql: &str) -> Vec<u8> {
 }
 
 fn count(s: &Storage, sql: &str) -> i64 {
-    s.reader().unwrap().query_row(sql, [], |r| r.get(0)).unwrap()
+    s.reader()
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
 }
 
 #[test]
 fn capture_rollback_apply_advances_seqno_with_data() {
     let (dir, s) = open();
     assert_eq!(s.applied(), 0);
-    assert!(matches!(ddl(&s, 1, Ddl::CreateDatabase { name: "app".into(), if_not_exists: false }), Outcome::Applied));
-    let create = schema("app", "CREATE TABLE \"app.t\"(id INTEGER PRIMARY KEY, v TEXT)");
+    assert!(matches!(
+        ddl(
+            &s,
+            1,
+            Ddl::CreateDatabase {
+                name: "app".into(),
+                if_not_exists: false
+            }
+        ),
+        Outcome::Applied
+    ));
+    let create = schema(
+        "app",
+        "CREATE TABLE \"app.t\"(id INTEGER PRIMARY KEY, v TEXT)",
+    );
     assert!(matches!(ddl(&s, 2, create), Outcome::Applied));
     let cs = capture(&s, "INSERT INTO \"app.t\" VALUES (1, 'a'), (2, 'b')");
     assert!(!cs.is_empty());
-    assert_eq!(count(&s, "SELECT count(*) FROM \"app.t\""), 0, "capture must roll back");
-    let r = s.apply(&[ApplyItem { seqno: 3, op: ApplyOp::Rows(&cs) }, ApplyItem { seqno: 4, op: ApplyOp::Skip }]).unwrap();
+    assert_eq!(
+        count(&s, "SELECT count(*) FROM \"app.t\""),
+        0,
+        "capture must roll back"
+    );
+    let r = s
+        .apply(&[
+            ApplyItem {
+                seqno: 3,
+                op: ApplyOp::Rows(&cs),
+            },
+            ApplyItem {
+                seqno: 4,
+                op: ApplyOp::Skip,
+            },
+        ])
+        .unwrap();
     assert_eq!(r.applied, 4);
     assert_eq!(count(&s, "SELECT count(*) FROM \"app.t\""), 2);
     // Replaying an already applied item is a no-op.
-    let r = s.apply(&[ApplyItem { seqno: 3, op: ApplyOp::Rows(&cs) }]).unwrap();
+    let r = s
+        .apply(&[ApplyItem {
+            seqno: 3,
+            op: ApplyOp::Rows(&cs),
+        }])
+        .unwrap();
     assert!(matches!(r.outcomes[0], Outcome::Skipped));
     assert_eq!(count(&s, "SELECT count(*) FROM \"app.t\""), 2);
     drop(s);
@@ -65,15 +109,38 @@ fn capture_rollback_apply_advances_seqno_with_data() {
 #[test]
 fn conflicting_write_set_is_an_inconsistency_and_stops_the_batch() {
     let (_dir, s) = open();
-    ddl(&s, 1, Ddl::CreateDatabase { name: "d".into(), if_not_exists: false });
-    ddl(&s, 2, schema("d", "CREATE TABLE \"d.t\"(id INTEGER PRIMARY KEY, v INT)"));
+    ddl(
+        &s,
+        1,
+        Ddl::CreateDatabase {
+            name: "d".into(),
+            if_not_exists: false,
+        },
+    );
+    ddl(
+        &s,
+        2,
+        schema("d", "CREATE TABLE \"d.t\"(id INTEGER PRIMARY KEY, v INT)"),
+    );
     let ins = capture(&s, "INSERT INTO \"d.t\" VALUES (1, 10)");
     let again = ins.clone();
     let r = s
-        .apply(&[ApplyItem { seqno: 3, op: ApplyOp::Rows(&ins) }, ApplyItem { seqno: 4, op: ApplyOp::Rows(&again) }])
+        .apply(&[
+            ApplyItem {
+                seqno: 3,
+                op: ApplyOp::Rows(&ins),
+            },
+            ApplyItem {
+                seqno: 4,
+                op: ApplyOp::Rows(&again),
+            },
+        ])
         .unwrap();
     assert_eq!(r.applied, 3, "the prefix before the conflict is kept");
-    assert!(matches!(r.inconsistency, Some(StorageError::Inconsistent { seqno: 4, .. })));
+    assert!(matches!(
+        r.inconsistency,
+        Some(StorageError::Inconsistent { seqno: 4, .. })
+    ));
     assert_eq!(s.applied(), 3);
     assert_eq!(count(&s, "SELECT v FROM \"d.t\" WHERE id = 1"), 10);
 }
@@ -81,30 +148,90 @@ fn conflicting_write_set_is_an_inconsistency_and_stops_the_batch() {
 #[test]
 fn ddl_outcomes_are_deterministic_errors() {
     let (_dir, s) = open();
-    let create = || Ddl::CreateDatabase { name: "x".into(), if_not_exists: false };
+    let create = || Ddl::CreateDatabase {
+        name: "x".into(),
+        if_not_exists: false,
+    };
     assert!(matches!(ddl(&s, 1, create()), Outcome::Applied));
-    assert!(matches!(ddl(&s, 2, create()), Outcome::DdlFailed(DdlFailure::DatabaseExists(_))));
     assert!(matches!(
-        ddl(&s, 3, Ddl::CreateDatabase { name: "X".into(), if_not_exists: true }),
+        ddl(&s, 2, create()),
+        Outcome::DdlFailed(DdlFailure::DatabaseExists(_))
+    ));
+    assert!(matches!(
+        ddl(
+            &s,
+            3,
+            Ddl::CreateDatabase {
+                name: "X".into(),
+                if_not_exists: true
+            }
+        ),
         Outcome::Applied
     ));
     assert!(matches!(
-        ddl(&s, 4, schema("nope", "CREATE TABLE \"nope.t\"(id INT PRIMARY KEY)")),
+        ddl(
+            &s,
+            4,
+            schema("nope", "CREATE TABLE \"nope.t\"(id INT PRIMARY KEY)")
+        ),
         Outcome::DdlFailed(DdlFailure::UnknownDatabase(_))
     ));
     // A failing multi-statement DDL leaves nothing behind.
     let bad = Ddl::Schema {
         database: "x".into(),
-        statements: vec!["CREATE TABLE \"x.a\"(id INT PRIMARY KEY)".into(), "CREATE TABLE \"x.a\"(id INT PRIMARY KEY)".into()],
+        statements: vec![
+            "CREATE TABLE \"x.a\"(id INT PRIMARY KEY)".into(),
+            "CREATE TABLE \"x.a\"(id INT PRIMARY KEY)".into(),
+        ],
     };
-    assert!(matches!(ddl(&s, 5, bad), Outcome::DdlFailed(DdlFailure::Sqlite { .. })));
-    assert_eq!(count(&s, "SELECT count(*) FROM sqlite_schema WHERE name = 'x.a'"), 0);
-    ddl(&s, 6, schema("x", "CREATE TABLE \"x.p\"(id INT PRIMARY KEY)"));
-    ddl(&s, 7, schema("x", "CREATE TABLE \"x.c\"(id INT PRIMARY KEY, p INT REFERENCES \"x.p\"(id))"));
-    assert!(matches!(ddl(&s, 8, Ddl::DropDatabase { name: "x".into(), if_exists: false }), Outcome::Applied));
-    assert_eq!(count(&s, "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'x.%'"), 0);
     assert!(matches!(
-        ddl(&s, 9, Ddl::DropDatabase { name: "x".into(), if_exists: false }),
+        ddl(&s, 5, bad),
+        Outcome::DdlFailed(DdlFailure::Sqlite { .. })
+    ));
+    assert_eq!(
+        count(&s, "SELECT count(*) FROM sqlite_schema WHERE name = 'x.a'"),
+        0
+    );
+    ddl(
+        &s,
+        6,
+        schema("x", "CREATE TABLE \"x.p\"(id INT PRIMARY KEY)"),
+    );
+    ddl(
+        &s,
+        7,
+        schema(
+            "x",
+            "CREATE TABLE \"x.c\"(id INT PRIMARY KEY, p INT REFERENCES \"x.p\"(id))",
+        ),
+    );
+    assert!(matches!(
+        ddl(
+            &s,
+            8,
+            Ddl::DropDatabase {
+                name: "x".into(),
+                if_exists: false
+            }
+        ),
+        Outcome::Applied
+    ));
+    assert_eq!(
+        count(
+            &s,
+            "SELECT count(*) FROM sqlite_schema WHERE name LIKE 'x.%'"
+        ),
+        0
+    );
+    assert!(matches!(
+        ddl(
+            &s,
+            9,
+            Ddl::DropDatabase {
+                name: "x".into(),
+                if_exists: false
+            }
+        ),
         Outcome::DdlFailed(DdlFailure::DropMissingDatabase(_))
     ));
     assert_eq!(s.applied(), 9, "failed DDL still consumes its seqno");
@@ -114,7 +241,14 @@ fn ddl_outcomes_are_deterministic_errors() {
 #[test]
 fn cascades_in_a_changeset_do_not_fire_twice() {
     let (_dir, s) = open();
-    ddl(&s, 1, Ddl::CreateDatabase { name: "f".into(), if_not_exists: false });
+    ddl(
+        &s,
+        1,
+        Ddl::CreateDatabase {
+            name: "f".into(),
+            if_not_exists: false,
+        },
+    );
     ddl(&s, 2, Ddl::Schema {
         database: "f".into(),
         statements: vec![
@@ -122,11 +256,23 @@ fn cascades_in_a_changeset_do_not_fire_twice() {
             "CREATE TABLE \"f.c\"(id INT PRIMARY KEY, p INT REFERENCES \"f.p\"(id) ON DELETE CASCADE)".into(),
         ],
     });
-    let fill = capture(&s, "INSERT INTO \"f.p\" VALUES (1); INSERT INTO \"f.c\" VALUES (10, 1), (11, 1)");
-    s.apply(&[ApplyItem { seqno: 3, op: ApplyOp::Rows(&fill) }]).unwrap();
+    let fill = capture(
+        &s,
+        "INSERT INTO \"f.p\" VALUES (1); INSERT INTO \"f.c\" VALUES (10, 1), (11, 1)",
+    );
+    s.apply(&[ApplyItem {
+        seqno: 3,
+        op: ApplyOp::Rows(&fill),
+    }])
+    .unwrap();
     // The DELETE cascades while captured: the changeset holds the parent and both children.
     let del = capture(&s, "DELETE FROM \"f.p\" WHERE id = 1");
-    let r = s.apply(&[ApplyItem { seqno: 4, op: ApplyOp::Rows(&del) }]).unwrap();
+    let r = s
+        .apply(&[ApplyItem {
+            seqno: 4,
+            op: ApplyOp::Rows(&del),
+        }])
+        .unwrap();
     assert!(r.inconsistency.is_none(), "{:?}", r.inconsistency);
     assert_eq!(count(&s, "SELECT count(*) FROM \"f.c\""), 0);
 }
@@ -134,8 +280,17 @@ fn cascades_in_a_changeset_do_not_fire_twice() {
 #[test]
 fn readers_see_committed_data_and_cannot_write() {
     let (_dir, s) = open();
-    ddl(&s, 1, Ddl::CreateDatabase { name: "r".into(), if_not_exists: false });
+    ddl(
+        &s,
+        1,
+        Ddl::CreateDatabase {
+            name: "r".into(),
+            if_not_exists: false,
+        },
+    );
     let r = s.reader().unwrap();
-    assert!(r.execute_batch("INSERT INTO tutti_databases VALUES ('evil')").is_err());
+    assert!(r
+        .execute_batch("INSERT INTO tutti_databases VALUES ('evil')")
+        .is_err());
     assert_eq!(s.databases().unwrap(), vec!["r".to_string()]);
 }

@@ -15,7 +15,9 @@ pub struct Encoder {
 impl Encoder {
     /// An encoder with room for `n` bytes.
     pub fn with_capacity(n: usize) -> Self {
-        Encoder { buf: Vec::with_capacity(n) }
+        Encoder {
+            buf: Vec::with_capacity(n),
+        }
     }
     /// Appends one byte.
     pub fn u8(&mut self, v: u8) -> &mut Self {
@@ -95,15 +97,21 @@ impl<'a> Decoder<'a> {
     }
     /// Reads a little-endian u32.
     pub fn u32(&mut self) -> Result<u32, WsrepError> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
     }
     /// Reads a little-endian u64.
     pub fn u64(&mut self) -> Result<u64, WsrepError> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
     }
     /// Reads a little-endian i64.
     pub fn i64(&mut self) -> Result<i64, WsrepError> {
-        Ok(i64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+        Ok(i64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
     }
     /// Reads a length-prefixed byte string.
     pub fn bytes(&mut self) -> Result<&'a [u8], WsrepError> {
@@ -140,7 +148,10 @@ impl<'a> Decoder<'a> {
         if self.buf.is_empty() {
             Ok(())
         } else {
-            Err(WsrepError::Invalid { what: "trailing bytes", value: self.buf.len() as u64 })
+            Err(WsrepError::Invalid {
+                what: "trailing bytes",
+                value: self.buf.len() as u64,
+            })
         }
     }
 }
@@ -152,7 +163,13 @@ mod tests {
     #[test]
     fn round_trip_and_truncation() {
         let mut e = Encoder::default();
-        e.u8(7).u32(9).u64(u64::MAX).i64(-5).str("héllo").u64s(&[1, 2]).strs(&["a".into()]);
+        e.u8(7)
+            .u32(9)
+            .u64(u64::MAX)
+            .i64(-5)
+            .str("héllo")
+            .u64s(&[1, 2])
+            .strs(&["a".into()]);
         let b = e.finish();
         let mut d = Decoder::new(&b, "test");
         assert_eq!(d.u8().unwrap(), 7);

@@ -37,13 +37,19 @@ impl Ddl {
     /// Appends the binary form.
     pub fn encode(&self, e: &mut Encoder) {
         match self {
-            Ddl::CreateDatabase { name, if_not_exists } => {
+            Ddl::CreateDatabase {
+                name,
+                if_not_exists,
+            } => {
                 e.u8(1).str(name).u8(*if_not_exists as u8);
             }
             Ddl::DropDatabase { name, if_exists } => {
                 e.u8(2).str(name).u8(*if_exists as u8);
             }
-            Ddl::Schema { database, statements } => {
+            Ddl::Schema {
+                database,
+                statements,
+            } => {
                 e.u8(3).str(database).strs(statements);
             }
         }
@@ -52,10 +58,24 @@ impl Ddl {
     /// Reads the binary form.
     pub fn decode(d: &mut Decoder<'_>) -> Result<Ddl, WsrepError> {
         Ok(match d.u8()? {
-            1 => Ddl::CreateDatabase { name: d.str()?, if_not_exists: d.u8()? != 0 },
-            2 => Ddl::DropDatabase { name: d.str()?, if_exists: d.u8()? != 0 },
-            3 => Ddl::Schema { database: d.str()?, statements: d.strs()? },
-            t => return Err(WsrepError::Invalid { what: "ddl tag", value: t as u64 }),
+            1 => Ddl::CreateDatabase {
+                name: d.str()?,
+                if_not_exists: d.u8()? != 0,
+            },
+            2 => Ddl::DropDatabase {
+                name: d.str()?,
+                if_exists: d.u8()? != 0,
+            },
+            3 => Ddl::Schema {
+                database: d.str()?,
+                statements: d.strs()?,
+            },
+            t => {
+                return Err(WsrepError::Invalid {
+                    what: "ddl tag",
+                    value: t as u64,
+                })
+            }
         })
     }
 

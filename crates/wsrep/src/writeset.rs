@@ -70,8 +70,13 @@ impl WriteSet {
 
     /// Appends the binary form to an encoder.
     pub fn encode_into(&self, e: &mut Encoder) {
-        e.u8(FORMAT_VERSION).u64(self.origin).u64(self.trx_id).u64(self.last_seen);
-        e.u64s(&self.keys.exclusive).u64s(&self.keys.shared).u64s(&self.keys.tables);
+        e.u8(FORMAT_VERSION)
+            .u64(self.origin)
+            .u64(self.trx_id)
+            .u64(self.last_seen);
+        e.u64s(&self.keys.exclusive)
+            .u64s(&self.keys.shared)
+            .u64s(&self.keys.tables);
         match &self.action {
             Action::Rows(c) => {
                 e.u8(1).bytes(c);
@@ -95,18 +100,36 @@ impl WriteSet {
     pub fn decode_from(d: &mut Decoder<'_>) -> Result<WriteSet, WsrepError> {
         let v = d.u8()?;
         if v != FORMAT_VERSION {
-            return Err(WsrepError::Invalid { what: "write-set version", value: v as u64 });
+            return Err(WsrepError::Invalid {
+                what: "write-set version",
+                value: v as u64,
+            });
         }
         let origin = d.u64()?;
         let trx_id = d.u64()?;
         let last_seen = d.u64()?;
-        let keys = CertKeys { exclusive: d.u64s()?, shared: d.u64s()?, tables: d.u64s()? };
+        let keys = CertKeys {
+            exclusive: d.u64s()?,
+            shared: d.u64s()?,
+            tables: d.u64s()?,
+        };
         let action = match d.u8()? {
             1 => Action::Rows(d.bytes()?.to_vec()),
             2 => Action::Ddl(Ddl::decode(d)?),
-            t => return Err(WsrepError::Invalid { what: "write-set action", value: t as u64 }),
+            t => {
+                return Err(WsrepError::Invalid {
+                    what: "write-set action",
+                    value: t as u64,
+                })
+            }
         };
-        Ok(WriteSet { origin, trx_id, last_seen, keys, action })
+        Ok(WriteSet {
+            origin,
+            trx_id,
+            last_seen,
+            keys,
+            action,
+        })
     }
 
     /// Size of the row changes (0 for DDL), for status counters.
@@ -176,7 +199,11 @@ mod tests {
             origin: 3,
             trx_id: 99,
             last_seen: 1234,
-            keys: CertKeys { exclusive: vec![1, 2], shared: vec![3], tables: vec![4] },
+            keys: CertKeys {
+                exclusive: vec![1, 2],
+                shared: vec![3],
+                tables: vec![4],
+            },
             action: Action::Rows(vec![0xde, 0xad]),
         }
     }

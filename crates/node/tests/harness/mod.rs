@@ -17,7 +17,11 @@ pub fn bin() -> &'static str {
 
 /// A port nobody listens on right now.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// Polls `f` until it returns Some, at most `timeout`.
@@ -27,7 +31,10 @@ pub fn wait_for<T>(what: &str, timeout: Duration, mut f: impl FnMut() -> Option<
         if let Some(v) = f() {
             return v;
         }
-        assert!(Instant::now() < deadline, "timed out after {timeout:?} waiting for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "timed out after {timeout:?} waiting for {what}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -78,7 +85,11 @@ impl NodeProc {
     /// Starts the process (appending to its log) without waiting.
     pub fn spawn(&mut self) {
         assert!(self.child.is_none(), "{} already running", self.name);
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log).unwrap();
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.log)
+            .unwrap();
         let child = Command::new(bin())
             .args(self.args())
             .stdin(Stdio::null())
@@ -104,7 +115,10 @@ impl NodeProc {
         loop {
             if let Some(c) = self.child.as_mut() {
                 if let Ok(Some(status)) = c.try_wait() {
-                    panic!("{name} exited with {status} during startup; log:\n{}", read(&log));
+                    panic!(
+                        "{name} exited with {status} during startup; log:\n{}",
+                        read(&log)
+                    );
                 }
             }
             if let Ok(mut c) = mysql::Conn::new(opts(port)) {
@@ -112,7 +126,11 @@ impl NodeProc {
                     return;
                 }
             }
-            assert!(Instant::now() < deadline, "{name} not ready after {timeout:?}; log:\n{}", read(&log));
+            assert!(
+                Instant::now() < deadline,
+                "{name} not ready after {timeout:?}; log:\n{}",
+                read(&log)
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -128,7 +146,10 @@ impl NodeProc {
     /// SIGTERM, then waits (bounded) for a clean exit; returns the exit code.
     pub fn stop(&mut self) -> Option<i32> {
         let mut c = self.child.take()?;
-        let _ = Command::new("kill").arg("-TERM").arg(c.id().to_string()).status();
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(c.id().to_string())
+            .status();
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             if let Ok(Some(s)) = c.try_wait() {
@@ -145,18 +166,29 @@ impl NodeProc {
 
     /// True while the process runs.
     pub fn running(&mut self) -> bool {
-        self.child.as_mut().is_some_and(|c| matches!(c.try_wait(), Ok(None)))
+        self.child
+            .as_mut()
+            .is_some_and(|c| matches!(c.try_wait(), Ok(None)))
     }
 
     /// A new client connection as root.
     pub fn conn(&self) -> mysql::Conn {
-        mysql::Conn::new(opts(self.mysql_port)).unwrap_or_else(|e| panic!("connect to {}: {e}", self.name))
+        mysql::Conn::new(opts(self.mysql_port))
+            .unwrap_or_else(|e| panic!("connect to {}: {e}", self.name))
     }
 
     /// Runs SQL through the `mariadb` CLI (batch mode, no column names).
     pub fn mariadb(&self, sql: &str) -> Output {
         Command::new("mariadb")
-            .args(["-h127.0.0.1", &format!("-P{}", self.mysql_port), "-uroot", "--batch", "--skip-column-names", "-e", sql])
+            .args([
+                "-h127.0.0.1",
+                &format!("-P{}", self.mysql_port),
+                "-uroot",
+                "--batch",
+                "--skip-column-names",
+                "-e",
+                sql,
+            ])
             .output()
             .expect("run the mariadb CLI (apt-get install mariadb-client)")
     }
@@ -200,8 +232,15 @@ pub fn http_get(port: u16, path: &str) -> (u16, String) {
     write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
     let mut resp = String::new();
     s.read_to_string(&mut resp).unwrap();
-    let code = resp.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = resp.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    let code = resp
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = resp
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
     (code, body)
 }
 
@@ -215,7 +254,9 @@ pub fn code<T: std::fmt::Debug>(r: Result<T, mysql::Error>) -> u16 {
 
 /// A single value.
 pub fn one<T: FromValue>(c: &mut mysql::Conn, sql: &str) -> T {
-    c.query_first(sql).unwrap_or_else(|e| panic!("{sql}: {e}")).unwrap_or_else(|| panic!("{sql}: no row"))
+    c.query_first(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .unwrap_or_else(|| panic!("{sql}: no row"))
 }
 
 /// A raw protocol client: logs in as root with an empty password, then sends packets.
@@ -226,7 +267,7 @@ pub struct RawClient {
 impl RawClient {
     /// Connects and completes the handshake.
     pub fn login(port: u16) -> RawClient {
-        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let s = TcpStream::connect(("127.0.0.1", port)).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let mut c = RawClient { s };
         let (_, greeting) = c.read_packet().expect("greeting");
@@ -274,5 +315,8 @@ impl RawClient {
 
 /// A temp dir that is kept (and reported) when the test panics, for post-mortem.
 pub fn temp_base(test: &str) -> tempfile::TempDir {
-    tempfile::Builder::new().prefix(&format!("tutti-{test}-")).tempdir().unwrap()
+    tempfile::Builder::new()
+        .prefix(&format!("tutti-{test}-"))
+        .tempdir()
+        .unwrap()
 }

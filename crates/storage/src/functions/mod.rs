@@ -28,7 +28,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         }
         Ok(Some(out))
     })?;
-    c.create_scalar_function("isnull", 1, PURE, |ctx| Ok(matches!(ctx.get_raw(0), ValueRef::Null)))?;
+    c.create_scalar_function("isnull", 1, PURE, |ctx| {
+        Ok(matches!(ctx.get_raw(0), ValueRef::Null))
+    })?;
     c.create_scalar_function("left", 2, PURE, |ctx| {
         str_n(ctx, |s, n| s.chars().take(n).collect())
     })?;
@@ -38,7 +40,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             s.chars().skip(len.saturating_sub(n)).collect()
         })
     })?;
-    c.create_scalar_function("repeat", 2, PURE, |ctx| str_n(ctx, |s, n| s.repeat(n.min(1 << 24))))?;
+    c.create_scalar_function("repeat", 2, PURE, |ctx| {
+        str_n(ctx, |s, n| s.repeat(n.min(1 << 24)))
+    })?;
     c.create_scalar_function("space", 1, PURE, |ctx| {
         let n: Option<i64> = ctx.get(0)?;
         Ok(n.map(|n| " ".repeat(n.clamp(0, 1 << 24) as usize)))
@@ -46,21 +50,35 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("reverse", 1, PURE, |ctx| {
         Ok(opt_text(ctx, 0).map(|s| s.chars().rev().collect::<String>()))
     })?;
-    for name in ["lcase"] {
-        c.create_scalar_function(name, 1, PURE, |ctx| Ok(opt_text(ctx, 0).map(|s| s.to_lowercase())))?;
+    {
+        c.create_scalar_function("lcase", 1, PURE, |ctx| {
+            Ok(opt_text(ctx, 0).map(|s| s.to_lowercase()))
+        })?;
     }
-    for name in ["ucase"] {
-        c.create_scalar_function(name, 1, PURE, |ctx| Ok(opt_text(ctx, 0).map(|s| s.to_uppercase())))?;
+    {
+        c.create_scalar_function("ucase", 1, PURE, |ctx| {
+            Ok(opt_text(ctx, 0).map(|s| s.to_uppercase()))
+        })?;
     }
     for name in ["char_length", "character_length"] {
-        c.create_scalar_function(name, 1, PURE, |ctx| Ok(opt_text(ctx, 0).map(|s| s.chars().count() as i64)))?;
+        c.create_scalar_function(name, 1, PURE, |ctx| {
+            Ok(opt_text(ctx, 0).map(|s| s.chars().count() as i64))
+        })?;
     }
     c.create_scalar_function("locate", -1, PURE, |ctx| {
         if ctx.len() < 2 || ctx.len() > 3 {
-            return Err(Error::UserFunctionError("LOCATE takes 2 or 3 arguments".into()));
+            return Err(Error::UserFunctionError(
+                "LOCATE takes 2 or 3 arguments".into(),
+            ));
         }
-        let (Some(sub), Some(s)) = (opt_text(ctx, 0), opt_text(ctx, 1)) else { return Ok(None) };
-        let start = if ctx.len() == 3 { ctx.get::<i64>(2)?.max(1) as usize } else { 1 };
+        let (Some(sub), Some(s)) = (opt_text(ctx, 0), opt_text(ctx, 1)) else {
+            return Ok(None);
+        };
+        let start = if ctx.len() == 3 {
+            ctx.get::<i64>(2)?.max(1) as usize
+        } else {
+            1
+        };
         let chars: Vec<char> = s.chars().collect();
         let hay: String = chars.iter().skip(start - 1).collect();
         Ok(Some(match hay.find(&sub) {
@@ -70,7 +88,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     })?;
     for (name, left) in [("lpad", true), ("rpad", false)] {
         c.create_scalar_function(name, 3, PURE, move |ctx| {
-            let (Some(s), Some(pad)) = (opt_text(ctx, 0), opt_text(ctx, 2)) else { return Ok(None) };
+            let (Some(s), Some(pad)) = (opt_text(ctx, 0), opt_text(ctx, 2)) else {
+                return Ok(None);
+            };
             let n = ctx.get::<i64>(1)?.clamp(0, 1 << 24) as usize;
             let len = s.chars().count();
             if len >= n {
@@ -98,7 +118,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
                             std::cmp::Ordering::Less => !greatest,
                             _ => greatest,
                         };
-                        if keep_b { b } else { v }
+                        if keep_b {
+                            b
+                        } else {
+                            v
+                        }
                     }
                 });
             }
@@ -114,7 +138,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             })
         })?;
     }
-    c.create_scalar_function("uuid", 0, VOLATILE, |_| Ok(uuid::Uuid::new_v4().to_string()))?;
+    c.create_scalar_function(
+        "uuid",
+        0,
+        VOLATILE,
+        |_| Ok(uuid::Uuid::new_v4().to_string()),
+    )?;
     c.create_scalar_function("rand", -1, VOLATILE, |_| Ok(rand::random::<f64>()))?;
     Ok(())
 }
@@ -144,7 +173,9 @@ fn opt_text(ctx: &Context<'_>, i: usize) -> Option<String> {
 }
 
 fn str_n(ctx: &Context<'_>, f: impl Fn(&str, usize) -> String) -> Result<Option<String>> {
-    let Some(s) = opt_text(ctx, 0) else { return Ok(None) };
+    let Some(s) = opt_text(ctx, 0) else {
+        return Ok(None);
+    };
     let n: Option<i64> = ctx.get(1)?;
     Ok(n.map(|n| f(&s, n.max(0) as usize)))
 }
@@ -210,11 +241,24 @@ impl AutoInc {
         }
         let inc = s.increment.max(1);
         let off = s.offset.max(1);
-        let v = if s.floor < off { off } else { off + ((s.floor - off) / inc + 1) * inc };
+        let v = if s.floor < off {
+            off
+        } else {
+            off + ((s.floor - off) / inc + 1) * inc
+        };
         s.floor = v;
         s.first.get_or_insert(v);
         v
     }
+}
+
+/// Readers cannot write, but must know the function so INSERTs can be prepared on them.
+pub(crate) fn register_reader_stubs(c: &Connection) -> Result<()> {
+    c.create_scalar_function("tutti_autoinc", 1, VOLATILE, |_| -> Result<i64> {
+        Err(Error::UserFunctionError(
+            "tutti_autoinc runs on the writer only".into(),
+        ))
+    })
 }
 
 pub(crate) fn register_writer(c: &Connection, autoinc: Arc<AutoInc>) -> Result<()> {
@@ -223,9 +267,12 @@ pub(crate) fn register_writer(c: &Connection, autoinc: Arc<AutoInc>) -> Result<(
             ValueRef::Null => None,
             ValueRef::Integer(0) => None,
             ValueRef::Integer(i) => Some(i),
-            ValueRef::Real(r) if r == 0.0 => None,
+            ValueRef::Real(0.0) => None,
             ValueRef::Real(r) => Some(r as i64),
-            ValueRef::Text(t) => match std::str::from_utf8(t).ok().and_then(|s| s.trim().parse::<i64>().ok()) {
+            ValueRef::Text(t) => match std::str::from_utf8(t)
+                .ok()
+                .and_then(|s| s.trim().parse::<i64>().ok())
+            {
                 Some(0) | None => None,
                 Some(i) => Some(i),
             },
@@ -260,9 +307,15 @@ mod tests {
         let c = Connection::open_in_memory().unwrap();
         register(&c).unwrap();
         let q = |sql: &str| -> SqlValue { c.query_row(sql, [], |r| r.get(0)).unwrap() };
-        assert_eq!(q("SELECT concat('a', 1, 'b')"), SqlValue::Text("a1b".into()));
+        assert_eq!(
+            q("SELECT concat('a', 1, 'b')"),
+            SqlValue::Text("a1b".into())
+        );
         assert_eq!(q("SELECT concat('a', NULL)"), SqlValue::Null);
-        assert_eq!(q("SELECT left('hello', 2) || right('hello', 3)"), SqlValue::Text("hello".into()));
+        assert_eq!(
+            q("SELECT left('hello', 2) || right('hello', 3)"),
+            SqlValue::Text("hello".into())
+        );
         assert_eq!(q("SELECT locate('l', 'hello')"), SqlValue::Integer(3));
         assert_eq!(q("SELECT locate('l', 'hello', 4)"), SqlValue::Integer(4));
         assert_eq!(q("SELECT lpad('7', 3, '0')"), SqlValue::Text("007".into()));

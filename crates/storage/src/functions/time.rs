@@ -50,11 +50,21 @@ impl DateTime {
         let days = secs.div_euclid(86400);
         let rem = secs.rem_euclid(86400) as u32;
         let (y, mo, d) = civil_from_days(days);
-        DateTime { y, mo, d, h: rem / 3600, mi: rem / 60 % 60, s: rem % 60, micros }
+        DateTime {
+            y,
+            mo,
+            d,
+            h: rem / 3600,
+            mi: rem / 60 % 60,
+            s: rem % 60,
+            micros,
+        }
     }
 
     fn now() -> DateTime {
-        let t = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let t = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
         DateTime::from_unix(t.as_secs() as i64, t.subsec_micros())
     }
 
@@ -80,7 +90,15 @@ impl DateTime {
         if !(1..=12).contains(&mo) || !(1..=31).contains(&d) {
             return None;
         }
-        let mut dt = DateTime { y, mo, d, h: 0, mi: 0, s: 0, micros: 0 };
+        let mut dt = DateTime {
+            y,
+            mo,
+            d,
+            h: 0,
+            mi: 0,
+            s: 0,
+            micros: 0,
+        };
         if let Some(t) = time {
             let (hms, frac) = t.split_once('.').unwrap_or((t, ""));
             let mut tp = hms.splitn(3, ':');
@@ -118,13 +136,35 @@ impl DateTime {
     /// MySQL DATE_FORMAT.
     pub(crate) fn format(&self, fmt: &str) -> String {
         const MONTHS: [&str; 12] = [
-            "January", "February", "March", "April", "May", "June", "July", "August",
-            "September", "October", "November", "December",
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
         ];
-        const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+        const DAYS: [&str; 7] = [
+            "Sunday",
+            "Monday",
+            "Tuesday",
+            "Wednesday",
+            "Thursday",
+            "Friday",
+            "Saturday",
+        ];
         let mut out = String::with_capacity(fmt.len() + 8);
         let mut it = fmt.chars();
-        let h12 = if self.h % 12 == 0 { 12 } else { self.h % 12 };
+        let h12 = if self.h.is_multiple_of(12) {
+            12
+        } else {
+            self.h % 12
+        };
         let ampm = if self.h < 12 { "AM" } else { "PM" };
         while let Some(c) = it.next() {
             if c != '%' {
@@ -172,14 +212,29 @@ fn arg_dt(ctx: &Context<'_>, i: usize) -> Option<DateTime> {
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
-    for name in ["now", "sysdate", "localtime", "localtimestamp", "utc_timestamp", "current_timestamp"] {
+    for name in [
+        "now",
+        "sysdate",
+        "localtime",
+        "localtimestamp",
+        "utc_timestamp",
+        "current_timestamp",
+    ] {
         c.create_scalar_function(name, -1, VOLATILE, |ctx| {
             let now = DateTime::now();
-            let fsp = if ctx.len() > 0 { ctx.get::<i64>(0)?.clamp(0, 6) as usize } else { 0 };
+            let fsp = if !ctx.is_empty() {
+                ctx.get::<i64>(0)?.clamp(0, 6) as usize
+            } else {
+                0
+            };
             Ok(if fsp == 0 {
                 now.datetime()
             } else {
-                format!("{}.{}", now.datetime(), &format!("{:06}", now.micros)[..fsp])
+                format!(
+                    "{}.{}",
+                    now.datetime(),
+                    &format!("{:06}", now.micros)[..fsp]
+                )
             })
         })?;
     }
@@ -190,7 +245,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         c.create_scalar_function(name, 0, VOLATILE, |_| Ok(DateTime::now().time()))?;
     }
     c.create_scalar_function("unix_timestamp", -1, VOLATILE, |ctx| {
-        if ctx.len() == 0 {
+        if ctx.is_empty() {
             return Ok(Some(DateTime::now().unix()));
         }
         Ok(arg_dt(ctx, 0).map(|d| d.unix()))
@@ -211,9 +266,13 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(arg_dt(ctx, 0).zip(fmt).map(|(d, f)| d.format(&f)))
     })?;
     c.create_scalar_function("datediff", 2, PURE, |ctx| {
-        Ok(arg_dt(ctx, 0).zip(arg_dt(ctx, 1)).map(|(a, b)| a.days() - b.days()))
+        Ok(arg_dt(ctx, 0)
+            .zip(arg_dt(ctx, 1))
+            .map(|(a, b)| a.days() - b.days()))
     })?;
-    c.create_scalar_function("to_days", 1, PURE, |ctx| Ok(arg_dt(ctx, 0).map(|d| d.days() + 719528)))?;
+    c.create_scalar_function("to_days", 1, PURE, |ctx| {
+        Ok(arg_dt(ctx, 0).map(|d| d.days() + 719528))
+    })?;
     type Part = fn(&DateTime) -> i64;
     let parts: [(&str, Part); 10] = [
         ("year", |d| d.y),
@@ -239,14 +298,28 @@ mod tests {
 
     #[test]
     fn calendar_round_trips() {
-        for days in [-800_000i64, -1, 0, 1, 59, 60, 365, 10_957, 19_000, 2_932_896] {
+        for days in [
+            -800_000i64,
+            -1,
+            0,
+            1,
+            59,
+            60,
+            365,
+            10_957,
+            19_000,
+            2_932_896,
+        ] {
             let (y, m, d) = civil_from_days(days);
             assert_eq!(days_from_civil(y, m, d), days);
         }
         let dt = DateTime::parse("2024-02-29 13:05:09.25").unwrap();
         assert_eq!(dt.unix(), 1_709_211_909);
         assert_eq!(DateTime::from_unix(1_709_211_909, 250_000), dt);
-        assert_eq!(dt.format("%Y/%m/%d %H:%i:%s.%f %W %b %j %p"), "2024/02/29 13:05:09.250000 Thursday Feb 060 PM");
+        assert_eq!(
+            dt.format("%Y/%m/%d %H:%i:%s.%f %W %b %j %p"),
+            "2024/02/29 13:05:09.250000 Thursday Feb 060 PM"
+        );
         assert!(DateTime::parse("2024-13-01").is_none());
         assert!(DateTime::parse("nonsense").is_none());
     }
@@ -255,9 +328,13 @@ mod tests {
     fn sql_functions() {
         let c = Connection::open_in_memory().unwrap();
         register(&c).unwrap();
-        let q = |sql: &str| -> rusqlite::types::Value { c.query_row(sql, [], |r| r.get(0)).unwrap() };
+        let q =
+            |sql: &str| -> rusqlite::types::Value { c.query_row(sql, [], |r| r.get(0)).unwrap() };
         use rusqlite::types::Value::*;
-        assert_eq!(q("SELECT from_unixtime(0)"), Text("1970-01-01 00:00:00".into()));
+        assert_eq!(
+            q("SELECT from_unixtime(0)"),
+            Text("1970-01-01 00:00:00".into())
+        );
         assert_eq!(q("SELECT unix_timestamp('1970-01-02')"), Integer(86400));
         assert_eq!(q("SELECT datediff('2024-03-01', '2024-02-28')"), Integer(2));
         assert_eq!(q("SELECT dayofweek('2024-02-29')"), Integer(5));

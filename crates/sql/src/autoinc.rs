@@ -1,0 +1,103 @@
+//! AUTO_INCREMENT for INSERT and REPLACE: every value of the AUTO_INCREMENT column goes
+//! through `tutti_autoinc(x)`, which returns x unless it is NULL or 0, in which case it hands
+//! out the node's next id (offset/increment style, so nodes never collide). This replaces
+//! SQLite's own rowid allocation (max + 1), which would collide between nodes.
+//!
+//! * `VALUES` with the column listed (or no column list, which implies every column in table
+//!   order): its expression in every row is wrapped, `tutti_autoinc(<expr>)` — literals,
+//!   NULL, 0 and `?` placeholders alike.
+//! * `VALUES` with the column omitted: the column is appended and every row gets
+//!   `tutti_autoinc(NULL)`.
+//! * `INSERT ... SELECT` with the column omitted from a column list:
+//!   `INSERT INTO t (.., "id") SELECT *, tutti_autoinc(NULL) FROM (<select>)`.
+//! * `INSERT ... SELECT` that provides the column (listed, or no column list): left alone —
+//!   the SELECT's values are used as they are (a NULL or 0 there gets SQLite's rowid
+//!   allocation rather than a node-safe id).
+
+use sqlparser::ast::{Ident, Insert, SelectItem, SetExpr};
+
+use crate::ast_build::{autoinc, derived, null, query, select, values};
+use crate::names::quoted;
+use crate::TableInfo;
+
+/// Rewrites the AUTO_INCREMENT column's values; true when `tutti_autoinc` was emitted.
+/// `columns` is the (quoted, unqualified) column list, which may grow by the column.
+pub(crate) fn rewrite_insert(
+    ins: &mut Insert,
+    columns: &mut Vec<Ident>,
+    table: &TableInfo,
+) -> bool {
+    let Some(col) = table.autoinc.as_deref() else {
+        return false;
+    };
+    let listed = columns
+        .iter()
+        .position(|c| c.value.eq_ignore_ascii_case(col));
+    let Some(src) = ins.source.as_mut() else {
+        // INSERT ... DEFAULT VALUES
+        columns.push(quoted(col));
+        ins.source = Some(Box::new(values(vec![vec![autoinc(null())]])));
+        return true;
+    };
+    let plain = src.with.is_none() && src.order_by.is_none() && src.limit_clause.is_none();
+    match src.body.as_mut() {
+        SetExpr::Values(v) if plain => {
+            if columns.is_empty() && v.rows.iter().all(|r| r.content.is_empty()) {
+                // VALUES (), () with no column list: only the id is given.
+                columns.push(quoted(col));
+                for r in &mut v.rows {
+                    r.content.push(autoinc(null()));
+                }
+                return true;
+            }
+            let position = match listed {
+                Some(p) => Some(p),
+                None if columns.is_empty() => {
+                    let p = table
+                        .columns
+                        .iter()
+                        .position(|c| c.name.eq_ignore_ascii_case(col));
+                    p.filter(|_| {
+                        v.rows
+                            .iter()
+                            .all(|r| r.content.len() == table.columns.len())
+                    })
+                }
+                None => None,
+            };
+            match position {
+                Some(p) => {
+                    let mut any = false;
+                    for r in &mut v.rows {
+                        if let Some(e) = r.content.get_mut(p) {
+                            let x = std::mem::replace(e, null());
+                            *e = autoinc(x);
+                            any = true;
+                        }
+                    }
+                    any
+                }
+                None if columns.is_empty() => false,
+                None => {
+                    columns.push(quoted(col));
+                    for r in &mut v.rows {
+                        r.content.push(autoinc(null()));
+                    }
+                    true
+                }
+            }
+        }
+        _ if listed.is_none() && !columns.is_empty() => {
+            columns.push(quoted(col));
+            let inner = std::mem::replace(src.as_mut(), values(vec![]));
+            let projection = vec![
+                SelectItem::Wildcard(Default::default()),
+                SelectItem::UnnamedExpr(autoinc(null())),
+            ];
+            let s = select(projection, vec![derived(inner)], None);
+            **src = query(SetExpr::Select(Box::new(s)));
+            true
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,278 @@
+//! Column and index definitions as SQLite text, shared by CREATE TABLE, ALTER TABLE and
+//! CREATE INDEX.
+//!
+//! A column becomes `"name" TYPE [NOT NULL] [DEFAULT d] [COLLATE NOCASE] [CHECK (...)]`:
+//!
+//! * the type as `types_map` gives it (the caller fixes AUTO_INCREMENT to `INTEGER`);
+//! * text-like columns get `COLLATE NOCASE` — MySQL's default collations are
+//!   case-insensitive — unless a `*_bin`/`*_cs` collation, `CHARACTER SET binary`, or a
+//!   binary table default collation says otherwise; other CHARACTER SET/COLLATE clauses are
+//!   dropped;
+//! * DEFAULT keeps literals, `CURRENT_TIMESTAMP[(n)]`/`NOW()` → `CURRENT_TIMESTAMP` (note:
+//!   SQLite's is UTC), and any other expression as `DEFAULT (<expr>)`;
+//! * `ON UPDATE CURRENT_TIMESTAMP` is accepted and dropped: SQLite has no such clause, so
+//!   such a column keeps its old value on UPDATE unless the statement sets it (a known
+//!   deviation); `COMMENT` is dropped;
+//! * ENUM adds `CHECK ("col" IN ('a', 'b'))` (NULL passes unless NOT NULL);
+//! * generated columns, `SERIAL DEFAULT VALUE`, SRID and similar are refused.
+//!
+//! Index key parts keep their order and direction; prefix lengths (`c(10)`) are dropped;
+//! functional key parts are refused.
+
+use sqlparser::ast::{
+    ColumnDef, ColumnOption, Expr, Ident, IndexColumn, OrderBySort, Value as SqlValue,
+};
+use sqlparser::tokenizer::Token;
+
+use crate::literals::rewrite_value;
+use crate::names::quote_str;
+use crate::rewrite::Rewriter;
+use crate::types_map::{map_type, MappedType};
+use crate::{Env, SqlError, TableName};
+
+/// A translated column definition.
+#[derive(Debug, Clone)]
+pub(crate) struct ColumnOut {
+    /// Column name.
+    pub name: String,
+    /// Its type.
+    pub mapped: MappedType,
+    /// NOT NULL.
+    pub not_null: bool,
+    /// The DEFAULT clause's value, as SQLite text.
+    pub default: Option<String>,
+    /// Case-insensitive comparisons.
+    pub nocase: bool,
+    /// AUTO_INCREMENT was given.
+    pub autoinc: bool,
+    /// Inline PRIMARY KEY.
+    pub primary_key: bool,
+    /// Inline UNIQUE.
+    pub unique: bool,
+    /// CHECK constraints (inline, and the ENUM member check), as SQLite text.
+    pub checks: Vec<String>,
+}
+
+impl ColumnOut {
+    /// The SQLite column definition.
+    pub fn sql(&self) -> String {
+        let mut s = format!("{} {}", quote_str(&self.name), self.mapped.decl);
+        if self.not_null {
+            s.push_str(" NOT NULL");
+        }
+        if self.autoinc {
+            // AUTOINCREMENT keeps the largest id ever used (sqlite_sequence, updated by
+            // every insert, replicated ones included): ids are never reused, as in MySQL 8.
+            s.push_str(" PRIMARY KEY AUTOINCREMENT");
+        }
+        if let Some(d) = &self.default {
+            s.push_str(" DEFAULT ");
+            s.push_str(d);
+        }
+        if self.nocase {
+            s.push_str(" COLLATE NOCASE");
+        }
+        for c in &self.checks {
+            s.push(' ');
+            s.push_str(c);
+        }
+        s
+    }
+}
+
+/// True for a MySQL collation or charset that compares case-sensitively.
+pub(crate) fn is_binary_collation(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "binary" || n.ends_with("_bin") || n.ends_with("_cs")
+}
+
+/// Translates one column definition. `binary_default`: the table's default collation is
+/// case-sensitive.
+pub(crate) fn column(
+    env: &dyn Env,
+    def: &ColumnDef,
+    binary_default: bool,
+) -> Result<ColumnOut, SqlError> {
+    let mapped = map_type(&def.data_type)?;
+    let mut out = ColumnOut {
+        name: def.name.value.clone(),
+        nocase: mapped.text_like && !binary_default,
+        mapped,
+        not_null: false,
+        default: None,
+        autoinc: false,
+        primary_key: false,
+        unique: false,
+        checks: vec![],
+    };
+    for opt in &def.options {
+        match &opt.option {
+            ColumnOption::Null => out.not_null = false,
+            ColumnOption::NotNull => out.not_null = true,
+            ColumnOption::Default(e) => out.default = Some(default_sql(env, e)?),
+            ColumnOption::PrimaryKey(_) => out.primary_key = true,
+            ColumnOption::Unique(_) => out.unique = true,
+            ColumnOption::Check(c) => {
+                if c.enforced != Some(false) {
+                    out.checks.push(check_sql(
+                        env,
+                        opt.name.as_ref().or(c.name.as_ref()),
+                        &c.expr,
+                    )?);
+                }
+            }
+            ColumnOption::DialectSpecific(tokens) => match tokens.as_slice() {
+                [Token::Word(w)] if w.value.eq_ignore_ascii_case("AUTO_INCREMENT") => {
+                    out.autoinc = true
+                }
+                _ => {
+                    let text: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
+                    return Err(SqlError::Unsupported(format!(
+                        "the column option {}",
+                        text.join(" ")
+                    )));
+                }
+            },
+            ColumnOption::CharacterSet(cs) => {
+                if is_binary_collation(&cs.to_string()) {
+                    out.nocase = false;
+                }
+            }
+            ColumnOption::Collation(c) => {
+                out.nocase = out.mapped.text_like && !is_binary_collation(&c.to_string())
+            }
+            ColumnOption::Comment(_) | ColumnOption::OnUpdate(_) => {}
+            // MySQL parses and ignores column-level REFERENCES.
+            ColumnOption::ForeignKey(_) => {}
+            ColumnOption::Generated { .. }
+            | ColumnOption::Alias(_)
+            | ColumnOption::Materialized(_) => {
+                return Err(SqlError::Unsupported("generated columns".into()));
+            }
+            other => return Err(SqlError::Unsupported(format!("the column option {other}"))),
+        }
+    }
+    if let Some(values) = &out.mapped.enum_values {
+        let list: Vec<String> = values
+            .iter()
+            .map(|v| format!("'{}'", v.replace('\'', "''")))
+            .collect();
+        out.checks.push(format!(
+            "CHECK ({} IN ({}))",
+            quote_str(&out.name),
+            list.join(", ")
+        ));
+    }
+    Ok(out)
+}
+
+/// A DEFAULT value as SQLite text.
+pub(crate) fn default_sql(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
+    match e {
+        Expr::Value(v) => Ok(match rewrite_value(&v.value) {
+            Some(r) => r.to_string(),
+            None => v.to_string(),
+        }),
+        Expr::UnaryOp { expr, .. } if matches!(expr.as_ref(), Expr::Value(v) if matches!(v.value, SqlValue::Number(..))) => {
+            Ok(e.to_string())
+        }
+        Expr::Function(f) => {
+            let name = f.name.to_string().to_ascii_uppercase();
+            match name.as_str() {
+                "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIME" | "LOCALTIMESTAMP" => {
+                    Ok("CURRENT_TIMESTAMP".into())
+                }
+                "CURRENT_DATE" | "CURDATE" => Ok("CURRENT_DATE".into()),
+                "CURRENT_TIME" | "CURTIME" => Ok("CURRENT_TIME".into()),
+                _ => expression_default(env, e),
+            }
+        }
+        Expr::Nested(inner) => expression_default(env, inner),
+        _ => expression_default(env, e),
+    }
+}
+
+fn expression_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
+    let mut e = e.clone();
+    Rewriter::new(env).expr(&mut e)?;
+    Ok(format!("({e})"))
+}
+
+/// `[CONSTRAINT "name"] CHECK (<expr>)`.
+pub(crate) fn check_sql(env: &dyn Env, name: Option<&Ident>, e: &Expr) -> Result<String, SqlError> {
+    let mut e = e.clone();
+    Rewriter::new(env).expr(&mut e)?;
+    let e = match e {
+        Expr::Nested(inner) => *inner,
+        e => e,
+    };
+    Ok(match name {
+        Some(n) => format!("CONSTRAINT {} CHECK ({e})", quote_str(&n.value)),
+        None => format!("CHECK ({e})"),
+    })
+}
+
+/// One index key part: column name and descending flag.
+pub(crate) type KeyPart = (String, bool);
+
+/// The key parts of an index definition.
+pub(crate) fn key_parts(cols: &[IndexColumn]) -> Result<Vec<KeyPart>, SqlError> {
+    cols.iter()
+        .map(|c| {
+            let desc = matches!(c.column.options.sort, Some(OrderBySort::Desc));
+            let name = match &c.column.expr {
+                Expr::Identifier(i) => i.value.clone(),
+                // A prefix length `c(10)` parses as a call.
+                Expr::Function(f) if f.name.0.len() == 1 => {
+                    f.name.to_string().trim_matches('`').to_string()
+                }
+                other => {
+                    return Err(SqlError::Unsupported(format!(
+                        "the functional key part {other}"
+                    )))
+                }
+            };
+            Ok((name, desc))
+        })
+        .collect()
+}
+
+/// `CREATE [UNIQUE] INDEX [IF NOT EXISTS] "db.t.name" ON "db.t" ("a", "b" DESC)`.
+pub(crate) fn index_sql(
+    table: &TableName,
+    name: &str,
+    unique: bool,
+    parts: &[KeyPart],
+    if_not_exists: bool,
+) -> String {
+    let cols: Vec<String> = parts
+        .iter()
+        .map(|(c, desc)| {
+            if *desc {
+                format!("{} DESC", quote_str(c))
+            } else {
+                quote_str(c)
+            }
+        })
+        .collect();
+    format!(
+        "CREATE {}INDEX {}{} ON {} ({})",
+        if unique { "UNIQUE " } else { "" },
+        if if_not_exists { "IF NOT EXISTS " } else { "" },
+        quote_str(&crate::names::index_sqlite_name(table, name)),
+        quote_str(&table.sqlite_name()),
+        cols.join(", ")
+    )
+}
+
+/// MySQL's name for an unnamed index: its first column, then `_2`, `_3`, ... on clashes.
+pub(crate) fn default_index_name(first_column: &str, taken: &[String]) -> String {
+    let clash = |n: &str| taken.iter().any(|t| t.eq_ignore_ascii_case(n));
+    if !clash(first_column) && !first_column.eq_ignore_ascii_case("PRIMARY") {
+        return first_column.to_string();
+    }
+    (2..)
+        .map(|i| format!("{first_column}_{i}"))
+        .find(|n| !clash(n))
+        .unwrap_or_default()
+}

@@ -1,0 +1,321 @@
+//! `CREATE TABLE` → one replicated [`Ddl::Schema`]: the SQLite `CREATE TABLE` followed by one
+//! `CREATE [UNIQUE] INDEX "db.t.name"` per MySQL key.
+//!
+//! * Every table needs a PRIMARY KEY (tutti replicates rows by primary key):
+//!   `SqlError::NoPrimaryKey` otherwise. Its columns are made NOT NULL and it is declared as
+//!   a table constraint `PRIMARY KEY ("a", "b")`.
+//! * AUTO_INCREMENT is allowed only on the single-column integer PRIMARY KEY, which is then
+//!   declared exactly `INTEGER` — SQLite's rowid alias, which is how tutti recognises the
+//!   AUTO_INCREMENT column later. Conversely an integer primary key without AUTO_INCREMENT
+//!   is never declared exactly `INTEGER` (it becomes `INT`).
+//! * `KEY`/`INDEX`/`UNIQUE` (inline or as constraints) become separate indexes named
+//!   `"db.t.<mysql name>"`; unnamed ones get MySQL's default name (first column, `_2`, ...).
+//!   A FOREIGN KEY gets an index on its columns too, as in MySQL, unless an index already
+//!   starts with them; the constraint itself becomes a SQLite FOREIGN KEY to the resolved
+//!   parent table. CHECK constraints are kept (NOT ENFORCED ones dropped).
+//! * Table options (ENGINE, CHARSET, COLLATE, AUTO_INCREMENT=n, COMMENT, ROW_FORMAT, ...) are
+//!   ignored, except that a case-sensitive default COLLATE makes text columns binary.
+//! * FULLTEXT/SPATIAL keys, partitioning, `CREATE TABLE ... LIKE` / `... SELECT` and
+//!   temporary tables are refused.
+
+use sqlparser::ast::{CreateTable, CreateTableOptions, SqlOption, TableConstraint};
+
+use crate::columns::{
+    check_sql, column, default_index_name, index_sql, is_binary_collation, key_parts, ColumnOut,
+    KeyPart,
+};
+use crate::dispatch::Res;
+use crate::names::{quote_str, resolve};
+use crate::{DdlStmt, Env, SqlError, Stmt, TableName};
+use tutti_wsrep::Ddl;
+
+/// An index to create after the table.
+struct Key {
+    name: Option<String>,
+    unique: bool,
+    parts: Vec<KeyPart>,
+    /// The index MySQL adds for a FOREIGN KEY (skipped when another index covers it).
+    implicit: bool,
+}
+
+/// Translates `CREATE TABLE`.
+pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
+    if ct.like.is_some() || ct.clone.is_some() {
+        return Err(SqlError::Unsupported("CREATE TABLE ... LIKE".into()).into());
+    }
+    if ct.query.is_some() {
+        return Err(SqlError::Unsupported("CREATE TABLE ... SELECT".into()).into());
+    }
+    if ct.temporary {
+        return Err(SqlError::Unsupported("CREATE TEMPORARY TABLE".into()).into());
+    }
+    if ct.partition_by.is_some() {
+        return Err(SqlError::Unsupported("partitioned tables".into()).into());
+    }
+    let table = resolve(env, &ct.name)?;
+    if !env.database_exists(&table.db) {
+        return Err(SqlError::UnknownDatabase(table.db.clone()).into());
+    }
+    let binary_default = binary_default_collation(&ct.table_options);
+    let mut columns: Vec<ColumnOut> = ct
+        .columns
+        .iter()
+        .map(|c| column(env, c, binary_default))
+        .collect::<Result<_, _>>()?;
+
+    let mut pk: Option<Vec<KeyPart>> = None;
+    let mut keys: Vec<Key> = Vec::new();
+    let mut constraints: Vec<String> = Vec::new();
+    let set_pk = |parts: Vec<KeyPart>, pk: &mut Option<Vec<KeyPart>>| {
+        if pk.replace(parts).is_some() {
+            Err(SqlError::WrongArguments(
+                "Multiple primary key defined".into(),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    for c in &mut columns {
+        if c.primary_key {
+            set_pk(vec![(c.name.clone(), false)], &mut pk)?;
+        }
+        if c.unique {
+            keys.push(Key {
+                name: Some(c.name.clone()),
+                unique: true,
+                parts: vec![(c.name.clone(), false)],
+                implicit: false,
+            });
+        }
+        constraints.append(&mut c.checks);
+    }
+    for tc in &ct.constraints {
+        match tc {
+            TableConstraint::PrimaryKey(p) => set_pk(key_parts(&p.columns)?, &mut pk)?,
+            TableConstraint::Unique(u) => keys.push(Key {
+                name: u
+                    .index_name
+                    .as_ref()
+                    .or(u.name.as_ref())
+                    .map(|i| i.value.clone()),
+                unique: true,
+                parts: key_parts(&u.columns)?,
+                implicit: false,
+            }),
+            TableConstraint::Index(i) => keys.push(Key {
+                name: i.name.as_ref().map(|i| i.value.clone()),
+                unique: false,
+                parts: key_parts(&i.columns)?,
+                implicit: false,
+            }),
+            TableConstraint::ForeignKey(fk) => {
+                let parent = resolve_parent(env, &table, &fk.foreign_table)?;
+                constraints.push(foreign_key_sql(fk, &parent));
+                let parts: Vec<KeyPart> = fk
+                    .columns
+                    .iter()
+                    .map(|c| (c.value.clone(), false))
+                    .collect();
+                keys.push(Key {
+                    name: fk
+                        .index_name
+                        .as_ref()
+                        .or(fk.name.as_ref())
+                        .map(|i| i.value.clone()),
+                    unique: false,
+                    parts,
+                    implicit: true,
+                });
+            }
+            TableConstraint::Check(c) => {
+                if c.enforced != Some(false) {
+                    constraints.push(check_sql(env, c.name.as_ref(), &c.expr)?);
+                }
+            }
+            TableConstraint::FulltextOrSpatial(f) => {
+                let kind = if f.fulltext { "FULLTEXT" } else { "SPATIAL" };
+                return Err(SqlError::Unsupported(format!("{kind} indexes")).into());
+            }
+            other => return Err(SqlError::Unsupported(format!("the constraint {other}")).into()),
+        }
+    }
+    let Some(pk) = pk else {
+        return Err(SqlError::NoPrimaryKey(table.to_string()).into());
+    };
+    apply_primary_key(&mut columns, &pk)?;
+
+    let mut body: Vec<String> = columns.iter().map(ColumnOut::sql).collect();
+    let pk_cols: Vec<String> = pk
+        .iter()
+        .map(|(c, desc)| {
+            if *desc {
+                format!("{} DESC", quote_str(c))
+            } else {
+                quote_str(c)
+            }
+        })
+        .collect();
+    if !columns.iter().any(|c| c.autoinc) {
+        body.push(format!("PRIMARY KEY ({})", pk_cols.join(", ")));
+    }
+    body.extend(constraints);
+    let mut statements = vec![format!(
+        "CREATE TABLE {}{} ({})",
+        if ct.if_not_exists {
+            "IF NOT EXISTS "
+        } else {
+            ""
+        },
+        quote_str(&table.sqlite_name()),
+        body.join(", ")
+    )];
+    statements.extend(index_statements(&table, keys, &pk, ct.if_not_exists)?);
+    Ok(Stmt::Ddl(DdlStmt {
+        ddl: Ddl::Schema {
+            database: table.db.clone(),
+            statements,
+        },
+        tables: vec![table],
+    }))
+}
+
+/// A table-level `COLLATE=x_bin` / `CHARSET=binary` makes text columns case-sensitive.
+fn binary_default_collation(options: &CreateTableOptions) -> bool {
+    let opts: &[SqlOption] = match options {
+        CreateTableOptions::Plain(o)
+        | CreateTableOptions::With(o)
+        | CreateTableOptions::Options(o)
+        | CreateTableOptions::TableProperties(o) => o,
+        CreateTableOptions::None => &[],
+    };
+    opts.iter().any(|o| match o {
+        SqlOption::KeyValue { key, value } => {
+            let k = key.value.to_ascii_uppercase();
+            (k.ends_with("COLLATE") || k.ends_with("CHARSET") || k.ends_with("CHARACTER SET"))
+                && is_binary_collation(&value.to_string())
+        }
+        _ => false,
+    })
+}
+
+/// The PK columns become NOT NULL; AUTO_INCREMENT must be the single-column integer PK and
+/// is declared `INTEGER`; other single-column integer PKs must not be exactly `INTEGER`.
+fn apply_primary_key(columns: &mut [ColumnOut], pk: &[KeyPart]) -> Result<(), SqlError> {
+    for (name, _) in pk {
+        match columns
+            .iter_mut()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+        {
+            Some(c) => c.not_null = true,
+            None => {
+                return Err(SqlError::WrongArguments(format!(
+                    "Key column '{name}' doesn't exist in table"
+                )))
+            }
+        }
+    }
+    for c in columns.iter_mut() {
+        let single_pk = matches!(pk, [(n, false)] if n.eq_ignore_ascii_case(&c.name));
+        if c.autoinc {
+            if !(single_pk && c.mapped.integer) {
+                return Err(SqlError::Unsupported(
+                    "AUTO_INCREMENT on a column that is not the single-column integer PRIMARY KEY"
+                        .into(),
+                ));
+            }
+            c.mapped.decl = "INTEGER".into();
+        } else if single_pk && c.mapped.decl == "INTEGER" {
+            c.mapped.decl = "INT".into();
+        }
+    }
+    Ok(())
+}
+
+fn resolve_parent(
+    env: &dyn Env,
+    child: &TableName,
+    name: &sqlparser::ast::ObjectName,
+) -> Result<TableName, SqlError> {
+    match crate::names::parts(name)?.as_slice() {
+        [t] => Ok(TableName::new(child.db.clone(), t.value.clone())),
+        _ => resolve(env, name),
+    }
+}
+
+/// `[CONSTRAINT "n"] FOREIGN KEY ("a") REFERENCES "db.p" ("x") [ON DELETE ..] [ON UPDATE ..]`.
+pub(crate) fn foreign_key_sql(
+    fk: &sqlparser::ast::ForeignKeyConstraint,
+    parent: &TableName,
+) -> String {
+    let cols = |c: &[sqlparser::ast::Ident]| {
+        c.iter()
+            .map(|i| quote_str(&i.value))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut s = String::new();
+    if let Some(n) = &fk.name {
+        s.push_str(&format!("CONSTRAINT {} ", quote_str(&n.value)));
+    }
+    s.push_str(&format!(
+        "FOREIGN KEY ({}) REFERENCES {}",
+        cols(&fk.columns),
+        quote_str(&parent.sqlite_name())
+    ));
+    if !fk.referred_columns.is_empty() {
+        s.push_str(&format!(" ({})", cols(&fk.referred_columns)));
+    }
+    if let Some(a) = &fk.on_delete {
+        s.push_str(&format!(" ON DELETE {a}"));
+    }
+    if let Some(a) = &fk.on_update {
+        s.push_str(&format!(" ON UPDATE {a}"));
+    }
+    s
+}
+
+/// Names the keys (MySQL defaults for unnamed ones) and builds their CREATE INDEX statements.
+fn index_statements(
+    table: &TableName,
+    keys: Vec<Key>,
+    pk: &[KeyPart],
+    if_not_exists: bool,
+) -> Result<Vec<String>, SqlError> {
+    let mut taken: Vec<String> = vec!["PRIMARY".into()];
+    let mut made: Vec<Vec<KeyPart>> = vec![pk.to_vec()];
+    let mut out = Vec::new();
+    let (explicit, implicit): (Vec<Key>, Vec<Key>) = keys.into_iter().partition(|k| !k.implicit);
+    for key in explicit.into_iter().chain(implicit) {
+        let covered = made.iter().any(|m| {
+            m.len() >= key.parts.len()
+                && m.iter()
+                    .zip(&key.parts)
+                    .all(|(a, b)| a.0.eq_ignore_ascii_case(&b.0))
+        });
+        if key.implicit && covered {
+            continue;
+        }
+        let name = match key.name {
+            Some(n) if taken.iter().any(|t| t.eq_ignore_ascii_case(&n)) => {
+                return Err(SqlError::WrongArguments(format!(
+                    "Duplicate key name '{n}'"
+                )));
+            }
+            Some(n) => n,
+            None => {
+                let first = key.parts.first().map(|p| p.0.clone()).unwrap_or_default();
+                default_index_name(&first, &taken)
+            }
+        };
+        out.push(index_sql(
+            table,
+            &name,
+            key.unique,
+            &key.parts,
+            if_not_exists,
+        ));
+        taken.push(name);
+        made.push(key.parts);
+    }
+    Ok(out)
+}

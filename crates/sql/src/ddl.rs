@@ -1,0 +1,269 @@
+//! Schema changes other than CREATE/ALTER TABLE → [`Stmt::Ddl`].
+//!
+//! * `CREATE DATABASE|SCHEMA [IF NOT EXISTS] d [CHARACTER SET ..] [COLLATE ..]` and
+//!   `DROP DATABASE|SCHEMA [IF EXISTS] d` → `Ddl::CreateDatabase` / `Ddl::DropDatabase`.
+//! * `DROP TABLE [IF EXISTS] a, b` → one `DROP TABLE` per table; `DROP VIEW` likewise.
+//! * `TRUNCATE [TABLE] t` → `DELETE FROM "db.t"`, executed in total order like other DDL.
+//! * `CREATE [UNIQUE] INDEX i ON t (..)` → `CREATE [UNIQUE] INDEX "db.t.i" ON "db.t" (..)`.
+//! * `DROP INDEX i ON t` → `DROP INDEX "<its SQLite name>"`, looked up in the catalog.
+//! * `RENAME TABLE a TO b` → `ALTER TABLE "db.a" RENAME TO "db.b"`. SQLite keeps index names
+//!   on rename, so the table's indexes are re-created under the new name (`"db.b.i"`) to keep
+//!   the naming scheme.
+//! * `CREATE [OR REPLACE] VIEW v [(cols)] AS select` → `CREATE VIEW "db.v" AS <translated
+//!   select>` (OR REPLACE drops the old view first); a view may not capture session values.
+
+use sqlparser::ast::{CreateIndex, CreateView, ObjectName, ObjectType, RenameTable, Truncate};
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::Token;
+
+use crate::columns::{index_sql, key_parts};
+use crate::cursor::Cursor;
+use crate::dispatch::Res;
+use crate::names::{check_schema, quote_str, resolve};
+use crate::rewrite::Rewriter;
+use crate::{DdlStmt, Env, SqlError, Stmt, TableName};
+use tutti_wsrep::Ddl;
+
+fn schema(database: String, statements: Vec<String>, tables: Vec<TableName>) -> Stmt {
+    Stmt::Ddl(DdlStmt {
+        ddl: Ddl::Schema {
+            database,
+            statements,
+        },
+        tables,
+    })
+}
+
+/// A database name as given; MySQL forbids `.` in it, which tutti's naming relies on.
+fn database_name(p: &mut Parser<'_>) -> Res<String> {
+    let name = p.parse_identifier()?.value;
+    if name.contains('.') || name.is_empty() {
+        return Err(SqlError::WrongArguments(format!("Incorrect database name '{name}'")).into());
+    }
+    check_schema(&name)?;
+    Ok(name)
+}
+
+/// `CREATE DATABASE|SCHEMA [IF NOT EXISTS] d [options]`.
+pub(crate) fn create_database(p: &mut Parser<'_>) -> Res<Stmt> {
+    p.next_token(); // CREATE
+    p.next_token(); // DATABASE | SCHEMA
+    let if_not_exists = p.eat_words(&["IF", "NOT", "EXISTS"]);
+    let name = database_name(p)?;
+    // [DEFAULT] {CHARACTER SET | CHARSET | COLLATE | ENCRYPTION} [=] value, ignored.
+    while !p.at_end() {
+        p.eat_word("DEFAULT");
+        if !(p.eat_words(&["CHARACTER", "SET"])
+            || p.eat_word("CHARSET")
+            || p.eat_word("COLLATE")
+            || p.eat_word("ENCRYPTION"))
+        {
+            return p
+                .expected_ref("CHARACTER SET or COLLATE", p.peek_token_ref())
+                .map_err(Into::into);
+        }
+        p.eat(&Token::Eq);
+        p.next_token();
+    }
+    Ok(Stmt::Ddl(DdlStmt {
+        ddl: Ddl::CreateDatabase {
+            name,
+            if_not_exists,
+        },
+        tables: vec![],
+    }))
+}
+
+/// `DROP DATABASE|SCHEMA [IF EXISTS] d`.
+pub(crate) fn drop_database(p: &mut Parser<'_>) -> Res<Stmt> {
+    p.next_token(); // DROP
+    p.next_token(); // DATABASE | SCHEMA
+    let if_exists = p.eat_words(&["IF", "EXISTS"]);
+    let name = database_name(p)?;
+    p.expect_end()?;
+    Ok(Stmt::Ddl(DdlStmt {
+        ddl: Ddl::DropDatabase { name, if_exists },
+        tables: vec![],
+    }))
+}
+
+/// `CREATE [UNIQUE] INDEX i ON t (cols)`.
+pub(crate) fn create_index(env: &dyn Env, ci: CreateIndex) -> Res<Stmt> {
+    let table = resolve(env, &ci.table_name)?;
+    let Some(name) = ci
+        .name
+        .as_ref()
+        .and_then(|n| n.0.last())
+        .and_then(|p| p.as_ident())
+    else {
+        return Err(SqlError::Unsupported("CREATE INDEX without a name".into()).into());
+    };
+    if ci.predicate.is_some() {
+        return Err(SqlError::Unsupported("partial indexes".into()).into());
+    }
+    let sql = index_sql(
+        &table,
+        &name.value,
+        ci.unique,
+        &key_parts(&ci.columns)?,
+        ci.if_not_exists,
+    );
+    Ok(schema(table.db.clone(), vec![sql], vec![table]))
+}
+
+/// `DROP INDEX "<sqlite name>"` for MySQL index `name` on `table`.
+pub(crate) fn drop_index_sql(
+    env: &dyn Env,
+    table: &TableName,
+    name: &str,
+) -> Result<String, SqlError> {
+    if name.eq_ignore_ascii_case("PRIMARY") {
+        return Err(SqlError::NoPrimaryKey(table.to_string()));
+    }
+    let info = env
+        .table(table)
+        .ok_or_else(|| SqlError::NoSuchTable(table.to_string()))?;
+    let index = info
+        .indexes
+        .iter()
+        .find(|i| i.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| SqlError::NoSuchIndex(name.to_string()))?;
+    Ok(format!("DROP INDEX {}", quote_str(&index.sqlite_name)))
+}
+
+/// `DROP TABLE|VIEW|INDEX ...`.
+pub(crate) fn drop(
+    env: &dyn Env,
+    object_type: ObjectType,
+    if_exists: bool,
+    names: Vec<ObjectName>,
+    table: Option<ObjectName>,
+    temporary: bool,
+) -> Res<Stmt> {
+    if temporary {
+        return Err(SqlError::Unsupported("DROP TEMPORARY TABLE".into()).into());
+    }
+    let kind = match object_type {
+        ObjectType::Table => "TABLE",
+        ObjectType::View => "VIEW",
+        ObjectType::Index => {
+            let Some(t) = table else {
+                return Err(SqlError::Unsupported("DROP INDEX without ON table".into()).into());
+            };
+            let t = resolve(env, &t)?;
+            let name = names.first().map(|n| n.to_string()).unwrap_or_default();
+            let name = names
+                .first()
+                .and_then(|n| n.0.last())
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.clone())
+                .unwrap_or(name);
+            let sql = drop_index_sql(env, &t, &name)?;
+            return Ok(schema(t.db.clone(), vec![sql], vec![t]));
+        }
+        other => return Err(SqlError::Unsupported(format!("DROP {other}")).into()),
+    };
+    let tables: Vec<TableName> = names
+        .iter()
+        .map(|n| resolve(env, n))
+        .collect::<Result<_, _>>()?;
+    let statements = tables
+        .iter()
+        .map(|t| {
+            let ie = if if_exists { "IF EXISTS " } else { "" };
+            format!("DROP {kind} {ie}{}", quote_str(&t.sqlite_name()))
+        })
+        .collect();
+    let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
+    Ok(schema(database, statements, tables))
+}
+
+/// `TRUNCATE [TABLE] t` → `DELETE FROM "db.t"`.
+pub(crate) fn truncate(env: &dyn Env, t: Truncate) -> Res<Stmt> {
+    let tables: Vec<TableName> = t
+        .table_names
+        .iter()
+        .map(|n| resolve(env, &n.name))
+        .collect::<Result<_, _>>()?;
+    let statements = tables
+        .iter()
+        .map(|t| format!("DELETE FROM {}", quote_str(&t.sqlite_name())))
+        .collect();
+    let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
+    Ok(schema(database, statements, tables))
+}
+
+/// `RENAME TABLE a TO b [, c TO d]`.
+pub(crate) fn rename_tables(env: &dyn Env, renames: Vec<RenameTable>) -> Res<Stmt> {
+    let mut statements = Vec::new();
+    let mut tables = Vec::new();
+    for r in &renames {
+        let old = resolve(env, &r.old_name)?;
+        let new = resolve(env, &r.new_name)?;
+        statements.extend(rename_table_sql(env, &old, &new));
+        tables.push(old);
+        tables.push(new);
+    }
+    let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
+    Ok(schema(database, statements, tables))
+}
+
+/// `ALTER TABLE "db.a" RENAME TO "db.b"`, then the indexes re-created under the new name.
+pub(crate) fn rename_table_sql(env: &dyn Env, old: &TableName, new: &TableName) -> Vec<String> {
+    let mut out = vec![format!(
+        "ALTER TABLE {} RENAME TO {}",
+        quote_str(&old.sqlite_name()),
+        quote_str(&new.sqlite_name())
+    )];
+    if let Some(info) = env.table(old) {
+        let prefix = format!("{}.", old.sqlite_name());
+        for i in info
+            .indexes
+            .iter()
+            .filter(|i| i.sqlite_name.starts_with(&prefix))
+        {
+            let parts: Vec<(String, bool)> = i.columns.iter().map(|c| (c.clone(), false)).collect();
+            out.push(format!("DROP INDEX {}", quote_str(&i.sqlite_name)));
+            out.push(index_sql(new, &i.name, i.unique, &parts, false));
+        }
+    }
+    out
+}
+
+/// `CREATE [OR REPLACE] VIEW v [(cols)] AS select`.
+pub(crate) fn create_view(env: &dyn Env, cv: CreateView) -> Res<Stmt> {
+    if cv.materialized {
+        return Err(SqlError::Unsupported("materialized views".into()).into());
+    }
+    let view = resolve(env, &cv.name)?;
+    let mut query = cv.query;
+    let mut rw = Rewriter::new(env);
+    rw.query(&mut query)?;
+    if rw.ex.volatile {
+        return Err(
+            SqlError::Unsupported("session variables or functions in a view".into()).into(),
+        );
+    }
+    let name = quote_str(&view.sqlite_name());
+    let mut statements = Vec::new();
+    if cv.or_replace {
+        statements.push(format!("DROP VIEW IF EXISTS {name}"));
+    }
+    let columns = if cv.columns.is_empty() {
+        String::new()
+    } else {
+        let cols: Vec<String> = cv
+            .columns
+            .iter()
+            .map(|c| quote_str(&c.name.value))
+            .collect();
+        format!(" ({})", cols.join(", "))
+    };
+    let ine = if cv.if_not_exists {
+        "IF NOT EXISTS "
+    } else {
+        ""
+    };
+    statements.push(format!("CREATE VIEW {ine}{name}{columns} AS {query}"));
+    Ok(schema(view.db.clone(), statements, vec![view]))
+}

@@ -1,0 +1,248 @@
+//! Routing: each statement goes to the module that translates it, by its first words.
+//!
+//! Statements sqlparser handles well (queries, DML, CREATE TABLE/INDEX/VIEW, DROP, RENAME,
+//! TRUNCATE) are parsed by `Parser::parse_statement`; MySQL statements it does not know or
+//! shapes differently (SHOW, SET, ALTER TABLE, CREATE/DROP DATABASE, transactions, FLUSH,
+//! KILL, ...) are parsed by hand with the parser's token API. Routing on the first words
+//! also gives a clear "unsupported" error for statements tutti refuses (GRANT, CALL, LOAD
+//! DATA, ...) even when sqlparser could not parse them.
+
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
+
+use crate::cursor::Cursor;
+use crate::lexer::{is_word, StmtTokens, DIALECT};
+use crate::syntax::Source;
+use crate::{alter, create_table, ddl, dml, session, set, show, Env, SqlError, Stmt};
+
+/// Why a statement failed: a syntax error (positioned by the parser) or a translation error.
+pub(crate) enum Fail {
+    /// sqlparser rejected it.
+    Parse(ParserError),
+    /// It parsed, but cannot be translated.
+    Sql(SqlError),
+}
+
+impl From<ParserError> for Fail {
+    fn from(e: ParserError) -> Self {
+        Fail::Parse(e)
+    }
+}
+
+impl From<SqlError> for Fail {
+    fn from(e: SqlError) -> Self {
+        Fail::Sql(e)
+    }
+}
+
+/// Result of a translation step.
+pub(crate) type Res<T> = Result<T, Fail>;
+
+/// What every translation step may need to know about the statement.
+pub(crate) struct StmtInfo<'a> {
+    /// The session and catalog.
+    pub env: &'a dyn Env,
+    /// Number of client placeholders.
+    pub params: usize,
+    /// `LOCK IN SHARE MODE` was removed.
+    pub locking: bool,
+    /// `UPDATE IGNORE`.
+    pub update_ignore: bool,
+    src: &'a Source<'a>,
+    start: Location,
+    end: Location,
+}
+
+impl<'a> StmtInfo<'a> {
+    /// The statement's original text.
+    pub fn text(&self) -> &'a str {
+        self.src.text(self.start, self.end)
+    }
+}
+
+/// Translates one statement.
+pub(crate) fn translate_one(
+    env: &dyn Env,
+    src: &Source<'_>,
+    st: StmtTokens,
+) -> Result<Stmt, SqlError> {
+    let StmtTokens {
+        tokens,
+        params,
+        locking,
+        update_ignore,
+        start,
+        end,
+    } = st;
+    let info = StmtInfo {
+        env,
+        params,
+        locking,
+        update_ignore,
+        src,
+        start,
+        end,
+    };
+    if is_word(&tokens[0].token, "UPDATE") && is_multi_table_update(&tokens) {
+        return Err(SqlError::Unsupported("multi-table UPDATE".into()));
+    }
+    if is_word(&tokens[0].token, "CREATE") && is_partitioned(&tokens) {
+        return Err(SqlError::Unsupported("partitioned tables".into()));
+    }
+    let mut p = Parser::new(&DIALECT).with_tokens_with_locations(tokens);
+    match route(&mut p, &info) {
+        Ok(s) => Ok(s),
+        Err(Fail::Sql(e)) => Err(e),
+        Err(Fail::Parse(e)) => Err(src.parser_error(&e, end)),
+    }
+}
+
+/// `UPDATE a, b SET ...` (sqlparser cannot parse it): a top-level comma before `SET`.
+fn is_multi_table_update(tokens: &[TokenWithSpan]) -> bool {
+    let mut depth = 0i32;
+    for t in tokens {
+        match &t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 0 => return true,
+            tok if depth == 0 && is_word(tok, "SET") => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `CREATE TABLE ... PARTITION BY` (sqlparser cannot parse it): top-level PARTITION BY.
+fn is_partitioned(tokens: &[TokenWithSpan]) -> bool {
+    let mut depth = 0i32;
+    tokens.windows(2).any(|w| {
+        match &w[0].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            _ => {}
+        }
+        depth == 0 && is_word(&w[0].token, "PARTITION") && is_word(&w[1].token, "BY")
+    })
+}
+
+fn unsupported<T>(what: impl Into<String>) -> Res<T> {
+    Err(Fail::Sql(SqlError::Unsupported(what.into())))
+}
+
+fn route(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
+    let first = p.peek_word(0).unwrap_or_default();
+    match first.as_str() {
+        "SHOW" => show::show(p, info.env),
+        "DESCRIBE" | "DESC" | "EXPLAIN" => show::describe(p, info.env),
+        "SET" => set::set(p, info.env),
+        "USE" | "BEGIN" | "START" | "COMMIT" | "ROLLBACK" | "SAVEPOINT" | "RELEASE" | "XA"
+        | "FLUSH" | "KILL" | "UNLOCK" | "LOCK" | "DO" | "ANALYZE" | "OPTIMIZE" => {
+            session::session(p, info)
+        }
+        "ALTER" if p.peek_is(1, "TABLE") => alter::alter_table(p, info),
+        "ALTER" => unsupported(format!("ALTER {}", p.peek_word(1).unwrap_or_default())),
+        "CREATE" => create(p, info),
+        "DROP" => drop(p, info),
+        "RENAME" if !p.peek_is(1, "TABLE") => {
+            unsupported(format!("RENAME {}", p.peek_word(1).unwrap_or_default()))
+        }
+        "CHECK" | "REPAIR" | "CHECKSUM" | "CACHE" => unsupported(format!("{first} TABLE")),
+        "GRANT" | "REVOKE" | "CALL" | "PREPARE" | "EXECUTE" | "DEALLOCATE" | "HANDLER"
+        | "INSTALL" | "UNINSTALL" | "PURGE" | "RESET" | "CHANGE" | "HELP" | "SHUTDOWN"
+        | "RESTART" | "CLONE" | "IMPORT" | "GET" | "SIGNAL" | "RESIGNAL" | "STOP" | "BINLOG"
+        | "DECLARE" => unsupported(first),
+        "LOAD" => unsupported(format!("LOAD {}", p.peek_word(1).unwrap_or_default())),
+        _ => generic(p, info),
+    }
+}
+
+/// Statements sqlparser parses.
+fn generic(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
+    use sqlparser::ast::Statement as S;
+    let stmt = p.parse_statement()?;
+    p.expect_end()?;
+    Ok(match stmt {
+        S::Query(_) => dml::select_stmt(info, stmt)?,
+        S::Insert(ins) => dml::insert(info, ins)?,
+        S::Update(upd) => dml::update(info, upd)?,
+        S::Delete(del) => dml::delete(info, del)?,
+        S::CreateTable(ct) => create_table::create_table(info.env, ct)?,
+        S::CreateIndex(ci) => ddl::create_index(info.env, ci)?,
+        S::CreateView(cv) => ddl::create_view(info.env, cv)?,
+        S::Drop {
+            object_type,
+            if_exists,
+            names,
+            table,
+            temporary,
+            ..
+        } => ddl::drop(info.env, object_type, if_exists, names, table, temporary)?,
+        S::RenameTable(renames) => ddl::rename_tables(info.env, renames)?,
+        S::Truncate(t) => ddl::truncate(info.env, t)?,
+        other => return unsupported(statement_kind(&other)),
+    })
+}
+
+/// The first words of a statement, to name it in an error.
+fn statement_kind(s: &sqlparser::ast::Statement) -> String {
+    let text = s.to_string();
+    text.split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_uppercase()
+}
+
+/// `CREATE ...`: finds the kind of object after optional clauses (OR REPLACE, DEFINER=...).
+fn create(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
+    const KINDS: [&str; 20] = [
+        "TABLE",
+        "INDEX",
+        "VIEW",
+        "DATABASE",
+        "SCHEMA",
+        "UNIQUE",
+        "FULLTEXT",
+        "SPATIAL",
+        "TEMPORARY",
+        "USER",
+        "ROLE",
+        "PROCEDURE",
+        "FUNCTION",
+        "TRIGGER",
+        "EVENT",
+        "SERVER",
+        "TABLESPACE",
+        "LOGFILE",
+        "AGGREGATE",
+        "RESOURCE",
+    ];
+    let mut kind = String::new();
+    for n in 1..64 {
+        if matches!(p.peek_nth_token_ref(n).token, Token::EOF) {
+            break;
+        }
+        if let Some(w) = p.peek_word(n).filter(|w| KINDS.contains(&w.as_str())) {
+            kind = w;
+            break;
+        }
+    }
+    match kind.as_str() {
+        "DATABASE" | "SCHEMA" => ddl::create_database(p),
+        "TABLE" | "INDEX" | "UNIQUE" | "VIEW" => generic(p, info),
+        "FULLTEXT" | "SPATIAL" => unsupported(format!("{kind} indexes")),
+        "TEMPORARY" => unsupported("CREATE TEMPORARY TABLE"),
+        "" => unsupported("this CREATE statement"),
+        k => unsupported(format!("CREATE {k}")),
+    }
+}
+
+/// `DROP ...`.
+fn drop(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
+    match p.peek_word(1).unwrap_or_default().as_str() {
+        "DATABASE" | "SCHEMA" => ddl::drop_database(p),
+        "TABLE" | "INDEX" | "VIEW" => generic(p, info),
+        "TEMPORARY" => unsupported("DROP TEMPORARY TABLE"),
+        k => unsupported(format!("DROP {k}")),
+    }
+}

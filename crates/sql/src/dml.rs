@@ -1,0 +1,439 @@
+//! SELECT, INSERT, REPLACE, UPDATE and DELETE → [`Stmt::Query`].
+//!
+//! * The written table is resolved (`target`) and printed `"db.t" AS "t"`, so qualified
+//!   column references keep working; SET/INSERT column names lose their qualifiers (SQLite
+//!   allows none there).
+//! * `INSERT IGNORE` → `INSERT OR IGNORE`, `UPDATE IGNORE` → `UPDATE OR IGNORE`.
+//! * `INSERT ... SET a = 1` → `INSERT ... (a) VALUES (1)`.
+//! * `ON DUPLICATE KEY UPDATE a = VALUES(a)` (or `= new.a` with the MySQL 8 row alias
+//!   `AS new`) → `ON CONFLICT DO UPDATE SET "a" = "excluded"."a"` (SQLite ≥ 3.35 allows the
+//!   target-less last ON CONFLICT clause, which fires on any uniqueness conflict like MySQL).
+//!   With `INSERT ... SELECT`, SQLite needs a WHERE in the SELECT to parse the upsert, so
+//!   `WHERE 1` is added when there is none.
+//! * `DEFAULT` as a value → the column's default from the catalog (NULL when none).
+//! * `UPDATE/DELETE ... [ORDER BY ..] LIMIT n` (SQLite is built without it) →
+//!   `WHERE rowid IN (SELECT rowid FROM "db.t" AS "t" WHERE .. ORDER BY .. LIMIT n)`;
+//!   ORDER BY without LIMIT is dropped.
+//! * Multi-table UPDATE/DELETE are refused.
+//! * AUTO_INCREMENT: see `autoinc`.
+
+use sqlparser::ast::{
+    Assignment, AssignmentTarget, Delete, DoUpdate, Expr, FromTable, Ident, Insert, InsertAliases,
+    ObjectName, ObjectNamePart, OnConflict, OnConflictAction, OnInsert, OrderBy, OrderByKind,
+    SelectItem, SetExpr, SqliteOnConflict, Statement, TableAliasWithoutColumns, TableFactor,
+    TableObject, Update,
+};
+
+use crate::ast_build::{
+    bare, number, qualified, query, select, select_star_from, values, verbatim,
+};
+use crate::dispatch::StmtInfo;
+use crate::names::{quoted, resolve, sqlite_object};
+use crate::rewrite::Rewriter;
+use crate::{autoinc, Env, Query, QueryKind, SqlError, Stmt, TableInfo, TableName};
+
+/// A SELECT (including UNION, CTEs).
+pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<Stmt, SqlError> {
+    let mut rw = Rewriter::new(info.env);
+    rw.statement(&mut stmt)?;
+    Ok(finish(
+        info,
+        &rw,
+        stmt.to_string(),
+        QueryKind::Select,
+        None,
+        false,
+    ))
+}
+
+fn finish(
+    info: &StmtInfo<'_>,
+    rw: &Rewriter<'_>,
+    sql: String,
+    kind: QueryKind,
+    target: Option<TableName>,
+    autoinc: bool,
+) -> Stmt {
+    Stmt::Query(Query {
+        sql,
+        kind,
+        params: info.params,
+        target,
+        autoinc,
+        locking: info.locking || rw.locking,
+        volatile: rw.ex.volatile,
+    })
+}
+
+/// The unqualified column an assignment or column list names, double-quoted.
+fn column_name(name: &ObjectName) -> Result<Ident, SqlError> {
+    match name.0.last() {
+        Some(ObjectNamePart::Identifier(i)) => Ok(quoted(i.value.clone())),
+        _ => Err(SqlError::Unsupported(format!("the column name {name}"))),
+    }
+}
+
+/// `DEFAULT` (as a value) → the column's default expression, printed verbatim.
+fn default_value(table: Option<&TableInfo>, column: &str) -> Expr {
+    let default = table.and_then(|t| {
+        let c = t
+            .columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(column))?;
+        c.default.clone()
+    });
+    default.map(verbatim).unwrap_or_else(crate::ast_build::null)
+}
+
+fn is_default(e: &Expr) -> bool {
+    matches!(e, Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
+}
+
+/// INSERT and REPLACE.
+pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlError> {
+    let kind = if ins.replace_into {
+        QueryKind::Replace
+    } else {
+        QueryKind::Insert
+    };
+    let TableObject::TableName(name) = &ins.table else {
+        return Err(SqlError::Unsupported("INSERT INTO TABLE FUNCTION".into()));
+    };
+    let target = resolve(info.env, name)?;
+    let table = info.env.table(&target);
+    if !ins.assignments.is_empty() {
+        set_to_values(&mut ins)?;
+    }
+    let mut columns: Vec<Ident> = ins
+        .columns
+        .iter()
+        .map(column_name)
+        .collect::<Result<_, _>>()?;
+    replace_defaults_in_rows(&mut ins, &columns, table.as_ref());
+    let alias = ins.insert_alias.take();
+    if let Some(on) = ins.on.take() {
+        ins.on = Some(upsert(on, alias.as_ref(), &columns)?);
+    }
+    let mut rw = Rewriter::new(info.env);
+    let mut stmt = Statement::Insert(ins);
+    rw.statement(&mut stmt)?;
+    let Statement::Insert(mut ins) = stmt else {
+        unreachable!()
+    };
+
+    ins.table = TableObject::TableName(sqlite_object(&target));
+    ins.table_alias = Some(TableAliasWithoutColumns {
+        explicit: true,
+        alias: quoted(target.table.clone()),
+    });
+    if ins.ignore {
+        ins.ignore = false;
+        ins.or = Some(SqliteOnConflict::Ignore);
+    }
+    ins.priority = None;
+    let empty_rows = ins.source.as_ref().is_some_and(|s| {
+        matches!(s.body.as_ref(), SetExpr::Values(v) if v.rows.iter().all(|r| r.content.is_empty()))
+    });
+    if empty_rows && columns.is_empty() {
+        let rows = match ins.source.as_ref().map(|s| s.body.as_ref()) {
+            Some(SetExpr::Values(v)) => v.rows.len(),
+            _ => 0,
+        };
+        let has_autoinc = table.as_ref().is_some_and(|t| t.autoinc.is_some());
+        if rows > 1 && !has_autoinc {
+            return Err(SqlError::Unsupported(
+                "INSERT of several rows with VALUES ()".into(),
+            ));
+        }
+        if !has_autoinc {
+            ins.source = None; // prints DEFAULT VALUES
+        }
+    }
+    let autoinc = match &table {
+        Some(t) => autoinc::rewrite_insert(&mut ins, &mut columns, t),
+        None => false,
+    };
+    ins.columns = columns
+        .into_iter()
+        .map(|c| ObjectName::from(vec![c]))
+        .collect();
+    if ins.on.is_some() {
+        upsert_select_needs_where(&mut ins);
+    }
+    Ok(finish(
+        info,
+        &rw,
+        ins.to_string(),
+        kind,
+        Some(target),
+        autoinc,
+    ))
+}
+
+/// `INSERT ... SET a = 1, b = 2` → `INSERT ... (a, b) VALUES (1, 2)`.
+fn set_to_values(ins: &mut Insert) -> Result<(), SqlError> {
+    let mut row = Vec::new();
+    for a in std::mem::take(&mut ins.assignments) {
+        let AssignmentTarget::ColumnName(name) = a.target else {
+            return Err(SqlError::Unsupported("INSERT ... SET (a, b) = ...".into()));
+        };
+        ins.columns.push(name);
+        row.push(a.value);
+    }
+    ins.source = Some(Box::new(values(vec![row])));
+    Ok(())
+}
+
+/// `DEFAULT` values in VALUES rows → the catalog's defaults.
+fn replace_defaults_in_rows(ins: &mut Insert, columns: &[Ident], table: Option<&TableInfo>) {
+    let Some(src) = ins.source.as_mut() else {
+        return;
+    };
+    let SetExpr::Values(v) = src.body.as_mut() else {
+        return;
+    };
+    for row in &mut v.rows {
+        for (i, e) in row.content.iter_mut().enumerate() {
+            if !is_default(e) {
+                continue;
+            }
+            let column = match columns.get(i) {
+                Some(c) => Some(c.value.clone()),
+                None if columns.is_empty() => {
+                    table.and_then(|t| t.columns.get(i)).map(|c| c.name.clone())
+                }
+                None => None,
+            };
+            *e = match column {
+                Some(c) if table.and_then(|t| t.autoinc.as_deref()) == Some(c.as_str()) => {
+                    crate::ast_build::null()
+                }
+                Some(c) => default_value(table, &c),
+                None => crate::ast_build::null(),
+            };
+        }
+    }
+}
+
+/// ON DUPLICATE KEY UPDATE → ON CONFLICT DO UPDATE.
+fn upsert(
+    on: OnInsert,
+    alias: Option<&InsertAliases>,
+    columns: &[Ident],
+) -> Result<OnInsert, SqlError> {
+    let OnInsert::DuplicateKeyUpdate(assignments) = on else {
+        return Ok(on);
+    };
+    let row_alias = alias
+        .and_then(|a| a.row_alias.0.last())
+        .and_then(|p| p.as_ident())
+        .map(|i| i.value.clone());
+    let col_aliases: Vec<String> = alias
+        .and_then(|a| a.col_aliases.as_ref())
+        .map(|c| c.iter().map(|i| i.value.clone()).collect())
+        .unwrap_or_default();
+    let mut out = Vec::with_capacity(assignments.len());
+    for Assignment { target, mut value } in assignments {
+        let AssignmentTarget::ColumnName(name) = target else {
+            return Err(SqlError::Unsupported(
+                "ON DUPLICATE KEY UPDATE (a, b) = ...".into(),
+            ));
+        };
+        let target = AssignmentTarget::ColumnName(ObjectName::from(vec![column_name(&name)?]));
+        excluded_refs(&mut value, row_alias.as_deref(), &col_aliases, columns);
+        out.push(Assignment { target, value });
+    }
+    Ok(OnInsert::OnConflict(OnConflict {
+        conflict_target: None,
+        action: OnConflictAction::DoUpdate(DoUpdate {
+            assignments: out,
+            selection: None,
+        }),
+    }))
+}
+
+/// Rewrites references to the inserted row (`VALUES(c)`, `alias.c`, column alias `x`) to
+/// `excluded."c"`, everywhere in an expression.
+fn excluded_refs(e: &mut Expr, row_alias: Option<&str>, col_aliases: &[String], columns: &[Ident]) {
+    use sqlparser::ast::visit_expressions_mut;
+    let _ = visit_expressions_mut(e, |e| {
+        let replacement = match e {
+            Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("VALUES") => {
+                match &f.args {
+                    sqlparser::ast::FunctionArguments::List(l) if l.args.len() == 1 => {
+                        match &l.args[0] {
+                            sqlparser::ast::FunctionArg::Unnamed(
+                                sqlparser::ast::FunctionArgExpr::Expr(Expr::Identifier(c)),
+                            ) => Some(qualified_excluded(&c.value)),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            Expr::CompoundIdentifier(ids)
+                if ids.len() == 2
+                    && row_alias.is_some_and(|a| a.eq_ignore_ascii_case(&ids[0].value)) =>
+            {
+                Some(qualified_excluded(&ids[1].value))
+            }
+            Expr::Identifier(i) => col_aliases
+                .iter()
+                .position(|a| a.eq_ignore_ascii_case(&i.value))
+                .and_then(|p| columns.get(p))
+                .map(|c| qualified_excluded(&c.value)),
+            _ => None,
+        };
+        if let Some(r) = replacement {
+            *e = r;
+        }
+        std::ops::ControlFlow::<()>::Continue(())
+    });
+}
+
+fn qualified_excluded(column: &str) -> Expr {
+    qualified("excluded", column)
+}
+
+/// SQLite needs a WHERE in `INSERT ... SELECT ... ON CONFLICT`.
+fn upsert_select_needs_where(ins: &mut Insert) {
+    let Some(src) = ins.source.as_mut() else {
+        return;
+    };
+    let plain = src.with.is_none() && src.order_by.is_none() && src.limit_clause.is_none();
+    match src.body.as_mut() {
+        SetExpr::Values(_) => {}
+        SetExpr::Select(s) if plain => {
+            if s.selection.is_none() {
+                s.selection = Some(number("1"));
+            }
+        }
+        _ => {
+            let inner = std::mem::replace(src.as_mut(), values(vec![]));
+            let mut s = select_star_from(inner);
+            s.selection = Some(number("1"));
+            **src = query(SetExpr::Select(Box::new(s)));
+        }
+    }
+}
+
+/// UPDATE (single table).
+pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlError> {
+    if !upd.table.joins.is_empty() || upd.from.is_some() {
+        return Err(SqlError::Unsupported("multi-table UPDATE".into()));
+    }
+    let target = table_factor_target(info.env, &upd.table.relation, "UPDATE")?;
+    let mut table: Option<Option<TableInfo>> = None; // looked up only for DEFAULT
+    for a in &mut upd.assignments {
+        let AssignmentTarget::ColumnName(name) = &a.target else {
+            return Err(SqlError::Unsupported("UPDATE ... SET (a, b) = ...".into()));
+        };
+        let col = column_name(name)?;
+        if is_default(&a.value) {
+            let info_t = table.get_or_insert_with(|| info.env.table(&target));
+            a.value = default_value(info_t.as_ref(), &col.value);
+        }
+        a.target = AssignmentTarget::ColumnName(ObjectName::from(vec![col]));
+    }
+    let mut rw = Rewriter::new(info.env);
+    let mut stmt = Statement::Update(upd);
+    rw.statement(&mut stmt)?;
+    let Statement::Update(mut upd) = stmt else {
+        unreachable!()
+    };
+    if info.update_ignore {
+        upd.or = Some(SqliteOnConflict::Ignore);
+    }
+    let order = std::mem::take(&mut upd.order_by);
+    if let Some(limit) = upd.limit.take() {
+        upd.selection = Some(limited(
+            &upd.table.relation,
+            upd.selection.take(),
+            order,
+            limit,
+        ));
+    }
+    Ok(finish(
+        info,
+        &rw,
+        upd.to_string(),
+        QueryKind::Update,
+        Some(target),
+        false,
+    ))
+}
+
+/// DELETE (single table).
+pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError> {
+    let from = match &del.from {
+        FromTable::WithFromKeyword(f) | FromTable::WithoutKeyword(f) => f,
+    };
+    let single = matches!(from.as_slice(), [t] if t.joins.is_empty());
+    if !del.tables.is_empty() || del.using.is_some() || !single {
+        return Err(SqlError::Unsupported("multi-table DELETE".into()));
+    }
+    let target = table_factor_target(info.env, &from[0].relation, "DELETE")?;
+    let mut rw = Rewriter::new(info.env);
+    let mut stmt = Statement::Delete(del);
+    rw.statement(&mut stmt)?;
+    let Statement::Delete(mut del) = stmt else {
+        unreachable!()
+    };
+    let order = std::mem::take(&mut del.order_by);
+    if let Some(limit) = del.limit.take() {
+        let relation = match &del.from {
+            FromTable::WithFromKeyword(f) | FromTable::WithoutKeyword(f) => f[0].relation.clone(),
+        };
+        del.selection = Some(limited(&relation, del.selection.take(), order, limit));
+    }
+    Ok(finish(
+        info,
+        &rw,
+        del.to_string(),
+        QueryKind::Delete,
+        Some(target),
+        false,
+    ))
+}
+
+fn table_factor_target(env: &dyn Env, tf: &TableFactor, what: &str) -> Result<TableName, SqlError> {
+    match tf {
+        TableFactor::Table { name, .. } => resolve(env, name),
+        _ => Err(SqlError::Unsupported(format!("{what} of a derived table"))),
+    }
+}
+
+/// `rowid IN (SELECT rowid FROM <table> WHERE <cond> ORDER BY .. LIMIT n)`.
+fn limited(
+    relation: &TableFactor,
+    cond: Option<Expr>,
+    order: Vec<sqlparser::ast::OrderByExpr>,
+    limit: Expr,
+) -> Expr {
+    let from = sqlparser::ast::TableWithJoins {
+        relation: relation.clone(),
+        joins: vec![],
+    };
+    let sel = select(
+        vec![SelectItem::UnnamedExpr(bare("rowid"))],
+        vec![from],
+        cond,
+    );
+    let mut q = query(SetExpr::Select(Box::new(sel)));
+    if !order.is_empty() {
+        q.order_by = Some(OrderBy {
+            kind: OrderByKind::Expressions(order),
+            interpolate: None,
+        });
+    }
+    q.limit_clause = Some(sqlparser::ast::LimitClause::LimitOffset {
+        limit: Some(limit),
+        offset: None,
+        limit_by: vec![],
+    });
+    Expr::InSubquery {
+        expr: Box::new(bare("rowid")),
+        subquery: Box::new(q),
+        negated: false,
+    }
+}

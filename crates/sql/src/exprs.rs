@@ -1,0 +1,438 @@
+//! Expression rewriting, one node at a time (called bottom-up by the AST walk in
+//! [`crate::rewrite`], so a node's children are already in SQLite form).
+//!
+//! * Column references print double-quoted; `db.t.col` becomes `"t"."col"` (tables in FROM
+//!   are aliased by their own name, see `rewrite`).
+//! * Session values are substituted as literals (and mark the query volatile): `@@x`,
+//!   `@@session.x`, `@@global.x`, `@@local.x` (from `Env::system_variable`), `@x`
+//!   (`Env::user_variable`) and the session functions `DATABASE()`, `USER()`,
+//!   `LAST_INSERT_ID()`, ... (`Env::session_function`).
+//! * MySQL syntax that is not a function call becomes SQLite syntax: `DIV`, `/` (always a
+//!   real division in MySQL, integer division in SQLite for two integers), `<=>`, `XOR`,
+//!   `^`, `REGEXP`/`RLIKE` (SQLite's `x REGEXP y` calls the `regexp(y, x)` function tutti
+//!   registers), `CAST`/`CONVERT` target types, `COLLATE`, `EXTRACT`, `POSITION`,
+//!   `SUBSTRING(x FROM a FOR b)`, `TRIM(LEADING ..)`, `GROUP_CONCAT(.. SEPARATOR s)`, date
+//!   arithmetic (see `dates`), `CURRENT_TIMESTAMP` → `NOW()`, `CURRENT_DATE` → `CURDATE()`,
+//!   `CURRENT_TIME` → `CURTIME()`, typed literals `DATE '..'` → `'..'`, and literals (see
+//!   `literals`). `BINARY x` compared with something becomes `x COLLATE BINARY` (a BLOB never
+//!   equals a TEXT in SQLite).
+//! * Every other function keeps its name: tutti registers MySQL-compatible functions on each
+//!   SQLite connection.
+
+use sqlparser::ast::{
+    BinaryOperator, DataType, DateTimeField, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArgumentClause, FunctionArguments, Ident, ObjectName, TrimWhereField,
+    Value as SqlValue,
+};
+
+use crate::ast_build::{binop, cast, func, nested, number, string};
+use crate::literals::{introduced, rewrite_value, value_expr};
+use crate::names::quote;
+use crate::{dates, Env, SqlError, VarScope};
+
+/// Session functions MySQL evaluates per connection, by lower-case name.
+const SESSION_FUNCTIONS: [&str; 11] = [
+    "database",
+    "schema",
+    "last_insert_id",
+    "connection_id",
+    "user",
+    "current_user",
+    "session_user",
+    "system_user",
+    "version",
+    "row_count",
+    "found_rows",
+];
+
+/// What expression rewriting needs: the session, and a flag set when values were substituted.
+pub(crate) struct ExprCtx<'a> {
+    /// The session and catalog.
+    pub env: &'a dyn Env,
+    /// Set when a session value was substituted.
+    pub volatile: bool,
+}
+
+impl ExprCtx<'_> {
+    /// Rewrites one node whose children are already rewritten.
+    pub fn rewrite(&mut self, e: &mut Expr) -> Result<(), SqlError> {
+        let replacement = match e {
+            Expr::Identifier(id) => self.identifier(id)?,
+            Expr::CompoundIdentifier(ids) => self.compound(ids)?,
+            Expr::Value(v) => rewrite_value(&v.value),
+            Expr::Function(f) => self.function(f)?,
+            Expr::BinaryOp { .. } => binary(take(e))?,
+            Expr::RLike { regexp, .. } => {
+                *regexp = true;
+                None
+            }
+            Expr::Cast {
+                expr, data_type, ..
+            } => cast_to(take_box(expr), data_type)?,
+            Expr::Convert {
+                expr, data_type, ..
+            } => match data_type {
+                Some(ty) => cast_to(take_box(expr), ty)?,
+                None => Some(take_box(expr)),
+            },
+            Expr::Collate { collation, .. } => {
+                *collation = sqlite_collation(&collation.to_string());
+                None
+            }
+            Expr::Prefixed { prefix, value } => introduced(&prefix.value, value),
+            Expr::TypedString(t) => {
+                Some(rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())))
+            }
+            Expr::Extract { field, expr, .. } => Some(extract(field, take_box(expr))?),
+            Expr::Position { expr, r#in } => {
+                Some(func("instr", vec![take_box(r#in), take_box(expr)]))
+            }
+            Expr::Substring {
+                special, shorthand, ..
+            } => {
+                *special = true;
+                *shorthand = false;
+                None
+            }
+            Expr::Trim {
+                trim_where,
+                trim_what,
+                expr,
+                ..
+            } => {
+                let name = match trim_where {
+                    Some(TrimWhereField::Leading) => "ltrim",
+                    Some(TrimWhereField::Trailing) => "rtrim",
+                    _ => "trim",
+                };
+                let mut args = vec![take_box(expr)];
+                args.extend(trim_what.take().map(|w| *w));
+                Some(func(name, args))
+            }
+            Expr::MatchAgainst { .. } => {
+                return Err(SqlError::Unsupported(
+                    "MATCH ... AGAINST (full-text search)".into(),
+                ))
+            }
+            Expr::MemberOf(_) => return Err(SqlError::Unsupported("MEMBER OF".into())),
+            _ => None,
+        };
+        if let Some(r) = replacement {
+            *e = r;
+        }
+        Ok(())
+    }
+
+    fn identifier(&mut self, id: &mut Ident) -> Result<Option<Expr>, SqlError> {
+        if id.quote_style.is_none() {
+            if let Some(name) = id.value.strip_prefix("@@") {
+                return self.system_variable(VarScope::Session, name).map(Some);
+            }
+            if let Some(name) = id.value.strip_prefix('@') {
+                self.volatile = true;
+                let v = self.env.user_variable(&name.to_ascii_lowercase());
+                return Ok(Some(value_expr(&v)));
+            }
+            if id.value.eq_ignore_ascii_case("CURRENT_USER") {
+                return Ok(self.session_function("current_user"));
+            }
+        }
+        quote(id);
+        Ok(None)
+    }
+
+    fn compound(&mut self, ids: &mut Vec<Ident>) -> Result<Option<Expr>, SqlError> {
+        if ids[0].quote_style.is_none() && ids[0].value.starts_with("@@") {
+            let first = ids[0].value[2..].to_ascii_lowercase();
+            let rest = ids[1..]
+                .iter()
+                .map(|i| i.value.as_str())
+                .collect::<Vec<_>>()
+                .join(".");
+            let (scope, name) = match first.as_str() {
+                "session" | "local" => (VarScope::Session, rest),
+                "global" => (VarScope::Global, rest),
+                _ => (VarScope::Session, format!("{first}.{rest}")),
+            };
+            return self.system_variable(scope, &name).map(Some);
+        }
+        if ids.len() == 3 {
+            ids.remove(0);
+        }
+        ids.iter_mut().for_each(quote);
+        Ok(None)
+    }
+
+    fn system_variable(&mut self, scope: VarScope, name: &str) -> Result<Expr, SqlError> {
+        let name = name.to_ascii_lowercase();
+        self.volatile = true;
+        match self.env.system_variable(scope, &name) {
+            Some(v) => Ok(value_expr(&v)),
+            None => Err(SqlError::UnknownSystemVariable(name)),
+        }
+    }
+
+    fn session_function(&mut self, name: &str) -> Option<Expr> {
+        let v = self.env.session_function(name)?;
+        self.volatile = true;
+        Some(value_expr(&v))
+    }
+
+    fn function(&mut self, f: &mut Function) -> Result<Option<Expr>, SqlError> {
+        let [part] = f.name.0.as_slice() else {
+            return Ok(None);
+        };
+        let Some(name) = part.as_ident().filter(|i| i.quote_style.is_none()) else {
+            return Ok(None);
+        };
+        let lname = name.value.to_ascii_lowercase();
+        let no_args = match &f.args {
+            FunctionArguments::None => true,
+            FunctionArguments::List(l) => l.args.is_empty() && l.clauses.is_empty(),
+            FunctionArguments::Subquery(_) => false,
+        };
+        if no_args && f.over.is_none() && SESSION_FUNCTIONS.contains(&lname.as_str()) {
+            if let Some(e) = self.session_function(&lname) {
+                return Ok(Some(e));
+            }
+        }
+        let rename = match lname.as_str() {
+            "current_timestamp" | "localtime" | "localtimestamp" => Some("NOW"),
+            "current_date" => Some("CURDATE"),
+            "current_time" => Some("CURTIME"),
+            _ => None,
+        };
+        if let Some(new) = rename {
+            f.name = ObjectName::from(vec![Ident::new(new)]);
+            if matches!(f.args, FunctionArguments::None) {
+                f.args = FunctionArguments::List(sqlparser::ast::FunctionArgumentList {
+                    duplicate_treatment: None,
+                    args: vec![],
+                    clauses: vec![],
+                });
+            }
+            return Ok(None);
+        }
+        match lname.as_str() {
+            "group_concat" => group_concat(f).map(|_| None),
+            "date_add" | "adddate" | "date_sub" | "subdate" => {
+                date_function(f, lname.ends_with("sub") || lname == "subdate")
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Moves an expression out, leaving NULL behind.
+fn take(e: &mut Expr) -> Expr {
+    std::mem::replace(e, Expr::value(SqlValue::Null))
+}
+
+fn take_box(e: &mut Box<Expr>) -> Expr {
+    take(e.as_mut())
+}
+
+/// Binary operators MySQL and SQLite spell differently.
+fn binary(e: Expr) -> Result<Option<Expr>, SqlError> {
+    let Expr::BinaryOp { left, op, right } = e else {
+        return Ok(Some(e));
+    };
+    let (l, r) = (*left, *right);
+    Ok(Some(match op {
+        BinaryOperator::MyIntegerDivide => cast(
+            nested(binop(nested(l), BinaryOperator::Divide, nested(r))),
+            DataType::Integer(None),
+        ),
+        BinaryOperator::Divide => binop(
+            binop(nested(l), BinaryOperator::Multiply, number("1.0")),
+            BinaryOperator::Divide,
+            nested(r),
+        ),
+        BinaryOperator::Spaceship => {
+            Expr::IsNotDistinctFrom(Box::new(nested(l)), Box::new(nested(r)))
+        }
+        BinaryOperator::Xor => {
+            let truth = |x| nested(binop(nested(x), BinaryOperator::NotEq, number("0")));
+            binop(truth(l), BinaryOperator::NotEq, truth(r))
+        }
+        BinaryOperator::BitwiseXor => binop(
+            nested(binop(
+                nested(l.clone()),
+                BinaryOperator::BitwiseOr,
+                nested(r.clone()),
+            )),
+            BinaryOperator::Minus,
+            nested(binop(nested(l), BinaryOperator::BitwiseAnd, nested(r))),
+        ),
+        BinaryOperator::Plus | BinaryOperator::Minus => {
+            let subtract = op == BinaryOperator::Minus;
+            match (l, r) {
+                (base, Expr::Interval(i)) => dates::add_interval(base, &i, subtract)?,
+                (Expr::Interval(i), base) if !subtract => dates::add_interval(base, &i, false)?,
+                (l, r) => binop(l, op, r),
+            }
+        }
+        op => binop(l, op, r),
+    }))
+}
+
+/// Top-down part of the rewrite, before the children are visited: `BINARY x` compared with
+/// something compares case-sensitively instead (`x COLLATE BINARY`), because a BLOB never
+/// equals a TEXT in SQLite.
+pub(crate) fn pre_rewrite(e: &mut Expr) {
+    if let Expr::BinaryOp { left, op, right } = e {
+        if matches!(
+            op,
+            BinaryOperator::Eq
+                | BinaryOperator::NotEq
+                | BinaryOperator::Lt
+                | BinaryOperator::LtEq
+                | BinaryOperator::Gt
+                | BinaryOperator::GtEq
+        ) {
+            for side in [left, right] {
+                if let Expr::Cast {
+                    expr,
+                    data_type: DataType::Binary(None),
+                    ..
+                } = side.as_mut()
+                {
+                    let inner = take_box(expr);
+                    **side = Expr::Collate {
+                        expr: Box::new(nested(inner)),
+                        collation: ObjectName::from(vec![Ident::new("BINARY")]),
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// The SQLite collation for a MySQL one: case-insensitive `*_ci` → NOCASE, else BINARY.
+pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
+    let name = if mysql.to_ascii_lowercase().ends_with("_ci") {
+        "NOCASE"
+    } else {
+        "BINARY"
+    };
+    ObjectName::from(vec![Ident::new(name)])
+}
+
+/// `CAST(x AS type)` for a MySQL target type (None: leave the CAST as it is).
+fn cast_to(x: Expr, ty: &DataType) -> Result<Option<Expr>, SqlError> {
+    use DataType as T;
+    let target = match ty {
+        T::Signed
+        | T::SignedInteger
+        | T::Unsigned
+        | T::UnsignedInteger
+        | T::Int(_)
+        | T::Integer(_)
+        | T::BigInt(_)
+        | T::IntUnsigned(_)
+        | T::IntegerUnsigned(_)
+        | T::BigIntUnsigned(_) => T::Integer(None),
+        T::Char(_)
+        | T::Character(_)
+        | T::Varchar(_)
+        | T::Nvarchar(_)
+        | T::CharacterVarying(_)
+        | T::CharVarying(_)
+        | T::Text
+        | T::JSON => T::Text,
+        T::Decimal(_) | T::Numeric(_) | T::Dec(_) => {
+            T::Numeric(sqlparser::ast::ExactNumberInfo::None)
+        }
+        T::Double(_) | T::DoublePrecision | T::Float(_) | T::Real | T::Float8 | T::Float4 => {
+            T::Real
+        }
+        T::Binary(_) | T::Varbinary(_) | T::Blob(_) => T::Blob(None),
+        T::Date => return Ok(Some(func("date", vec![x]))),
+        T::Datetime(_) | T::Timestamp(..) => return Ok(Some(func("datetime", vec![x]))),
+        T::Time(..) => return Ok(Some(func("time", vec![x]))),
+        T::Custom(name, _) if name.to_string().eq_ignore_ascii_case("YEAR") => T::Integer(None),
+        other => return Err(SqlError::Unsupported(format!("CAST to {other}"))),
+    };
+    Ok(Some(cast(x, target)))
+}
+
+/// `EXTRACT(unit FROM d)` → `CAST(strftime('%..', d) AS INTEGER)`.
+fn extract(field: &DateTimeField, d: Expr) -> Result<Expr, SqlError> {
+    let fmt = match field {
+        DateTimeField::Year => "%Y",
+        DateTimeField::Month => "%m",
+        DateTimeField::Day => "%d",
+        DateTimeField::Hour => "%H",
+        DateTimeField::Minute => "%M",
+        DateTimeField::Second => "%S",
+        other => return Err(SqlError::Unsupported(format!("EXTRACT({other} FROM ...)"))),
+    };
+    Ok(cast(
+        func("strftime", vec![string(fmt), d]),
+        DataType::Integer(None),
+    ))
+}
+
+/// `GROUP_CONCAT([DISTINCT] a[, b...] [ORDER BY ..] [SEPARATOR s])` →
+/// `group_concat([DISTINCT] a_or_concat[, s] [ORDER BY ..])`.
+fn group_concat(f: &mut Function) -> Result<(), SqlError> {
+    let FunctionArguments::List(list) = &mut f.args else {
+        return Ok(());
+    };
+    let mut separator = None;
+    list.clauses.retain(|c| match c {
+        FunctionArgumentClause::Separator(v) => {
+            separator = Some(v.value.clone());
+            false
+        }
+        _ => true,
+    });
+    if list.args.len() > 1 {
+        let parts: Vec<Expr> = list
+            .args
+            .drain(..)
+            .filter_map(|a| match a {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                _ => None,
+            })
+            .collect();
+        list.args
+            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(func(
+                "CONCAT", parts,
+            ))));
+    }
+    let separator = separator.unwrap_or(SqlValue::SingleQuotedString(",".into()));
+    let is_comma = matches!(&separator, SqlValue::SingleQuotedString(s) if s == ",");
+    if list.duplicate_treatment.is_some() && !is_comma {
+        // SQLite's DISTINCT aggregates take exactly one argument.
+        return Err(SqlError::Unsupported(
+            "GROUP_CONCAT(DISTINCT ... SEPARATOR ...)".into(),
+        ));
+    }
+    if !is_comma {
+        let sep = rewrite_value(&separator).unwrap_or_else(|| Expr::value(separator));
+        list.args
+            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(sep)));
+    }
+    f.name = ObjectName::from(vec![Ident::new("group_concat")]);
+    Ok(())
+}
+
+/// `DATE_ADD(d, INTERVAL ..)`, `DATE_SUB`, `ADDDATE(d, INTERVAL ..|days)`, `SUBDATE`.
+fn date_function(f: &mut Function, subtract: bool) -> Result<Option<Expr>, SqlError> {
+    let FunctionArguments::List(list) = &mut f.args else {
+        return Ok(None);
+    };
+    let mut args = list.args.iter_mut().filter_map(|a| match a {
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+        _ => None,
+    });
+    let (Some(base), Some(amount), None) = (args.next(), args.next(), args.next()) else {
+        return Ok(None);
+    };
+    let base = take(base);
+    Ok(Some(match amount {
+        Expr::Interval(i) => dates::add_interval(base, i, subtract)?,
+        days => dates::add_days(base, days, subtract),
+    }))
+}

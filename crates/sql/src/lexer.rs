@@ -1,0 +1,338 @@
+//! The token pass: the client's text is tokenized exactly once, here, and everything that is
+//! easier to fix on tokens than on the AST happens in the same walk.
+//!
+//! * Whitespace and comments are dropped (the parser skips them anyway; this also drops
+//!   MySQL optimizer hints `/*+ ... */`, which SQLite would not understand). MySQL executable
+//!   comments `/*! ... */` were already expanded into ordinary tokens by sqlparser.
+//! * Client placeholders `?` become `?1`, `?2`, ... in the order they appear in the original
+//!   text, per statement. Printing the AST may move things around (`LIMIT ?, ?`), so numbering
+//!   must happen before parsing; a `?` inside a string literal or a comment is a different
+//!   token and is never numbered.
+//! * `LOCK IN SHARE MODE` (which sqlparser cannot parse) is removed and remembered.
+//! * Modifiers sqlparser rejects and SQLite has no use for are removed: `LOW_PRIORITY`,
+//!   `QUICK` and `IGNORE` right after `UPDATE`/`DELETE` (UPDATE IGNORE is remembered, it
+//!   becomes `UPDATE OR IGNORE`), `ZEROFILL` (becomes `UNSIGNED`, which it implies).
+//! * The MySQL prefix operator `BINARY x` becomes `CAST(x AS BINARY)`: sqlparser parses the
+//!   rest of the expression as its operand (`BINARY a = 'x' AND b` would cast the whole
+//!   conjunction), while in MySQL it binds tighter than any binary operator.
+//! * The MySQL `MOD` operator becomes `%` (the `MOD(a, b)` function is left alone), and `||`
+//!   becomes `OR` — its meaning in MySQL's default sql_mode. This has to happen before
+//!   parsing: sqlparser gives `||` the precedence of string concatenation, so
+//!   `a = 1 || b = 2` would otherwise parse as `a = (1 || b) = 2`.
+//!
+//! Statements are split at top-level `;` tokens; empty statements are dropped here.
+
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
+
+use crate::syntax::Source;
+use crate::SqlError;
+
+/// The dialect every statement is tokenized and parsed with.
+pub(crate) static DIALECT: sqlparser::dialect::MySqlDialect = sqlparser::dialect::MySqlDialect {};
+
+/// One statement's tokens, cleaned up and ready for the parser.
+#[derive(Debug)]
+pub(crate) struct StmtTokens {
+    /// The tokens, without whitespace or comments, placeholders numbered.
+    pub tokens: Vec<TokenWithSpan>,
+    /// Number of client placeholders.
+    pub params: usize,
+    /// `LOCK IN SHARE MODE` was removed.
+    pub locking: bool,
+    /// `UPDATE IGNORE` (the `IGNORE` was removed).
+    pub update_ignore: bool,
+    /// Where the statement starts in the original text.
+    pub start: Location,
+    /// Where it ends.
+    pub end: Location,
+}
+
+/// True when `t` is the unquoted word `word` (ASCII case-insensitive).
+pub(crate) fn is_word(t: &Token, word: &str) -> bool {
+    matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
+}
+
+/// Tokenizes `src` and splits it into statements.
+pub(crate) fn lex(src: &Source<'_>) -> Result<Vec<StmtTokens>, SqlError> {
+    let tokens = Tokenizer::new(&DIALECT, src.sql)
+        .tokenize_with_location()
+        .map_err(|e| src.syntax_error(Some(e.location), None))?;
+    let mut out = Vec::new();
+    let mut current: Vec<TokenWithSpan> = Vec::new();
+    for t in tokens {
+        match t.token {
+            Token::Whitespace(_) => {}
+            Token::SemiColon => {
+                if !current.is_empty() {
+                    out.push(finish(std::mem::take(&mut current)));
+                }
+            }
+            _ => current.push(t),
+        }
+    }
+    if !current.is_empty() {
+        out.push(finish(current));
+    }
+    Ok(out)
+}
+
+/// Applies the per-statement token fixes.
+fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
+    let start = tokens
+        .first()
+        .map(|t| t.span.start)
+        .unwrap_or(Location { line: 0, column: 0 });
+    let end = tokens
+        .last()
+        .map(|t| t.span.end)
+        .unwrap_or(Location { line: 0, column: 0 });
+    let mut update_ignore = false;
+    strip_leading_modifiers(&mut tokens, &mut update_ignore);
+    let locking = strip_lock_in_share_mode(&mut tokens);
+    if tokens.iter().any(|t| is_word(&t.token, "BINARY")) {
+        binary_prefix_to_cast(&mut tokens);
+    }
+    let mut params = 0;
+    let mut i = 0;
+    while i < tokens.len() {
+        let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
+        let prev_is_unsigned = i > 0 && is_word(&tokens[i - 1].token, "UNSIGNED");
+        let t = &mut tokens[i];
+        match &t.token {
+            Token::Placeholder(p) if p == "?" => {
+                params += 1;
+                t.token = Token::Placeholder(format!("?{params}"));
+            }
+            Token::StringConcat => t.token = Token::make_keyword("OR"),
+            tok if is_word(tok, "MOD") && !next_is_paren => t.token = Token::Mod,
+            tok if is_word(tok, "ZEROFILL") => {
+                if prev_is_unsigned {
+                    tokens.remove(i);
+                    continue;
+                }
+                t.token = Token::make_keyword("UNSIGNED");
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    StmtTokens {
+        tokens,
+        params,
+        locking,
+        update_ignore,
+        start,
+        end,
+    }
+}
+
+/// Removes `LOW_PRIORITY`, `QUICK`, `IGNORE` right after a leading `UPDATE` or `DELETE`.
+fn strip_leading_modifiers(tokens: &mut Vec<TokenWithSpan>, update_ignore: &mut bool) {
+    let Some(first) = tokens.first() else { return };
+    let is_update = is_word(&first.token, "UPDATE");
+    if !is_update && !is_word(&first.token, "DELETE") {
+        return;
+    }
+    while let Some(t) = tokens.get(1) {
+        if is_word(&t.token, "LOW_PRIORITY") || is_word(&t.token, "QUICK") {
+            tokens.remove(1);
+        } else if is_word(&t.token, "IGNORE") {
+            *update_ignore |= is_update;
+            tokens.remove(1);
+        } else {
+            break;
+        }
+    }
+}
+
+/// Removes every `LOCK IN SHARE MODE`; true if there was one.
+fn strip_lock_in_share_mode(tokens: &mut Vec<TokenWithSpan>) -> bool {
+    const WORDS: [&str; 4] = ["LOCK", "IN", "SHARE", "MODE"];
+    let mut found = false;
+    let mut i = 0;
+    while i + WORDS.len() <= tokens.len() {
+        if WORDS
+            .iter()
+            .enumerate()
+            .all(|(k, w)| is_word(&tokens[i + k].token, w))
+        {
+            tokens.drain(i..i + WORDS.len());
+            found = true;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
+/// True when a token before `BINARY` means an operand is expected (so BINARY is the prefix
+/// operator, not a type name after `AS` or a column name).
+fn expects_operand(prev: Option<&Token>) -> bool {
+    const WORDS: [&str; 16] = [
+        "SELECT", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "HAVING", "BY", "IN",
+        "LIKE", "REGEXP", "RLIKE", "XOR",
+    ];
+    match prev {
+        None => false,
+        Some(Token::Word(w)) => {
+            w.quote_style.is_none() && WORDS.iter().any(|k| w.value.eq_ignore_ascii_case(k))
+        }
+        Some(t) => matches!(
+            t,
+            Token::Eq
+                | Token::DoubleEq
+                | Token::Neq
+                | Token::Lt
+                | Token::Gt
+                | Token::LtEq
+                | Token::GtEq
+                | Token::Spaceship
+                | Token::LParen
+                | Token::Comma
+                | Token::Plus
+                | Token::Minus
+                | Token::Mul
+                | Token::Div
+                | Token::Mod
+        ),
+    }
+}
+
+/// End (exclusive) of the simple operand starting at `i`: a parenthesized group, a function
+/// call, a possibly qualified name, or a single token.
+fn operand_end(tokens: &[TokenWithSpan], i: usize) -> usize {
+    let group_end = |open: usize| {
+        let mut depth = 0;
+        for (k, t) in tokens.iter().enumerate().skip(open) {
+            match t.token {
+                Token::LParen => depth += 1,
+                Token::RParen => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return k + 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        tokens.len()
+    };
+    match tokens.get(i).map(|t| &t.token) {
+        Some(Token::LParen) => group_end(i),
+        Some(Token::Word(_)) => {
+            let mut end = i + 1;
+            while matches!(tokens.get(end).map(|t| &t.token), Some(Token::Period))
+                && matches!(tokens.get(end + 1).map(|t| &t.token), Some(Token::Word(_)))
+            {
+                end += 2;
+            }
+            if matches!(tokens.get(end).map(|t| &t.token), Some(Token::LParen)) {
+                end = group_end(end);
+            }
+            end
+        }
+        Some(_) => i + 1,
+        None => i,
+    }
+}
+
+/// `BINARY x` (prefix operator) → `CAST(x AS BINARY)`.
+fn binary_prefix_to_cast(tokens: &mut Vec<TokenWithSpan>) {
+    let mut i = 0;
+    while i < tokens.len() {
+        if is_word(&tokens[i].token, "BINARY")
+            && expects_operand(i.checked_sub(1).map(|p| &tokens[p].token))
+            && i + 1 < tokens.len()
+        {
+            let end = operand_end(tokens, i + 1);
+            let span = tokens[i].span;
+            let tok = |t: Token| TokenWithSpan::new(t, span);
+            tokens.insert(end, tok(Token::RParen));
+            tokens.insert(end, tok(Token::make_keyword("BINARY")));
+            tokens.insert(end, tok(Token::make_keyword("AS")));
+            tokens[i] = tok(Token::make_keyword("CAST"));
+            tokens.insert(i + 1, tok(Token::LParen));
+            i = end + 4;
+        } else {
+            i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lexed(sql: &str) -> Vec<StmtTokens> {
+        lex(&Source::new(sql)).unwrap()
+    }
+
+    fn text(s: &StmtTokens) -> String {
+        s.tokens
+            .iter()
+            .map(|t| t.token.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn numbers_placeholders_in_text_order() {
+        let s = lexed("SELECT a FROM t WHERE b = ? AND c = '?' /* ? */ LIMIT ?, ?");
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].params, 3);
+        assert_eq!(
+            text(&s[0]),
+            "SELECT a FROM t WHERE b = ?1 AND c = '?' LIMIT ?2 , ?3"
+        );
+    }
+
+    #[test]
+    fn splits_statements_and_drops_empty_ones() {
+        let s = lexed("SELECT ?; ;  -- nothing\n SELECT ?, ?;");
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].params, 1);
+        assert_eq!(s[1].params, 2);
+        assert_eq!(text(&s[1]), "SELECT ?1 , ?2");
+        assert!(lexed("  /* only a comment */ ").is_empty());
+    }
+
+    #[test]
+    fn removes_lock_in_share_mode_and_modifiers() {
+        let s = lexed("SELECT a FROM t lock in share mode");
+        assert!(s[0].locking);
+        assert_eq!(text(&s[0]), "SELECT a FROM t");
+        let s = lexed("UPDATE LOW_PRIORITY IGNORE t SET a = 1");
+        assert!(s[0].update_ignore);
+        assert_eq!(text(&s[0]), "UPDATE t SET a = 1");
+        let s = lexed("DELETE QUICK IGNORE FROM t");
+        assert!(!s[0].update_ignore);
+        assert_eq!(text(&s[0]), "DELETE FROM t");
+    }
+
+    #[test]
+    fn binary_prefix_binds_tightly() {
+        assert_eq!(
+            text(&lexed("SELECT BINARY a = 'x' AND BINARY t.b = f(c)")[0]),
+            "SELECT CAST ( a AS BINARY ) = 'x' AND CAST ( t . b AS BINARY ) = f ( c )"
+        );
+        assert_eq!(
+            text(&lexed("SELECT CAST(a AS BINARY), BINARY f(x, y)")[0]),
+            "SELECT CAST ( a AS BINARY ) , CAST ( f ( x , y ) AS BINARY )"
+        );
+        assert_eq!(
+            text(&lexed("CREATE TABLE t (b BINARY(16))")[0]),
+            "CREATE TABLE t ( b BINARY ( 16 ) )"
+        );
+    }
+
+    #[test]
+    fn mod_operator_and_zerofill() {
+        assert_eq!(
+            text(&lexed("SELECT a MOD b, MOD(a, b)")[0]),
+            "SELECT a % b , MOD ( a , b )"
+        );
+        assert_eq!(text(&lexed("SELECT a || b")[0]), "SELECT a OR b");
+        assert_eq!(text(&lexed("x INT(5) ZEROFILL")[0]), "x INT ( 5 ) UNSIGNED");
+        assert_eq!(text(&lexed("x INT UNSIGNED ZEROFILL")[0]), "x INT UNSIGNED");
+    }
+}

@@ -1,0 +1,212 @@
+//! Literals: MySQL spellings → SQLite spellings, and session values ↔ SQL literals.
+//!
+//! * `"abc"` (a string in MySQL's default sql_mode) and `N'abc'` print as `'abc'`.
+//! * Backslash escapes were already decoded by the tokenizer (MySQL dialect), and sqlparser
+//!   prints single-quoted strings with `'` doubled and no backslash escapes, which is exactly
+//!   SQLite's syntax — so `'a\\b'` reaches SQLite as `'a\b'`, the same 3-character value.
+//!   A string holding a NUL character is sent as `CAST(X'..' AS TEXT)` because SQLite stops
+//!   reading SQL text at a NUL.
+//! * `0xABCD`, `x'ABCD'` → `X'ABCD'` (odd digit counts are padded on the left, as MySQL
+//!   does); `b'0101'` → the same bytes as a hex blob; `_binary'abc'` → a blob; other charset
+//!   introducers (`_utf8mb4'x'`) are dropped.
+//! * `TRUE`/`FALSE` → `1`/`0`.
+
+use sqlparser::ast::{DataType, Expr, Value as SqlValue};
+
+use crate::ast_build::{cast, null, number, string};
+use crate::Value;
+
+/// Upper-case hex digits of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02X}")).collect()
+}
+
+/// A blob literal `X'..'`.
+fn blob(bytes: &[u8]) -> Expr {
+    Expr::value(SqlValue::HexStringLiteral(hex(bytes)))
+}
+
+/// A text literal SQLite can read back to the same value.
+pub(crate) fn text(s: &str) -> Expr {
+    if s.contains('\0') {
+        cast(blob(s.as_bytes()), DataType::Text)
+    } else {
+        string(s)
+    }
+}
+
+/// The SQLite form of a MySQL literal, when it differs.
+pub(crate) fn rewrite_value(v: &SqlValue) -> Option<Expr> {
+    Some(match v {
+        SqlValue::DoubleQuotedString(s) | SqlValue::NationalStringLiteral(s) => text(s),
+        SqlValue::SingleQuotedString(s) if s.contains('\0') => text(s),
+        SqlValue::HexStringLiteral(h) => {
+            let mut digits = h.to_ascii_uppercase();
+            if digits.len() % 2 == 1 {
+                digits.insert(0, '0');
+            }
+            Expr::value(SqlValue::HexStringLiteral(digits))
+        }
+        SqlValue::SingleQuotedByteStringLiteral(bits)
+        | SqlValue::DoubleQuotedByteStringLiteral(bits) => blob(&bits_to_bytes(bits)?),
+        SqlValue::Boolean(b) => number(if *b { "1" } else { "0" }),
+        _ => return None,
+    })
+}
+
+/// `b'0101'` → bytes (big-endian, left-padded to whole bytes); None if not binary digits.
+fn bits_to_bytes(bits: &str) -> Option<Vec<u8>> {
+    if !bits.chars().all(|c| c == '0' || c == '1') {
+        return None;
+    }
+    let padded = format!("{}{bits}", "0".repeat((8 - bits.len() % 8) % 8));
+    padded
+        .as_bytes()
+        .chunks(8)
+        .map(|chunk| u8::from_str_radix(std::str::from_utf8(chunk).ok()?, 2).ok())
+        .collect()
+}
+
+/// A charset introducer `_cs'literal'`: `_binary` makes a blob, others are dropped.
+pub(crate) fn introduced(prefix: &str, value: &Expr) -> Option<Expr> {
+    let s = match value {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => s,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(if prefix.eq_ignore_ascii_case("_binary") {
+        blob(s.as_bytes())
+    } else {
+        text(s)
+    })
+}
+
+/// A session value as a SQL literal.
+pub(crate) fn value_expr(v: &Value) -> Expr {
+    match v {
+        Value::Null => null(),
+        Value::Int(i) => number(i.to_string()),
+        Value::Real(r) if r.is_finite() => number(format!("{r:?}")),
+        Value::Real(_) => null(),
+        Value::Text(s) => text(s),
+        Value::Blob(b) => blob(b),
+    }
+}
+
+/// A constant expression as a value (for SET); None when it is not a plain constant.
+pub(crate) fn const_value(e: &Expr) -> Option<Value> {
+    match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Null => Some(Value::Null),
+            SqlValue::Number(n, _) => Some(number_value(n, false)),
+            SqlValue::SingleQuotedString(s)
+            | SqlValue::DoubleQuotedString(s)
+            | SqlValue::NationalStringLiteral(s) => Some(Value::Text(s.clone())),
+            SqlValue::Boolean(b) => Some(Value::Int(*b as i64)),
+            SqlValue::HexStringLiteral(h) => {
+                let digits = if h.len() % 2 == 1 {
+                    format!("0{h}")
+                } else {
+                    h.clone()
+                };
+                (0..digits.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).ok())
+                    .collect::<Option<Vec<u8>>>()
+                    .map(Value::Blob)
+            }
+            _ => None,
+        },
+        Expr::UnaryOp {
+            op: sqlparser::ast::UnaryOperator::Minus,
+            expr,
+        } => match expr.as_ref() {
+            Expr::Value(v) => match &v.value {
+                SqlValue::Number(n, _) => Some(number_value(n, true)),
+                _ => None,
+            },
+            _ => None,
+        },
+        Expr::Cast {
+            expr,
+            data_type: DataType::Text,
+            ..
+        } => match const_value(expr)? {
+            Value::Blob(b) => String::from_utf8(b).ok().map(Value::Text),
+            other => Some(other),
+        },
+        Expr::Nested(inner) => const_value(inner),
+        _ => None,
+    }
+}
+
+/// A numeric literal's value: an integer when it is one, else a double.
+fn number_value(n: &str, negative: bool) -> Value {
+    let text = if negative {
+        format!("-{n}")
+    } else {
+        n.to_string()
+    };
+    match text.parse::<i64>() {
+        Ok(i) => Value::Int(i),
+        Err(_) => text
+            .parse::<f64>()
+            .map(Value::Real)
+            .unwrap_or(Value::Text(text)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn printed(v: SqlValue) -> String {
+        rewrite_value(&v)
+            .map(|e| e.to_string())
+            .unwrap_or_else(|| v.to_string())
+    }
+
+    #[test]
+    fn mysql_literals_become_sqlite_literals() {
+        assert_eq!(
+            printed(SqlValue::DoubleQuotedString("it's".into())),
+            "'it''s'"
+        );
+        assert_eq!(printed(SqlValue::NationalStringLiteral("x".into())), "'x'");
+        assert_eq!(printed(SqlValue::HexStringLiteral("abc".into())), "X'0ABC'");
+        assert_eq!(
+            printed(SqlValue::SingleQuotedByteStringLiteral("101".into())),
+            "X'05'"
+        );
+        assert_eq!(
+            printed(SqlValue::SingleQuotedByteStringLiteral("100000001".into())),
+            "X'0101'"
+        );
+        assert_eq!(printed(SqlValue::Boolean(true)), "1");
+        assert_eq!(
+            printed(SqlValue::SingleQuotedString("a\\b".into())),
+            "'a\\b'"
+        );
+        assert_eq!(
+            printed(SqlValue::SingleQuotedString("a\0b".into())),
+            "CAST(X'610062' AS TEXT)"
+        );
+    }
+
+    #[test]
+    fn session_values_round_trip() {
+        for v in [
+            Value::Null,
+            Value::Int(-3),
+            Value::Real(1.5),
+            Value::Text("o'k".into()),
+            Value::Text("nul\0".into()),
+            Value::Blob(vec![1, 255]),
+        ] {
+            assert_eq!(const_value(&value_expr(&v)), Some(v.clone()), "{v:?}");
+        }
+        assert_eq!(value_expr(&Value::Real(f64::NAN)).to_string(), "NULL");
+    }
+}

@@ -1,0 +1,433 @@
+//! The AST walk that turns a parsed MySQL query (or the query parts of a DML statement) into
+//! SQLite: one pass over the tree with sqlparser's `VisitorMut`.
+//!
+//! * Queries: parenthesized operands of UNION/INTERSECT/EXCEPT are unwrapped or turned into
+//!   `SELECT * FROM (...)` (SQLite wants simple SELECTs there), `UNION DISTINCT` → `UNION`,
+//!   locking clauses (`FOR UPDATE`, `FOR SHARE`) are removed and remembered, CTE names are
+//!   tracked so they are never resolved as tables, `VALUE`/`ROW(...)` → `VALUES (...)`.
+//! * SELECTs: MySQL modifiers (`SQL_NO_CACHE`, `SQL_CALC_FOUND_ROWS`, `HIGH_PRIORITY`,
+//!   `STRAIGHT_JOIN`, ...) are dropped, `FROM DUAL` disappears, `SELECT ... INTO` and
+//!   `WITH ROLLUP` are refused. Every projection item that is not a plain column gets an
+//!   alias holding MySQL's column name for it (the expression as written, the value for a
+//!   string literal), so rewriting (`@@version_comment` → `'tutti'`) never changes what the
+//!   client sees as the column name.
+//! * Tables: `t` → `"db.t" AS "t"` (alias = the MySQL table name unless the user gave one),
+//!   so `t.col` and `db.t.col` (→ `"t"."col"`) keep working. Index hints are dropped.
+//! * Expressions: see `exprs`.
+
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{
+    Expr, JoinConstraint, JoinOperator, ObjectName, ObjectNamePart, Query, Select, SelectItem,
+    SelectItemQualifiedWildcardKind, SetExpr, SetQuantifier, Statement, TableAlias, TableFactor,
+    TableWithJoins, Value as SqlValue, VisitMut, VisitorMut,
+};
+
+use crate::ast_build::select_star_from;
+use crate::exprs::{pre_rewrite, ExprCtx};
+use crate::names::{parts, quote, quoted, resolve_parts, sqlite_object};
+use crate::{Env, SqlError};
+
+/// Rewrites queries and expressions in place; see the module docs.
+pub(crate) struct Rewriter<'a> {
+    /// Expression rewriting state (the session, the volatile flag).
+    pub ex: ExprCtx<'a>,
+    /// CTE names in scope, one list per enclosing query (lower case).
+    ctes: Vec<Vec<String>>,
+    /// A locking clause was removed.
+    pub locking: bool,
+    /// WITH clauses already rewritten, put back after their query's visit (one per query).
+    withs: Vec<Option<sqlparser::ast::With>>,
+}
+
+fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
+    match r {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => ControlFlow::Break(e),
+    }
+}
+
+fn result(c: ControlFlow<SqlError>) -> Result<(), SqlError> {
+    match c {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(e) => Err(e),
+    }
+}
+
+impl<'a> Rewriter<'a> {
+    /// A rewriter for one statement.
+    pub fn new(env: &'a dyn Env) -> Self {
+        Rewriter {
+            ex: ExprCtx {
+                env,
+                volatile: false,
+            },
+            ctes: Vec::new(),
+            locking: false,
+            withs: Vec::new(),
+        }
+    }
+
+    /// Rewrites a whole statement.
+    pub fn statement(&mut self, s: &mut Statement) -> Result<(), SqlError> {
+        result(s.visit(self))
+    }
+
+    /// Rewrites a query.
+    pub fn query(&mut self, q: &mut Query) -> Result<(), SqlError> {
+        result(q.visit(self))
+    }
+
+    /// Rewrites an expression (and any subqueries in it).
+    pub fn expr(&mut self, e: &mut Expr) -> Result<(), SqlError> {
+        result(e.visit(self))
+    }
+
+    fn in_cte(&self, name: &str) -> bool {
+        self.ctes
+            .iter()
+            .flatten()
+            .any(|c| c.eq_ignore_ascii_case(name))
+    }
+
+    fn pre_query(&mut self, q: &mut Query) -> Result<(), SqlError> {
+        unwrap_parenthesized(q);
+        // The CTEs are rewritten here, each seeing only the CTEs before it (and itself when
+        // RECURSIVE), then kept aside so the walk over the query does not visit them again.
+        let mut names = Vec::new();
+        let with = match q.with.take() {
+            Some(mut with) => {
+                self.ctes.push(Vec::new());
+                for cte in &mut with.cte_tables {
+                    let name = cte.alias.name.value.clone();
+                    if with.recursive {
+                        self.ctes.last_mut().expect("pushed").push(name.clone());
+                    }
+                    self.query(&mut cte.query)?;
+                    if !with.recursive {
+                        self.ctes.last_mut().expect("pushed").push(name);
+                    }
+                    quote_alias(&mut cte.alias);
+                    cte.alias.explicit = false; // a CTE name prints without AS
+                }
+                names = self.ctes.pop().unwrap_or_default();
+                Some(with)
+            }
+            None => None,
+        };
+        self.withs.push(with);
+        self.ctes.push(names);
+        if !q.locks.is_empty() {
+            self.locking = true;
+            q.locks.clear();
+        }
+        fix_set_expr(&mut q.body)
+    }
+
+    fn pre_select(&mut self, s: &mut Select) -> Result<(), SqlError> {
+        s.select_modifiers = None;
+        s.optimizer_hints.clear();
+        if s.into.is_some() {
+            return Err(SqlError::Unsupported("SELECT ... INTO".into()));
+        }
+        match &s.group_by {
+            sqlparser::ast::GroupByExpr::Expressions(_, modifiers) if !modifiers.is_empty() => {
+                return Err(SqlError::Unsupported("GROUP BY ... WITH ROLLUP".into()))
+            }
+            sqlparser::ast::GroupByExpr::All(_) => {
+                return Err(SqlError::Unsupported("GROUP BY ALL".into()))
+            }
+            _ => {}
+        }
+        if is_dual(&s.from) {
+            s.from.clear();
+        }
+        for twj in &mut s.from {
+            fix_joins(twj);
+        }
+        for item in &mut s.projection {
+            match item {
+                SelectItem::UnnamedExpr(e) => {
+                    if let Some(name) = mysql_column_name(e) {
+                        let expr = std::mem::replace(e, Expr::value(SqlValue::Null));
+                        *item = SelectItem::ExprWithAlias {
+                            expr,
+                            alias: quoted(name),
+                        };
+                    }
+                }
+                SelectItem::ExprWithAlias { alias, .. } => quote(alias),
+                SelectItem::QualifiedWildcard(
+                    SelectItemQualifiedWildcardKind::ObjectName(n),
+                    _,
+                ) => {
+                    if let Some(ObjectNamePart::Identifier(last)) = n.0.pop() {
+                        let mut last = last;
+                        quote(&mut last);
+                        *n = ObjectName(vec![ObjectNamePart::Identifier(last)]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn pre_table_factor(&mut self, tf: &mut TableFactor) -> Result<(), SqlError> {
+        match tf {
+            TableFactor::Table {
+                name,
+                alias,
+                args,
+                partitions,
+                index_hints,
+                ..
+            } => {
+                if args.is_some() {
+                    return Err(SqlError::Unsupported("table functions".into()));
+                }
+                if !partitions.is_empty() {
+                    return Err(SqlError::Unsupported("PARTITION selection".into()));
+                }
+                index_hints.clear();
+                let ids = parts(name)?;
+                if ids.len() == 1 && self.in_cte(&ids[0].value) {
+                    let cte = ids[0].value.clone();
+                    *name = ObjectName::from(vec![quoted(cte)]);
+                } else {
+                    let table = resolve_parts(self.ex.env, &ids)?;
+                    *name = sqlite_object(&table);
+                    if alias.is_none() {
+                        *alias = Some(table_alias(&table.table));
+                    }
+                }
+                if let Some(a) = alias {
+                    quote_alias(a);
+                }
+            }
+            TableFactor::Derived { alias, .. } => {
+                if let Some(a) = alias {
+                    quote_alias(a);
+                }
+            }
+            TableFactor::NestedJoin {
+                table_with_joins,
+                alias,
+            } => {
+                fix_joins(table_with_joins);
+                if let Some(a) = alias {
+                    quote_alias(a);
+                }
+            }
+            other => {
+                return Err(SqlError::Unsupported(format!(
+                    "the table expression {other}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl VisitorMut for Rewriter<'_> {
+    type Break = SqlError;
+
+    fn pre_visit_query(&mut self, q: &mut Query) -> ControlFlow<SqlError> {
+        flow(self.pre_query(q))
+    }
+
+    fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<SqlError> {
+        self.ctes.pop();
+        if let Some(with) = self.withs.pop().flatten() {
+            q.with = Some(with);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_select(&mut self, s: &mut Select) -> ControlFlow<SqlError> {
+        flow(self.pre_select(s))
+    }
+
+    fn pre_visit_table_factor(&mut self, tf: &mut TableFactor) -> ControlFlow<SqlError> {
+        flow(self.pre_table_factor(tf))
+    }
+
+    fn pre_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<SqlError> {
+        pre_rewrite(e);
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<SqlError> {
+        flow(self.ex.rewrite(e))
+    }
+}
+
+/// `AS "name"` for a table.
+pub(crate) fn table_alias(name: &str) -> TableAlias {
+    TableAlias {
+        explicit: true,
+        name: quoted(name),
+        columns: vec![],
+        at: None,
+    }
+}
+
+fn quote_alias(a: &mut TableAlias) {
+    a.explicit = true;
+    quote(&mut a.name);
+    for c in &mut a.columns {
+        quote(&mut c.name);
+    }
+}
+
+/// `FROM DUAL` (and nothing else).
+fn is_dual(from: &[TableWithJoins]) -> bool {
+    match from {
+        [TableWithJoins {
+            relation: TableFactor::Table {
+                name, alias: None, ..
+            },
+            joins,
+        }] => {
+            joins.is_empty()
+                && matches!(name.0.as_slice(), [ObjectNamePart::Identifier(i)]
+                    if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DUAL"))
+        }
+        _ => false,
+    }
+}
+
+/// `STRAIGHT_JOIN` → `JOIN`; `USING (a)` columns quoted.
+fn fix_joins(twj: &mut TableWithJoins) {
+    for j in &mut twj.joins {
+        if let JoinOperator::StraightJoin(c) = &mut j.join_operator {
+            let c = std::mem::replace(c, JoinConstraint::None);
+            j.join_operator = JoinOperator::Inner(c);
+        }
+        let constraint = match &mut j.join_operator {
+            JoinOperator::Join(c)
+            | JoinOperator::Inner(c)
+            | JoinOperator::Left(c)
+            | JoinOperator::LeftOuter(c)
+            | JoinOperator::Right(c)
+            | JoinOperator::RightOuter(c)
+            | JoinOperator::FullOuter(c)
+            | JoinOperator::CrossJoin(c) => c,
+            _ => continue,
+        };
+        if let JoinConstraint::Using(cols) = constraint {
+            for col in cols {
+                for p in &mut col.0 {
+                    if let ObjectNamePart::Identifier(i) = p {
+                        quote(i);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// MySQL's column name for an unaliased projection item, when SQLite's would differ.
+fn mysql_column_name(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Identifier(i) => {
+            let special = i.quote_style.is_none()
+                && (i.value.starts_with('@') || i.value.eq_ignore_ascii_case("CURRENT_USER"));
+            special.then(|| i.value.clone())
+        }
+        Expr::CompoundIdentifier(ids) => {
+            let special = ids[0].quote_style.is_none() && ids[0].value.starts_with("@@");
+            special.then(|| e.to_string())
+        }
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s)
+            | SqlValue::DoubleQuotedString(s)
+            | SqlValue::NationalStringLiteral(s) => Some(s.clone()),
+            SqlValue::Placeholder(_) => Some("?".into()),
+            SqlValue::Boolean(b) => Some(if *b { "TRUE" } else { "FALSE" }.into()),
+            SqlValue::HexStringLiteral(h) => Some(format!("0x{h}")),
+            _ => Some(e.to_string()),
+        },
+        _ => Some(e.to_string()),
+    }
+}
+
+/// `(SELECT ...)` as a whole query: unwrap it (SQLite has no parenthesized statements).
+fn unwrap_parenthesized(q: &mut Query) {
+    while let SetExpr::Query(_) = q.body.as_ref() {
+        let outer_plain = q.with.is_none()
+            && q.order_by.is_none()
+            && q.limit_clause.is_none()
+            && q.locks.is_empty();
+        let body = std::mem::replace(q.body.as_mut(), SetExpr::Values(empty_values()));
+        let SetExpr::Query(inner) = body else {
+            unreachable!()
+        };
+        if outer_plain {
+            *q = *inner;
+        } else if is_plain(&inner) {
+            q.body = inner.body;
+        } else {
+            *q.body = SetExpr::Select(Box::new(select_star_from(*inner)));
+        }
+    }
+}
+
+fn empty_values() -> sqlparser::ast::Values {
+    sqlparser::ast::Values {
+        explicit_row: false,
+        value_keyword: false,
+        rows: vec![],
+    }
+}
+
+/// A query that is just its body.
+fn is_plain(q: &Query) -> bool {
+    q.with.is_none()
+        && q.order_by.is_none()
+        && q.limit_clause.is_none()
+        && q.locks.is_empty()
+        && q.fetch.is_none()
+}
+
+/// Fixes set operations and VALUES in a query body (not descending into subqueries, which
+/// get their own visit).
+fn fix_set_expr(e: &mut SetExpr) -> Result<(), SqlError> {
+    match e {
+        SetExpr::SetOperation {
+            left,
+            right,
+            set_quantifier,
+            ..
+        } => {
+            *set_quantifier = match set_quantifier {
+                SetQuantifier::Distinct | SetQuantifier::None => SetQuantifier::None,
+                SetQuantifier::All => SetQuantifier::All,
+                other => return Err(SqlError::Unsupported(format!("UNION {other}"))),
+            };
+            for side in [left, right] {
+                if let SetExpr::Query(_) = side.as_ref() {
+                    let SetExpr::Query(inner) =
+                        std::mem::replace(side.as_mut(), SetExpr::Values(empty_values()))
+                    else {
+                        unreachable!()
+                    };
+                    **side = if is_plain(&inner) && matches!(*inner.body, SetExpr::Select(_)) {
+                        *inner.body
+                    } else {
+                        SetExpr::Select(Box::new(select_star_from(*inner)))
+                    };
+                }
+                fix_set_expr(side)?;
+            }
+            Ok(())
+        }
+        SetExpr::Values(v) => {
+            v.value_keyword = false;
+            v.explicit_row = false;
+            Ok(())
+        }
+        SetExpr::Table(_) => Err(SqlError::Unsupported("the TABLE statement".into())),
+        _ => Ok(()),
+    }
+}

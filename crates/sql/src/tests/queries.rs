@@ -1,0 +1,330 @@
+//! SELECT translation: names, client chatter, session values, MySQL syntax.
+
+use super::*;
+
+#[test]
+fn sysbench_selects() {
+    assert_eq!(
+        s("SELECT c FROM sbtest1 WHERE id=?"),
+        r#"SELECT "c" FROM "app.sbtest1" AS "sbtest1" WHERE "id" = ?1"#
+    );
+    assert_eq!(
+        s("SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?"),
+        r#"SELECT "c" FROM "app.sbtest1" AS "sbtest1" WHERE "id" BETWEEN ?1 AND ?2"#
+    );
+    assert_eq!(
+        s("SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?"),
+        r#"SELECT SUM("k") AS "SUM(k)" FROM "app.sbtest1" AS "sbtest1" WHERE "id" BETWEEN ?1 AND ?2"#
+    );
+    assert_eq!(
+        s("SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"),
+        r#"SELECT "c" FROM "app.sbtest1" AS "sbtest1" WHERE "id" BETWEEN ?1 AND ?2 ORDER BY "c""#
+    );
+    assert_eq!(
+        s("SELECT DISTINCT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"),
+        r#"SELECT DISTINCT "c" FROM "app.sbtest1" AS "sbtest1" WHERE "id" BETWEEN ?1 AND ?2 ORDER BY "c""#
+    );
+    // ps-mode disable: literal values.
+    let lit = q("SELECT c FROM sbtest1 WHERE id BETWEEN 5 AND 104 ORDER BY c");
+    assert_eq!(lit.params, 0);
+    assert_eq!(
+        lit.sql,
+        r#"SELECT "c" FROM "app.sbtest1" AS "sbtest1" WHERE "id" BETWEEN 5 AND 104 ORDER BY "c""#
+    );
+    let q = q("SELECT c FROM sbtest1 WHERE id=?");
+    assert_eq!(
+        (q.kind, q.params, q.target, q.autoinc, q.locking, q.volatile),
+        (QueryKind::Select, 1, None, false, false, false)
+    );
+}
+
+#[test]
+fn client_connect_chatter() {
+    let v = q("select @@version_comment limit 1");
+    assert_eq!(v.sql, r#"SELECT 'tutti' AS "@@version_comment" LIMIT 1"#);
+    assert!(v.volatile);
+    assert_eq!(
+        s("SELECT @@max_allowed_packet"),
+        r#"SELECT 67108864 AS "@@max_allowed_packet""#
+    );
+    assert_eq!(s("SELECT DATABASE()"), r#"SELECT 'app' AS "DATABASE()""#);
+    assert_eq!(
+        s("SELECT @@session.auto_increment_increment AS auto_increment_increment, @@character_set_client AS character_set_client"),
+        r#"SELECT 3 AS "auto_increment_increment", 'utf8mb4' AS "character_set_client""#
+    );
+    assert_eq!(
+        s("SELECT @@session.tx_isolation, @@global.tx_isolation, @@local.tx_isolation"),
+        r#"SELECT 'REPEATABLE-READ' AS "@@session.tx_isolation", 'READ-COMMITTED' AS "@@global.tx_isolation", 'REPEATABLE-READ' AS "@@local.tx_isolation""#
+    );
+    let none = translate("SELECT DATABASE()", &TestEnv::new()).unwrap();
+    assert!(matches!(&none[0], Stmt::Query(q) if q.sql == r#"SELECT NULL AS "DATABASE()""#));
+}
+
+#[test]
+fn session_functions_and_variables() {
+    assert_eq!(
+        s("SELECT CURRENT_USER, CURRENT_USER(), USER(), SESSION_USER(), SYSTEM_USER(), SCHEMA()"),
+        r#"SELECT 'root@localhost' AS "CURRENT_USER", 'root@localhost' AS "CURRENT_USER()", 'root@localhost' AS "USER()", 'root@localhost' AS "SESSION_USER()", 'root@localhost' AS "SYSTEM_USER()", 'app' AS "SCHEMA()""#
+    );
+    assert_eq!(
+        s("SELECT LAST_INSERT_ID(), CONNECTION_ID(), VERSION(), ROW_COUNT(), FOUND_ROWS()"),
+        r#"SELECT 42 AS "LAST_INSERT_ID()", 7 AS "CONNECTION_ID()", '8.0.36-tutti' AS "VERSION()", 1 AS "ROW_COUNT()", 5 AS "FOUND_ROWS()""#
+    );
+    // With an argument LAST_INSERT_ID is a function call, not a session value.
+    let q1 = q("SELECT LAST_INSERT_ID(5)");
+    assert_eq!(q1.sql, r#"SELECT LAST_INSERT_ID(5) AS "LAST_INSERT_ID(5)""#);
+    assert!(!q1.volatile);
+    let env = env().with_user_var("x", Value::Text("it's".into()));
+    let v = translate("SELECT @x, @X + 1, @unset FROM t WHERE a = @x", &env).unwrap();
+    let Stmt::Query(v) = &v[0] else { panic!() };
+    assert_eq!(
+        v.sql,
+        r#"SELECT 'it''s' AS "@x", 'it''s' + 1 AS "@X + 1", NULL AS "@unset" FROM "app.t" AS "t" WHERE "a" = 'it''s'"#
+    );
+    assert!(v.volatile);
+    // Backticks make a column, not a variable.
+    assert_eq!(
+        s("SELECT `@x` FROM t"),
+        r#"SELECT "@x" FROM "app.t" AS "t""#
+    );
+    assert_eq!(
+        err("SELECT @@nope"),
+        SqlError::UnknownSystemVariable("nope".into())
+    );
+    assert_eq!(
+        err("SELECT @@global.Nope2"),
+        SqlError::UnknownSystemVariable("nope2".into())
+    );
+}
+
+#[test]
+fn names_in_joins_subqueries_and_ctes() {
+    assert_eq!(
+        s("SELECT t.a, app.t.b, x.a FROM t JOIN other.t AS x ON t.id = x.id"),
+        r#"SELECT "t"."a", "t"."b", "x"."a" FROM "app.t" AS "t" JOIN "other.t" AS "x" ON "t"."id" = "x"."id""#
+    );
+    assert_eq!(
+        s("SELECT * FROM t WHERE a IN (SELECT a FROM u) AND EXISTS (SELECT 1 FROM other.v v2 WHERE v2.id = t.id)"),
+        r#"SELECT * FROM "app.t" AS "t" WHERE "a" IN (SELECT "a" FROM "app.u" AS "u") AND EXISTS (SELECT 1 AS "1" FROM "other.v" AS "v2" WHERE "v2"."id" = "t"."id")"#
+    );
+    assert_eq!(
+        s("SELECT d.x FROM (SELECT a AS x FROM t) AS d"),
+        r#"SELECT "d"."x" FROM (SELECT "a" AS "x" FROM "app.t" AS "t") AS "d""#
+    );
+    assert_eq!(
+        s("WITH c AS (SELECT a FROM t), t AS (SELECT 1 AS a) SELECT * FROM c JOIN t ON c.a = t.a"),
+        r#"WITH "c" AS (SELECT "a" FROM "app.t" AS "t"), "t" AS (SELECT 1 AS "a") SELECT * FROM "c" JOIN "t" ON "c"."a" = "t"."a""#
+    );
+    assert_eq!(
+        s("WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT i FROM n"),
+        r#"WITH RECURSIVE "n" ("i") AS (SELECT 1 AS "1" UNION ALL SELECT "i" + 1 AS "i + 1" FROM "n" WHERE "i" < 3) SELECT "i" FROM "n""#
+    );
+    assert_eq!(
+        s("SELECT t.*, other.u.* FROM t, other.u"),
+        r#"SELECT "t".*, "u".* FROM "app.t" AS "t", "other.u" AS "u""#
+    );
+    assert_eq!(
+        s("SELECT * FROM t USE INDEX (ia) LEFT JOIN u USING (id) STRAIGHT_JOIN other.w ON w.id = t.id"),
+        r#"SELECT * FROM "app.t" AS "t" LEFT JOIN "app.u" AS "u" USING("id") INNER JOIN "other.w" AS "w" ON "w"."id" = "t"."id""#
+    );
+    assert_eq!(
+        s("SELECT `select` FROM `order`"),
+        r#"SELECT "select" FROM "app.order" AS "order""#
+    );
+    assert_eq!(
+        err("SELECT * FROM information_schema.tables"),
+        SqlError::Unsupported("information_schema".into())
+    );
+    assert_eq!(
+        err("SELECT * FROM mysql.user"),
+        SqlError::Unsupported("mysql".into())
+    );
+    assert_eq!(
+        err("SELECT * FROM t JOIN performance_schema.x"),
+        SqlError::Unsupported("performance_schema".into())
+    );
+    assert_eq!(
+        err("SELECT (SELECT 1 FROM sys.y)"),
+        SqlError::Unsupported("sys".into())
+    );
+    let none = translate("SELECT a FROM t", &TestEnv::new());
+    assert_eq!(none, Err(SqlError::NoDatabaseSelected));
+    assert!(translate("SELECT 1 + 1", &TestEnv::new()).is_ok());
+}
+
+#[test]
+fn modifiers_locks_and_dual() {
+    let v = q(
+        "SELECT SQL_NO_CACHE SQL_CALC_FOUND_ROWS HIGH_PRIORITY STRAIGHT_JOIN a FROM t FOR UPDATE",
+    );
+    assert_eq!(v.sql, r#"SELECT "a" FROM "app.t" AS "t""#);
+    assert!(v.locking);
+    let v = q("SELECT a FROM t WHERE id = ? LOCK IN SHARE MODE");
+    assert_eq!(v.sql, r#"SELECT "a" FROM "app.t" AS "t" WHERE "id" = ?1"#);
+    assert!(v.locking);
+    assert!(q("SELECT a FROM t FOR SHARE").locking);
+    assert!(q("SELECT a FROM t FOR UPDATE NOWAIT").locking);
+    assert_eq!(s("SELECT 1 FROM DUAL"), r#"SELECT 1 AS "1""#);
+    assert_eq!(
+        err("SELECT a INTO @v FROM t"),
+        SqlError::Unsupported("SELECT ... INTO".into())
+    );
+    assert_eq!(
+        err("SELECT a FROM t GROUP BY a WITH ROLLUP"),
+        SqlError::Unsupported("GROUP BY ... WITH ROLLUP".into())
+    );
+}
+
+#[test]
+fn limits_and_placeholders() {
+    let v = q("SELECT a FROM t WHERE b = ? LIMIT ?, ?");
+    assert_eq!(
+        v.sql,
+        r#"SELECT "a" FROM "app.t" AS "t" WHERE "b" = ?1 LIMIT ?2, ?3"#
+    );
+    assert_eq!(v.params, 3);
+    assert_eq!(
+        s("SELECT a FROM t LIMIT 10 OFFSET 5"),
+        r#"SELECT "a" FROM "app.t" AS "t" LIMIT 10 OFFSET 5"#
+    );
+    assert_eq!(
+        s("SELECT a FROM t LIMIT 5, 10"),
+        r#"SELECT "a" FROM "app.t" AS "t" LIMIT 5, 10"#
+    );
+    let v = q("SELECT '?', \"?\", a /* ? */ FROM t WHERE a = ? -- ?\n");
+    assert_eq!(v.params, 1);
+    assert!(v.sql.ends_with(r#"WHERE "a" = ?1"#), "{}", v.sql);
+    assert_eq!(s("SELECT ?"), r#"SELECT ?1 AS "?""#);
+}
+
+#[test]
+fn set_operations() {
+    assert_eq!(
+        s("SELECT a FROM t UNION DISTINCT SELECT a FROM u UNION ALL SELECT 1"),
+        r#"SELECT "a" FROM "app.t" AS "t" UNION SELECT "a" FROM "app.u" AS "u" UNION ALL SELECT 1 AS "1""#
+    );
+    assert_eq!(
+        s("(SELECT a FROM t ORDER BY a LIMIT 1) UNION (SELECT a FROM u) ORDER BY 1"),
+        r#"SELECT * FROM (SELECT "a" FROM "app.t" AS "t" ORDER BY "a" LIMIT 1) UNION SELECT "a" FROM "app.u" AS "u" ORDER BY 1"#
+    );
+    assert_eq!(s("(SELECT a FROM t)"), r#"SELECT "a" FROM "app.t" AS "t""#);
+    assert_eq!(
+        s("(SELECT a FROM t ORDER BY a LIMIT 2) ORDER BY a DESC"),
+        r#"SELECT * FROM (SELECT "a" FROM "app.t" AS "t" ORDER BY "a" LIMIT 2) ORDER BY "a" DESC"#
+    );
+}
+
+#[test]
+fn operators() {
+    assert_eq!(
+        s("SELECT a || b AS x FROM t"),
+        r#"SELECT "a" OR "b" AS "x" FROM "app.t" AS "t""#
+    );
+    assert_eq!(
+        s("SELECT * FROM t WHERE a = 1 || b = 2 && a <> 3"),
+        r#"SELECT * FROM "app.t" AS "t" WHERE "a" = 1 OR "b" = 2 AND "a" <> 3"#
+    );
+    assert_eq!(
+        s("SELECT a XOR b AS x"),
+        r#"SELECT ("a" <> 0) <> ("b" <> 0) AS "x""#
+    );
+    assert_eq!(
+        s("SELECT a <=> b AS x"),
+        r#"SELECT "a" IS NOT DISTINCT FROM "b" AS "x""#
+    );
+    assert_eq!(
+        s("SELECT (a + 1) DIV b AS x"),
+        r#"SELECT CAST((("a" + 1) / "b") AS INTEGER) AS "x""#
+    );
+    assert_eq!(s("SELECT 7 / 2 AS x"), r#"SELECT 7 * 1.0 / 2 AS "x""#);
+    assert_eq!(s("SELECT a MOD 3 AS x"), r#"SELECT "a" % 3 AS "x""#);
+    assert_eq!(s("SELECT 5 ^ 3 AS x"), r#"SELECT (5 | 3) - (5 & 3) AS "x""#);
+    assert_eq!(
+        s("SELECT a REGEXP '^x' AS r, a NOT RLIKE 'y' AS n"),
+        r#"SELECT "a" REGEXP '^x' AS "r", "a" NOT REGEXP 'y' AS "n""#
+    );
+    assert_eq!(
+        s("SELECT * FROM t WHERE BINARY b = 'X' AND a = 1"),
+        r#"SELECT * FROM "app.t" AS "t" WHERE "b" COLLATE BINARY = 'X' AND "a" = 1"#
+    );
+    assert_eq!(
+        s("SELECT BINARY 'x' AS b"),
+        r#"SELECT CAST('x' AS BLOB) AS "b""#
+    );
+    assert_eq!(
+        s("SELECT b COLLATE utf8mb4_bin AS c, b COLLATE utf8mb4_general_ci AS d FROM t"),
+        r#"SELECT "b" COLLATE BINARY AS "c", "b" COLLATE NOCASE AS "d" FROM "app.t" AS "t""#
+    );
+}
+
+#[test]
+fn casts_and_functions() {
+    let cases = [
+        ("CAST(x AS SIGNED)", "CAST(\"x\" AS INTEGER)"),
+        ("CAST(x AS SIGNED INTEGER)", "CAST(\"x\" AS INTEGER)"),
+        ("CAST(x AS UNSIGNED)", "CAST(\"x\" AS INTEGER)"),
+        ("CAST(x AS CHAR)", "CAST(\"x\" AS TEXT)"),
+        ("CAST(x AS CHAR(10))", "CAST(\"x\" AS TEXT)"),
+        ("CAST(x AS DECIMAL(10,2))", "CAST(\"x\" AS NUMERIC)"),
+        ("CAST(x AS DOUBLE)", "CAST(\"x\" AS REAL)"),
+        ("CAST(x AS FLOAT)", "CAST(\"x\" AS REAL)"),
+        ("CAST(x AS REAL)", "CAST(\"x\" AS REAL)"),
+        ("CAST(x AS BINARY)", "CAST(\"x\" AS BLOB)"),
+        ("CAST(x AS DATE)", "date(\"x\")"),
+        ("CAST(x AS DATETIME)", "datetime(\"x\")"),
+        ("CAST(x AS TIME)", "time(\"x\")"),
+        ("CONVERT(x, SIGNED)", "CAST(\"x\" AS INTEGER)"),
+        ("CONVERT(x, CHAR(3))", "CAST(\"x\" AS TEXT)"),
+        ("CONVERT(x USING utf8mb4)", "\"x\""),
+        ("GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')", "group_concat(\"x\", '; ' ORDER BY \"y\" DESC)"),
+        ("GROUP_CONCAT(x)", "group_concat(\"x\")"),
+        ("GROUP_CONCAT(DISTINCT x ORDER BY x)", "group_concat(DISTINCT \"x\" ORDER BY \"x\")"),
+        ("GROUP_CONCAT(x, y)", "group_concat(CONCAT(\"x\", \"y\"))"),
+        ("NOW()", "NOW()"),
+        ("CURRENT_TIMESTAMP", "NOW()"),
+        ("CURRENT_TIMESTAMP(3)", "NOW(3)"),
+        ("CURRENT_DATE", "CURDATE()"),
+        ("UNIX_TIMESTAMP()", "UNIX_TIMESTAMP()"),
+        ("CONCAT(x, 'a')", "CONCAT(\"x\", 'a')"),
+        ("IF(x, 1, 2)", "IF(\"x\", 1, 2)"),
+        ("EXTRACT(YEAR FROM x)", "CAST(strftime('%Y', \"x\") AS INTEGER)"),
+        ("POSITION('a' IN x)", "instr(\"x\", 'a')"),
+        ("SUBSTRING(x FROM 2 FOR 3)", "SUBSTRING(\"x\", 2, 3)"),
+        ("TRIM(LEADING 'x' FROM y)", "ltrim(\"y\", 'x')"),
+        ("TRIM(y)", "trim(\"y\")"),
+        ("DATE '2020-01-02'", "'2020-01-02'"),
+        ("x + INTERVAL 1 DAY", "CASE WHEN length(\"x\") = 10 THEN date(\"x\", '+1 days') ELSE datetime(\"x\", '+1 days') END"),
+        ("x - INTERVAL 90 MINUTE", "datetime(\"x\", '-90 minutes')"),
+        ("DATE_SUB(x, INTERVAL 1 YEAR)", "CASE WHEN length(\"x\") = 10 THEN date(\"x\", '-1 years', 'floor') ELSE datetime(\"x\", '-1 years', 'floor') END"),
+        ("DATE_ADD(x, INTERVAL 2 SECOND)", "datetime(\"x\", '+2 seconds')"),
+    ];
+    for (mysql, sqlite) in cases {
+        let out = s(&format!("SELECT {mysql} AS v"));
+        assert_eq!(out, format!("SELECT {sqlite} AS \"v\""), "{mysql}");
+    }
+    assert_eq!(
+        err("SELECT MATCH (a) AGAINST ('x') FROM t"),
+        SqlError::Unsupported("MATCH ... AGAINST (full-text search)".into())
+    );
+    assert!(matches!(
+        err("SELECT GROUP_CONCAT(DISTINCT a SEPARATOR ';') FROM t"),
+        SqlError::Unsupported(_)
+    ));
+}
+
+#[test]
+fn literals() {
+    assert_eq!(
+        s(r#"SELECT "abc" AS a, 'It\'s' AS b, 'a\\b' AS c, 'x\ny' AS d, N'n' AS e, _utf8mb4'u' AS f"#),
+        "SELECT 'abc' AS \"a\", 'It''s' AS \"b\", 'a\\b' AS \"c\", 'x\ny' AS \"d\", 'n' AS \"e\", 'u' AS \"f\""
+    );
+    assert_eq!(
+        s("SELECT 0xABCD AS a, x'abcd' AS b, b'0101' AS c, TRUE AS d, FALSE AS e, _binary'ab' AS f"),
+        r#"SELECT X'ABCD' AS "a", X'ABCD' AS "b", X'05' AS "c", 1 AS "d", 0 AS "e", X'6162' AS "f""#
+    );
+    // MySQL's column names for literals.
+    assert_eq!(
+        s("SELECT 'abc', 1, TRUE"),
+        r#"SELECT 'abc' AS "abc", 1 AS "1", 1 AS "TRUE""#
+    );
+}

@@ -1,0 +1,464 @@
+//! DDL translation: CREATE/DROP DATABASE, CREATE TABLE, indexes, ALTER, views, RENAME.
+
+use super::*;
+use tutti_wsrep::Ddl;
+
+/// The statements of a schema change and the tables it touches.
+pub(crate) fn schema(sql: &str) -> (Vec<String>, Vec<TableName>) {
+    match one(sql) {
+        Ok(Stmt::Ddl(DdlStmt {
+            ddl: Ddl::Schema { statements, .. },
+            tables,
+        })) => (statements, tables),
+        other => panic!("{sql}: {other:?}"),
+    }
+}
+
+fn stmts(sql: &str) -> Vec<String> {
+    schema(sql).0
+}
+
+fn app(t: &str) -> TableName {
+    TableName::new("app", t)
+}
+
+pub(crate) const SYSBENCH_CREATE: &str = "CREATE TABLE sbtest1(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) /*! ENGINE = innodb */";
+
+#[test]
+fn sysbench_ddl() {
+    let (s, tables) = schema(SYSBENCH_CREATE);
+    assert_eq!(
+        s,
+        [
+            r#"CREATE TABLE "app.sbtest1" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "k" INTEGER NOT NULL DEFAULT '0', "c" CHAR(120) NOT NULL DEFAULT '' COLLATE NOCASE, "pad" CHAR(60) NOT NULL DEFAULT '' COLLATE NOCASE)"#
+        ]
+    );
+    assert_eq!(tables, [app("sbtest1")]);
+    match one(SYSBENCH_CREATE).unwrap() {
+        Stmt::Ddl(DdlStmt {
+            ddl: Ddl::Schema { database, .. },
+            ..
+        }) => assert_eq!(database, "app"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        stmts("CREATE INDEX k_1 ON sbtest1(k)"),
+        [r#"CREATE INDEX "app.sbtest1.k_1" ON "app.sbtest1" ("k")"#]
+    );
+    assert_eq!(
+        schema("DROP TABLE IF EXISTS sbtest1"),
+        (
+            vec![r#"DROP TABLE IF EXISTS "app.sbtest1""#.to_string()],
+            vec![app("sbtest1")]
+        )
+    );
+}
+
+#[test]
+fn databases() {
+    assert_eq!(
+        one(
+            "CREATE DATABASE IF NOT EXISTS sbtest CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci"
+        )
+        .unwrap(),
+        Stmt::Ddl(DdlStmt {
+            ddl: Ddl::CreateDatabase {
+                name: "sbtest".into(),
+                if_not_exists: true
+            },
+            tables: vec![]
+        })
+    );
+    assert_eq!(
+        one("CREATE SCHEMA `d2` DEFAULT CHARSET = utf8").unwrap(),
+        Stmt::Ddl(DdlStmt {
+            ddl: Ddl::CreateDatabase {
+                name: "d2".into(),
+                if_not_exists: false
+            },
+            tables: vec![]
+        })
+    );
+    assert_eq!(
+        one("DROP SCHEMA IF EXISTS d2").unwrap(),
+        Stmt::Ddl(DdlStmt {
+            ddl: Ddl::DropDatabase {
+                name: "d2".into(),
+                if_exists: true
+            },
+            tables: vec![]
+        })
+    );
+    assert_eq!(
+        one("DROP DATABASE sbtest").unwrap(),
+        Stmt::Ddl(DdlStmt {
+            ddl: Ddl::DropDatabase {
+                name: "sbtest".into(),
+                if_exists: false
+            },
+            tables: vec![]
+        })
+    );
+    assert!(matches!(
+        err("CREATE DATABASE `a.b`"),
+        SqlError::WrongArguments(_)
+    ));
+    assert_eq!(
+        err("DROP DATABASE mysql"),
+        SqlError::Unsupported("mysql".into())
+    );
+}
+
+#[test]
+fn column_types_and_options() {
+    let s = stmts(
+        "CREATE TABLE IF NOT EXISTS t2 (a INT(11) PRIMARY KEY, b VARCHAR(10) COLLATE utf8mb4_bin, \
+         c ENUM('x','y') NOT NULL, d JSON, e BOOL DEFAULT TRUE COMMENT 'flag', \
+         ts TIMESTAMP(6) NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), \
+         f DECIMAL(10,2) DEFAULT -1.5, g BIGINT(20) UNSIGNED DEFAULT (a + 1), h SET('p','q'), \
+         i TEXT CHARACTER SET binary, j TINYINT(1), k DOUBLE PRECISION, l DATETIME DEFAULT NOW(), \
+         m VARBINARY(16), n YEAR, o INT(3) ZEROFILL, p BIT(3)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+    );
+    assert_eq!(
+        s[0],
+        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10), "c" ENUM NOT NULL COLLATE NOCASE, "d" JSON TEXT COLLATE NOCASE, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP, "f" DECIMAL(10,2) DEFAULT -1.5, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" TEXT COLLATE NOCASE, "i" TEXT, "j" TINYINT(1), "k" DOUBLE PRECISION, "l" DATETIME DEFAULT CURRENT_TIMESTAMP, "m" VARBINARY(16), "n" YEAR, "o" INT UNSIGNED, "p" BIT(3), PRIMARY KEY ("a"), CHECK ("c" IN ('x', 'y')))"#
+    );
+    let s = stmts("CREATE TABLE t3 (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, x TEXT) DEFAULT COLLATE utf8mb4_bin");
+    assert_eq!(
+        s,
+        [r#"CREATE TABLE "app.t3" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "x" TEXT)"#]
+    );
+    // An integer primary key without AUTO_INCREMENT must not become the rowid alias.
+    let s = stmts("CREATE TABLE t4 (id INTEGER PRIMARY KEY, x INT UNIQUE)");
+    assert_eq!(
+        s[0],
+        r#"CREATE TABLE "app.t4" ("id" INT NOT NULL, "x" INT, PRIMARY KEY ("id"))"#
+    );
+    assert_eq!(s[1], r#"CREATE UNIQUE INDEX "app.t4.x" ON "app.t4" ("x")"#);
+    let s = stmts("CREATE TABLE t5 (a INT, b VARCHAR(3), PRIMARY KEY (b, a))");
+    assert_eq!(
+        s[0],
+        r#"CREATE TABLE "app.t5" ("a" INT NOT NULL, "b" VARCHAR(3) NOT NULL COLLATE NOCASE, PRIMARY KEY ("b", "a"))"#
+    );
+}
+
+#[test]
+fn keys_constraints_and_default_index_names() {
+    let (s, tables) = schema(
+        "CREATE TABLE other.t6 (a INT NOT NULL, b INT, c VARCHAR(50), d INT, PRIMARY KEY (a), \
+         KEY (b), KEY (b, c), UNIQUE KEY uk (c(10)), INDEX idx USING BTREE (d DESC), \
+         CONSTRAINT fk FOREIGN KEY (d) REFERENCES p(id) ON DELETE CASCADE ON UPDATE SET NULL, \
+         FOREIGN KEY (b) REFERENCES app.q (x), CHECK (b > 0), CONSTRAINT pos CHECK (d >= 0), \
+         CONSTRAINT off CHECK (d < 9) NOT ENFORCED)",
+    );
+    assert_eq!(tables, [TableName::new("other", "t6")]);
+    assert_eq!(
+        s,
+        [
+            r#"CREATE TABLE "other.t6" ("a" INT NOT NULL, "b" INT, "c" VARCHAR(50) COLLATE NOCASE, "d" INT, PRIMARY KEY ("a"), CONSTRAINT "fk" FOREIGN KEY ("d") REFERENCES "other.p" ("id") ON DELETE CASCADE ON UPDATE SET NULL, FOREIGN KEY ("b") REFERENCES "app.q" ("x"), CHECK ("b" > 0), CONSTRAINT "pos" CHECK ("d" >= 0))"#,
+            r#"CREATE INDEX "other.t6.b" ON "other.t6" ("b")"#,
+            r#"CREATE INDEX "other.t6.b_2" ON "other.t6" ("b", "c")"#,
+            r#"CREATE UNIQUE INDEX "other.t6.uk" ON "other.t6" ("c")"#,
+            r#"CREATE INDEX "other.t6.idx" ON "other.t6" ("d" DESC)"#,
+        ]
+    );
+    // The FOREIGN KEY's own index is created when no index covers its columns.
+    let s = stmts("CREATE TABLE c1 (id INT PRIMARY KEY, pid INT, CONSTRAINT fk_p FOREIGN KEY (pid) REFERENCES p (id))");
+    assert_eq!(s[1], r#"CREATE INDEX "app.c1.fk_p" ON "app.c1" ("pid")"#);
+    assert!(matches!(
+        err("CREATE TABLE d1 (a INT PRIMARY KEY, KEY k (a), KEY k (a))"),
+        SqlError::WrongArguments(_)
+    ));
+    assert!(matches!(
+        err("CREATE TABLE d2 (a INT PRIMARY KEY, PRIMARY KEY (a))"),
+        SqlError::WrongArguments(_)
+    ));
+}
+
+#[test]
+fn primary_key_and_auto_increment_rules() {
+    assert_eq!(
+        err("CREATE TABLE t7 (a INT, b INT)"),
+        SqlError::NoPrimaryKey("app.t7".into())
+    );
+    assert_eq!(
+        err("CREATE TABLE t7 (a INT UNIQUE)"),
+        SqlError::NoPrimaryKey("app.t7".into())
+    );
+    let msg = "AUTO_INCREMENT on a column that is not the single-column integer PRIMARY KEY";
+    assert_eq!(
+        err("CREATE TABLE t7 (a INT AUTO_INCREMENT, b INT, PRIMARY KEY (a, b))"),
+        SqlError::Unsupported(msg.into())
+    );
+    assert_eq!(
+        err("CREATE TABLE t7 (a INT PRIMARY KEY, b INT AUTO_INCREMENT)"),
+        SqlError::Unsupported(msg.into())
+    );
+    assert_eq!(
+        err("CREATE TABLE t7 (a VARCHAR(3) AUTO_INCREMENT PRIMARY KEY)"),
+        SqlError::Unsupported(msg.into())
+    );
+    assert_eq!(
+        stmts("CREATE TABLE t7 (a MEDIUMINT UNSIGNED AUTO_INCREMENT, PRIMARY KEY (a))")[0],
+        r#"CREATE TABLE "app.t7" ("a" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT)"#
+    );
+    assert_eq!(
+        err("CREATE TABLE nodb.t (a INT PRIMARY KEY)"),
+        SqlError::UnknownDatabase("nodb".into())
+    );
+    assert_eq!(
+        translate("CREATE TABLE t (a INT PRIMARY KEY)", &TestEnv::new()),
+        Err(SqlError::NoDatabaseSelected)
+    );
+}
+
+#[test]
+fn refused_create_table_forms() {
+    let cases = [
+        ("CREATE TABLE t7 LIKE t", "CREATE TABLE ... LIKE"),
+        (
+            "CREATE TABLE t7 AS SELECT * FROM t",
+            "CREATE TABLE ... SELECT",
+        ),
+        (
+            "CREATE TABLE t7 (a INT PRIMARY KEY) PARTITION BY HASH(a) PARTITIONS 4",
+            "partitioned tables",
+        ),
+        (
+            "CREATE TABLE t7 (a INT PRIMARY KEY, b TEXT, FULLTEXT KEY (b))",
+            "FULLTEXT indexes",
+        ),
+        (
+            "CREATE TABLE t7 (a INT PRIMARY KEY, b INT GENERATED ALWAYS AS (a + 1) STORED)",
+            "generated columns",
+        ),
+        (
+            "CREATE TEMPORARY TABLE t7 (a INT PRIMARY KEY)",
+            "CREATE TEMPORARY TABLE",
+        ),
+        ("CREATE FULLTEXT INDEX f ON t (b)", "FULLTEXT indexes"),
+    ];
+    for (sql, what) in cases {
+        assert_eq!(err(sql), SqlError::Unsupported(what.into()), "{sql}");
+    }
+    assert!(matches!(
+        err("CREATE TABLE t7 (a INT PRIMARY KEY, g GEOMETRY)"),
+        SqlError::Unsupported(_)
+    ));
+}
+
+#[test]
+fn indexes() {
+    assert_eq!(
+        schema("CREATE UNIQUE INDEX ux ON other.t (a(10), b DESC)"),
+        (
+            vec![r#"CREATE UNIQUE INDEX "other.t.ux" ON "other.t" ("a", "b" DESC)"#.to_string()],
+            vec![TableName::new("other", "t")]
+        )
+    );
+    assert_eq!(stmts("DROP INDEX ia ON t"), [r#"DROP INDEX "app.t.ia""#]);
+    assert_eq!(
+        stmts("DROP INDEX `IA` ON app.t"),
+        [r#"DROP INDEX "app.t.ia""#]
+    );
+    assert_eq!(
+        err("DROP INDEX nope ON t"),
+        SqlError::NoSuchIndex("nope".into())
+    );
+    assert_eq!(
+        err("DROP INDEX ia ON nope"),
+        SqlError::NoSuchTable("app.nope".into())
+    );
+    assert_eq!(
+        err("DROP INDEX `PRIMARY` ON t"),
+        SqlError::NoPrimaryKey("app.t".into())
+    );
+}
+
+#[test]
+fn drop_truncate_rename() {
+    assert_eq!(
+        schema("DROP TABLE a, other.b"),
+        (
+            vec![
+                r#"DROP TABLE "app.a""#.to_string(),
+                r#"DROP TABLE "other.b""#.to_string()
+            ],
+            vec![app("a"), TableName::new("other", "b")]
+        )
+    );
+    assert_eq!(
+        schema("TRUNCATE TABLE t"),
+        (vec![r#"DELETE FROM "app.t""#.to_string()], vec![app("t")])
+    );
+    assert_eq!(stmts("TRUNCATE t"), [r#"DELETE FROM "app.t""#]);
+    let (s, tables) = schema("RENAME TABLE t TO other.t9, u TO u2");
+    assert_eq!(
+        s,
+        [
+            r#"ALTER TABLE "app.t" RENAME TO "other.t9""#,
+            r#"DROP INDEX "app.t.ia""#,
+            r#"CREATE INDEX "other.t9.ia" ON "other.t9" ("a")"#,
+            r#"ALTER TABLE "app.u" RENAME TO "app.u2""#,
+        ]
+    );
+    assert_eq!(
+        tables,
+        [app("t"), TableName::new("other", "t9"), app("u"), app("u2")]
+    );
+}
+
+#[test]
+fn alter_table() {
+    let (s, tables) = schema(
+        "ALTER TABLE t ADD COLUMN c INT NOT NULL DEFAULT 0 AFTER b, ADD e VARCHAR(10) FIRST, \
+         DROP COLUMN d, RENAME COLUMN b TO b2, ADD INDEX i2 (b(5)), ADD UNIQUE KEY (id, a), \
+         DROP KEY ia, ENGINE=InnoDB, ADD COLUMN (f INT, g TEXT)",
+    );
+    assert_eq!(
+        s,
+        [
+            r#"ALTER TABLE "app.t" ADD COLUMN "c" INT NOT NULL DEFAULT 0"#,
+            r#"ALTER TABLE "app.t" ADD COLUMN "e" VARCHAR(10) COLLATE NOCASE"#,
+            r#"ALTER TABLE "app.t" DROP COLUMN "d""#,
+            r#"ALTER TABLE "app.t" RENAME COLUMN "b" TO "b2""#,
+            r#"CREATE INDEX "app.t.i2" ON "app.t" ("b")"#,
+            r#"CREATE UNIQUE INDEX "app.t.id" ON "app.t" ("id", "a")"#,
+            r#"DROP INDEX "app.t.ia""#,
+            r#"ALTER TABLE "app.t" ADD COLUMN "f" INT"#,
+            r#"ALTER TABLE "app.t" ADD COLUMN "g" TEXT COLLATE NOCASE"#,
+        ]
+    );
+    assert_eq!(tables, [app("t")]);
+    // Dropping an indexed column drops its single-column index first.
+    assert_eq!(
+        stmts("ALTER TABLE t DROP a"),
+        [
+            r#"DROP INDEX "app.t.ia""#,
+            r#"ALTER TABLE "app.t" DROP COLUMN "a""#
+        ]
+    );
+    assert_eq!(
+        stmts("ALTER TABLE t CHANGE a a3 INT"),
+        [r#"ALTER TABLE "app.t" RENAME COLUMN "a" TO "a3""#]
+    );
+    assert_eq!(
+        stmts("ALTER TABLE t CHANGE COLUMN id ident INTEGER NOT NULL"),
+        [r#"ALTER TABLE "app.t" RENAME COLUMN "id" TO "ident""#]
+    );
+    assert_eq!(
+        stmts("ALTER TABLE u CHANGE id uid INT NOT NULL AUTO_INCREMENT"),
+        [r#"ALTER TABLE "app.u" RENAME COLUMN "id" TO "uid""#]
+    );
+    assert_eq!(
+        stmts("ALTER TABLE t RENAME INDEX ia TO ib"),
+        [
+            r#"DROP INDEX "app.t.ia""#,
+            r#"CREATE INDEX "app.t.ib" ON "app.t" ("a")"#
+        ]
+    );
+    let (s, tables) = schema("ALTER TABLE t RENAME TO t9");
+    assert_eq!(s[0], r#"ALTER TABLE "app.t" RENAME TO "app.t9""#);
+    assert_eq!(tables, [app("t"), app("t9")]);
+    assert_eq!(
+        one("ALTER TABLE t ENGINE=InnoDB").unwrap(),
+        Stmt::Noop("ALTER TABLE t ENGINE=InnoDB".into())
+    );
+    assert_eq!(
+        one("ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci, ALGORITHM=INPLACE, LOCK=NONE").unwrap(),
+        Stmt::Noop("ALTER TABLE t CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci, ALGORITHM=INPLACE, LOCK=NONE".into())
+    );
+    assert_eq!(
+        one("ALTER TABLE t MODIFY a INT").unwrap(),
+        Stmt::Noop("ALTER TABLE t MODIFY a INT".into())
+    );
+}
+
+#[test]
+fn alter_table_refusals() {
+    let u = |w: &str| SqlError::Unsupported(format!("ALTER TABLE ... {w}"));
+    assert_eq!(
+        err("ALTER TABLE t DROP PRIMARY KEY"),
+        SqlError::NoPrimaryKey("app.t".into())
+    );
+    assert_eq!(
+        err("ALTER TABLE t ADD PRIMARY KEY (a)"),
+        u("ADD PRIMARY KEY")
+    );
+    assert_eq!(
+        err("ALTER TABLE t ADD CONSTRAINT f FOREIGN KEY (a) REFERENCES p (id)"),
+        u("ADD FOREIGN KEY")
+    );
+    assert_eq!(
+        err("ALTER TABLE t ALTER COLUMN a SET DEFAULT 1"),
+        u("ALTER COLUMN")
+    );
+    assert_eq!(
+        err("ALTER TABLE t CHANGE a a3 BIGINT"),
+        u("CHANGE COLUMN that changes the column definition")
+    );
+    assert_eq!(
+        err("ALTER TABLE t MODIFY a INT NOT NULL"),
+        u("MODIFY COLUMN that changes the column definition")
+    );
+    assert_eq!(
+        err("ALTER TABLE t ADD COLUMN z INT PRIMARY KEY"),
+        u("ADD COLUMN ... PRIMARY KEY")
+    );
+    assert_eq!(
+        err("ALTER TABLE t ADD COLUMN z INT UNIQUE"),
+        u("ADD COLUMN ... UNIQUE")
+    );
+    assert_eq!(
+        err("ALTER TABLE t AUTO_INCREMENT = 100"),
+        u("AUTO_INCREMENT = n")
+    );
+    assert_eq!(
+        err("ALTER TABLE t DROP FOREIGN KEY f"),
+        u("DROP FOREIGN KEY")
+    );
+    assert_eq!(
+        err("ALTER TABLE nope MODIFY a INT"),
+        SqlError::NoSuchTable("app.nope".into())
+    );
+    assert_eq!(
+        err("ALTER TABLE t DROP INDEX nope"),
+        SqlError::NoSuchIndex("nope".into())
+    );
+    assert_eq!(
+        err("ALTER TABLE t ADD FULLTEXT INDEX f (b)"),
+        SqlError::Unsupported("FULLTEXT indexes".into())
+    );
+}
+
+#[test]
+fn views() {
+    assert_eq!(
+        schema("CREATE VIEW v AS SELECT a, b FROM t WHERE a > 1"),
+        (
+            vec![
+                r#"CREATE VIEW "app.v" AS SELECT "a", "b" FROM "app.t" AS "t" WHERE "a" > 1"#
+                    .to_string()
+            ],
+            vec![app("v")]
+        )
+    );
+    assert_eq!(
+        stmts("CREATE OR REPLACE ALGORITHM=MERGE DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW other.v (x) AS SELECT COUNT(*) FROM t"),
+        [
+            r#"DROP VIEW IF EXISTS "other.v""#,
+            r#"CREATE VIEW "other.v" ("x") AS SELECT COUNT(*) AS "COUNT(*)" FROM "app.t" AS "t""#
+        ]
+    );
+    assert_eq!(
+        stmts("DROP VIEW IF EXISTS v, w"),
+        [
+            r#"DROP VIEW IF EXISTS "app.v""#,
+            r#"DROP VIEW IF EXISTS "app.w""#
+        ]
+    );
+    assert!(matches!(
+        err("CREATE VIEW v AS SELECT @@version_comment"),
+        SqlError::Unsupported(_)
+    ));
+}

@@ -1,0 +1,232 @@
+//! INSERT / REPLACE / UPDATE / DELETE translation, AUTO_INCREMENT, ON DUPLICATE KEY.
+
+use super::*;
+
+fn target(t: &str) -> Option<TableName> {
+    Some(TableName::new("app", t))
+}
+
+#[test]
+fn sysbench_writes() {
+    let u = q("UPDATE sbtest1 SET k=k+1 WHERE id=?");
+    assert_eq!(
+        u.sql,
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = "k" + 1 WHERE "id" = ?1"#
+    );
+    assert_eq!(
+        (u.kind, u.params, u.target, u.autoinc),
+        (QueryKind::Update, 1, target("sbtest1"), false)
+    );
+    assert_eq!(
+        s("UPDATE sbtest1 SET c=? WHERE id=?"),
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "c" = ?1 WHERE "id" = ?2"#
+    );
+    let d = q("DELETE FROM sbtest1 WHERE id=?");
+    assert_eq!(
+        d.sql,
+        r#"DELETE FROM "app.sbtest1" AS "sbtest1" WHERE "id" = ?1"#
+    );
+    assert_eq!((d.kind, d.target), (QueryKind::Delete, target("sbtest1")));
+    let i = q("INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)");
+    assert_eq!(
+        i.sql,
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(?1), ?2, ?3, ?4)"#
+    );
+    assert_eq!(
+        (i.kind, i.params, i.target, i.autoinc),
+        (QueryKind::Insert, 4, target("sbtest1"), true)
+    );
+    let i = q("INSERT INTO sbtest1(k, c, pad) VALUES(4993, '83468-1', '67847-9'),(5012, '2', '3')");
+    assert_eq!(
+        i.sql,
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("k", "c", "pad", "id") VALUES (4993, '83468-1', '67847-9', tutti_autoinc(NULL)), (5012, '2', '3', tutti_autoinc(NULL))"#
+    );
+    assert!(i.autoinc);
+    assert_eq!(
+        s("UPDATE sbtest1 SET k=k+1 WHERE id=5"),
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = "k" + 1 WHERE "id" = 5"#
+    );
+    assert_eq!(
+        s("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7, 1, 'c', 'p')"),
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(7), 1, 'c', 'p')"#
+    );
+}
+
+#[test]
+fn autoinc_forms() {
+    // No column list: every column in table order, the id is wrapped in place.
+    assert_eq!(
+        s("INSERT INTO u VALUES (NULL, 5), (0, 6)"),
+        r#"INSERT INTO "app.u" AS "u" VALUES (tutti_autoinc(NULL), 5), (tutti_autoinc(0), 6)"#
+    );
+    let r = q("REPLACE INTO u (a) VALUES (?)");
+    assert_eq!(
+        r.sql,
+        r#"REPLACE INTO "app.u" AS "u" ("a", "id") VALUES (?1, tutti_autoinc(NULL))"#
+    );
+    assert_eq!((r.kind, r.autoinc), (QueryKind::Replace, true));
+    assert_eq!(
+        s("INSERT INTO u SET a = 1"),
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL))"#
+    );
+    assert_eq!(
+        s("INSERT INTO u () VALUES ()"),
+        r#"INSERT INTO "app.u" AS "u" ("id") VALUES (tutti_autoinc(NULL))"#
+    );
+    assert_eq!(
+        s("INSERT INTO u VALUES (DEFAULT, 1)"),
+        r#"INSERT INTO "app.u" AS "u" VALUES (tutti_autoinc(NULL), 1)"#
+    );
+    let sel = q("INSERT INTO u (a) SELECT a FROM t WHERE a > ?");
+    assert_eq!(
+        sel.sql,
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") SELECT *, tutti_autoinc(NULL) FROM (SELECT "a" FROM "app.t" AS "t" WHERE "a" > ?1)"#
+    );
+    assert!(sel.autoinc);
+    // The column comes from the SELECT: left alone.
+    let sel = q("INSERT INTO u (id, a) SELECT id, a FROM t");
+    assert_eq!(
+        sel.sql,
+        r#"INSERT INTO "app.u" AS "u" ("id", "a") SELECT "id", "a" FROM "app.t" AS "t""#
+    );
+    assert!(!sel.autoinc);
+    // Tables without AUTO_INCREMENT, and unknown tables, are left alone.
+    assert!(!q("INSERT INTO t (id, a) VALUES (1, 2)").autoinc);
+    let unknown = q("INSERT INTO nope (a) VALUES (1)");
+    assert_eq!(
+        unknown.sql,
+        r#"INSERT INTO "app.nope" AS "nope" ("a") VALUES (1)"#
+    );
+    assert!(!unknown.autoinc);
+}
+
+#[test]
+fn insert_variants() {
+    assert_eq!(
+        s("INSERT IGNORE INTO t (id, a) VALUES (1, 2)"),
+        r#"INSERT OR IGNORE INTO "app.t" AS "t" ("id", "a") VALUES (1, 2)"#
+    );
+    assert_eq!(
+        s("INSERT INTO t SET id = 1, t.a = 2"),
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2)"#
+    );
+    assert_eq!(
+        s("INSERT LOW_PRIORITY INTO other.x (a) VALUE (1)"),
+        r#"INSERT INTO "other.x" AS "x" ("a") VALUES (1)"#
+    );
+    assert_eq!(
+        s("INSERT INTO t () VALUES ()"),
+        r#"INSERT INTO "app.t" AS "t" DEFAULT VALUES"#
+    );
+    assert_eq!(
+        s("INSERT INTO t VALUES (1, 2, DEFAULT, DEFAULT)"),
+        r#"INSERT INTO "app.t" AS "t" VALUES (1, 2, NULL, 'dflt')"#
+    );
+    assert_eq!(
+        s("INSERT INTO t (id, d) VALUES (1, DEFAULT)"),
+        r#"INSERT INTO "app.t" AS "t" ("id", "d") VALUES (1, 'dflt')"#
+    );
+    assert_eq!(
+        s("UPDATE t SET d = DEFAULT"),
+        r#"UPDATE "app.t" AS "t" SET "d" = 'dflt'"#
+    );
+    let r = q("REPLACE INTO t VALUES (1, 2, 'x', 'y')");
+    assert_eq!(
+        r.sql,
+        r#"REPLACE INTO "app.t" AS "t" VALUES (1, 2, 'x', 'y')"#
+    );
+    assert_eq!(r.kind, QueryKind::Replace);
+}
+
+#[test]
+fn on_duplicate_key_update() {
+    assert_eq!(
+        s("INSERT INTO t (id, a) VALUES (1, 2) ON DUPLICATE KEY UPDATE a = VALUES(a), b = b + 1"),
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a", "b" = "b" + 1"#
+    );
+    assert_eq!(
+        s("INSERT INTO t (id, a) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE a = new.a + t.a"),
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (?1, ?2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a" + "t"."a""#
+    );
+    assert_eq!(
+        s("INSERT INTO t (id, a) VALUES (1, 2) AS new (i, x) ON DUPLICATE KEY UPDATE a = x"),
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a""#
+    );
+    assert_eq!(
+        s("INSERT INTO t (id, a) SELECT id, a FROM u ON DUPLICATE KEY UPDATE a = VALUES(a)"),
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT "id", "a" FROM "app.u" AS "u" WHERE 1 ON CONFLICT DO UPDATE SET "a" = "excluded"."a""#
+    );
+    assert_eq!(
+        s("INSERT INTO t (id, a) SELECT id, a FROM u WHERE a > 1 ON DUPLICATE KEY UPDATE a = 0"),
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT "id", "a" FROM "app.u" AS "u" WHERE "a" > 1 ON CONFLICT DO UPDATE SET "a" = 0"#
+    );
+    assert_eq!(
+        s("INSERT INTO t (id) SELECT id FROM u ORDER BY id LIMIT 2 ON DUPLICATE KEY UPDATE a = 0"),
+        r#"INSERT INTO "app.t" AS "t" ("id") SELECT * FROM (SELECT "id" FROM "app.u" AS "u" ORDER BY "id" LIMIT 2) WHERE 1 ON CONFLICT DO UPDATE SET "a" = 0"#
+    );
+    let up = q("INSERT INTO u (a) VALUES (1) ON DUPLICATE KEY UPDATE a = a + 1");
+    assert_eq!(
+        up.sql,
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT DO UPDATE SET "a" = "a" + 1"#
+    );
+}
+
+#[test]
+fn update_and_delete_limits() {
+    assert_eq!(
+        s("UPDATE t SET a = 1 WHERE b = 'x' ORDER BY id DESC LIMIT 5"),
+        r#"UPDATE "app.t" AS "t" SET "a" = 1 WHERE rowid IN (SELECT rowid FROM "app.t" AS "t" WHERE "b" = 'x' ORDER BY "id" DESC LIMIT 5)"#
+    );
+    assert_eq!(
+        s("DELETE FROM t WHERE a > ? LIMIT ?"),
+        r#"DELETE FROM "app.t" AS "t" WHERE rowid IN (SELECT rowid FROM "app.t" AS "t" WHERE "a" > ?1 LIMIT ?2)"#
+    );
+    assert_eq!(
+        s("DELETE FROM t LIMIT 1"),
+        r#"DELETE FROM "app.t" AS "t" WHERE rowid IN (SELECT rowid FROM "app.t" AS "t" LIMIT 1)"#
+    );
+    assert_eq!(
+        s("UPDATE t SET a = 1 ORDER BY id"),
+        r#"UPDATE "app.t" AS "t" SET "a" = 1"#
+    );
+    assert_eq!(
+        s("UPDATE LOW_PRIORITY IGNORE t SET t.a = 1 WHERE app.t.id = 2"),
+        r#"UPDATE OR IGNORE "app.t" AS "t" SET "a" = 1 WHERE "t"."id" = 2"#
+    );
+    assert_eq!(
+        s("DELETE LOW_PRIORITY QUICK IGNORE FROM t"),
+        r#"DELETE FROM "app.t" AS "t""#
+    );
+    assert_eq!(
+        s("UPDATE t SET a = (SELECT MAX(a) FROM u) WHERE id IN (SELECT id FROM other.x)"),
+        r#"UPDATE "app.t" AS "t" SET "a" = (SELECT MAX("a") AS "MAX(a)" FROM "app.u" AS "u") WHERE "id" IN (SELECT "id" FROM "other.x" AS "x")"#
+    );
+}
+
+#[test]
+fn multi_table_writes_are_refused() {
+    assert_eq!(
+        err("UPDATE t, u SET t.a = u.a WHERE t.id = u.id"),
+        SqlError::Unsupported("multi-table UPDATE".into())
+    );
+    assert_eq!(
+        err("UPDATE t JOIN u ON t.id = u.id SET t.a = u.a"),
+        SqlError::Unsupported("multi-table UPDATE".into())
+    );
+    assert_eq!(
+        err("DELETE t FROM t JOIN u ON t.id = u.id"),
+        SqlError::Unsupported("multi-table DELETE".into())
+    );
+    assert_eq!(
+        err("DELETE FROM t USING t, u WHERE t.id = u.id"),
+        SqlError::Unsupported("multi-table DELETE".into())
+    );
+    assert_eq!(
+        err("INSERT INTO mysql.user (a) VALUES (1)"),
+        SqlError::Unsupported("mysql".into())
+    );
+    assert_eq!(
+        translate("DELETE FROM t", &TestEnv::new()),
+        Err(SqlError::NoDatabaseSelected)
+    );
+}

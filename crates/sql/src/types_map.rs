@@ -1,0 +1,240 @@
+//! MySQL column types → SQLite declared types.
+//!
+//! SQLite keeps the declared type name verbatim and tutti derives the MySQL result type of a
+//! column from it, so the MySQL name is kept wherever SQLite's grammar allows (a sequence of
+//! names, then an optional `(n)` or `(n,m)`); the name also gives SQLite the right affinity
+//! (`INT` → INTEGER, `CHAR`/`TEXT` → TEXT, `DOUBLE` → REAL, `DECIMAL` → NUMERIC, ...).
+//!
+//! * Integers keep their name plus ` UNSIGNED`; display widths are dropped except
+//!   `TINYINT(1)` (booleans). `BOOL`/`BOOLEAN` → `TINYINT(1)`.
+//! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `BINARY(n)`, `VARBINARY(n)`, `*BLOB`, `DECIMAL(p,s)`,
+//!   `NUMERIC`, `FLOAT`, `DOUBLE`, `DOUBLE PRECISION`, `REAL`, `DATE`, `DATETIME(n)`,
+//!   `TIMESTAMP(n)`, `TIME(n)`, `YEAR`, `BIT(n)` keep their name. UNSIGNED on non-integer
+//!   types (deprecated in MySQL) is dropped.
+//! * `JSON` → `JSON TEXT` (TEXT affinity; plain `JSON` would get NUMERIC affinity).
+//! * `ENUM('a','b')` → `ENUM` plus a CHECK on the values (added by the caller).
+//! * `SET(...)` → `TEXT`.
+//! * Spatial and other exotic types are refused.
+//!
+//! Text-like types (CHAR, VARCHAR, *TEXT, ENUM, SET, JSON) are flagged so the caller can give
+//! them MySQL's default case-insensitive collation.
+
+use sqlparser::ast::{BinaryLength, CharacterLength, DataType, EnumMember, ExactNumberInfo};
+
+use crate::SqlError;
+
+/// A translated column type.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MappedType {
+    /// The SQLite declared type.
+    pub decl: String,
+    /// CHAR/VARCHAR/TEXT/ENUM/SET/JSON: compared case-insensitively by default in MySQL.
+    pub text_like: bool,
+    /// An integer type (may carry AUTO_INCREMENT).
+    pub integer: bool,
+    /// The members of an ENUM.
+    pub enum_values: Option<Vec<String>>,
+}
+
+fn plain(decl: impl Into<String>) -> MappedType {
+    MappedType {
+        decl: decl.into(),
+        text_like: false,
+        integer: false,
+        enum_values: None,
+    }
+}
+
+fn text(decl: impl Into<String>) -> MappedType {
+    MappedType {
+        text_like: true,
+        ..plain(decl)
+    }
+}
+
+fn int(name: &str, unsigned: bool) -> MappedType {
+    let decl = if unsigned {
+        format!("{name} UNSIGNED")
+    } else {
+        name.to_string()
+    };
+    MappedType {
+        integer: true,
+        ..plain(decl)
+    }
+}
+
+fn with_len(name: &str, n: Option<u64>) -> String {
+    match n {
+        Some(n) => format!("{name}({n})"),
+        None => name.to_string(),
+    }
+}
+
+fn char_len(name: &str, l: &Option<CharacterLength>) -> String {
+    match l {
+        Some(CharacterLength::IntegerLength { length, .. }) => format!("{name}({length})"),
+        _ => name.to_string(),
+    }
+}
+
+fn exact(name: &str, info: &ExactNumberInfo) -> String {
+    match info {
+        ExactNumberInfo::None => name.to_string(),
+        ExactNumberInfo::Precision(p) => format!("{name}({p})"),
+        ExactNumberInfo::PrecisionAndScale(p, s) => format!("{name}({p},{s})"),
+    }
+}
+
+/// Maps a MySQL column type.
+pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
+    use DataType as T;
+    Ok(match ty {
+        T::TinyInt(Some(1)) => MappedType {
+            integer: true,
+            ..plain("TINYINT(1)")
+        },
+        T::Bool | T::Boolean => MappedType {
+            integer: true,
+            ..plain("TINYINT(1)")
+        },
+        T::TinyInt(_) => int("TINYINT", false),
+        T::TinyIntUnsigned(_) => int("TINYINT", true),
+        T::SmallInt(_) | T::Int2(_) => int("SMALLINT", false),
+        T::SmallIntUnsigned(_) | T::Int2Unsigned(_) => int("SMALLINT", true),
+        T::MediumInt(_) => int("MEDIUMINT", false),
+        T::MediumIntUnsigned(_) => int("MEDIUMINT", true),
+        T::Int(_) | T::Int4(_) => int("INT", false),
+        T::IntUnsigned(_) | T::Int4Unsigned(_) => int("INT", true),
+        T::Integer(_) => int("INTEGER", false),
+        T::IntegerUnsigned(_) => int("INTEGER", true),
+        T::BigInt(_) | T::Int8(_) => int("BIGINT", false),
+        T::BigIntUnsigned(_) | T::Int8Unsigned(_) => int("BIGINT", true),
+        T::Char(l) | T::Character(l) => text(char_len("CHAR", l)),
+        T::Varchar(l) | T::CharacterVarying(l) | T::CharVarying(l) | T::Nvarchar(l) => {
+            text(char_len("VARCHAR", l))
+        }
+        T::Text => text("TEXT"),
+        T::TinyText => text("TINYTEXT"),
+        T::MediumText => text("MEDIUMTEXT"),
+        T::LongText => text("LONGTEXT"),
+        T::JSON => text("JSON TEXT"),
+        T::Enum(members, _) => MappedType {
+            enum_values: Some(
+                members
+                    .iter()
+                    .map(|m| match m {
+                        EnumMember::Name(n) | EnumMember::NamedValue(n, _) => n.clone(),
+                    })
+                    .collect(),
+            ),
+            ..text("ENUM")
+        },
+        T::Set(_) => text("TEXT"),
+        T::Binary(n) => plain(with_len("BINARY", *n)),
+        T::Varbinary(l) => plain(match l {
+            Some(BinaryLength::IntegerLength { length }) => format!("VARBINARY({length})"),
+            _ => "VARBINARY".to_string(),
+        }),
+        T::Blob(_) => plain("BLOB"),
+        T::TinyBlob => plain("TINYBLOB"),
+        T::MediumBlob => plain("MEDIUMBLOB"),
+        T::LongBlob => plain("LONGBLOB"),
+        T::Decimal(i) | T::DecimalUnsigned(i) => plain(exact("DECIMAL", i)),
+        T::Dec(i) | T::DecUnsigned(i) => plain(exact("DECIMAL", i)),
+        T::Numeric(i) => plain(exact("NUMERIC", i)),
+        T::Float(_) | T::FloatUnsigned(_) => plain("FLOAT"),
+        T::Double(_) | T::DoubleUnsigned(_) => plain("DOUBLE"),
+        T::DoublePrecision | T::DoublePrecisionUnsigned => plain("DOUBLE PRECISION"),
+        T::Real | T::RealUnsigned => plain("REAL"),
+        T::Date => plain("DATE"),
+        T::Datetime(n) => plain(with_len("DATETIME", *n)),
+        T::Timestamp(n, _) => plain(with_len("TIMESTAMP", *n)),
+        T::Time(n, _) => plain(with_len("TIME", *n)),
+        T::Bit(n) => plain(with_len("BIT", *n)),
+        T::Custom(name, args)
+            if args.is_empty() && name.to_string().eq_ignore_ascii_case("YEAR") =>
+        {
+            plain("YEAR")
+        }
+        T::Custom(name, _) => {
+            return Err(SqlError::Unsupported(format!("the column type {name}")));
+        }
+        T::GeometricType(kind) => {
+            return Err(SqlError::Unsupported(format!("the spatial type {kind}")));
+        }
+        other => return Err(SqlError::Unsupported(format!("the column type {other}"))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sqlparser::parser::Parser;
+
+    fn decl(ty: &str) -> String {
+        let mut p = Parser::new(&crate::lexer::DIALECT)
+            .try_with_sql(ty)
+            .unwrap();
+        map_type(&p.parse_data_type().unwrap()).unwrap().decl
+    }
+
+    #[test]
+    fn keeps_mysql_names() {
+        for (mysql, sqlite) in [
+            ("INT", "INT"),
+            ("INT(11)", "INT"),
+            ("INTEGER", "INTEGER"),
+            ("INT UNSIGNED", "INT UNSIGNED"),
+            ("BIGINT(20) UNSIGNED", "BIGINT UNSIGNED"),
+            ("TINYINT(1)", "TINYINT(1)"),
+            ("TINYINT(4)", "TINYINT"),
+            ("SMALLINT", "SMALLINT"),
+            ("MEDIUMINT UNSIGNED", "MEDIUMINT UNSIGNED"),
+            ("BOOL", "TINYINT(1)"),
+            ("BOOLEAN", "TINYINT(1)"),
+            ("VARCHAR(20)", "VARCHAR(20)"),
+            ("CHAR(120)", "CHAR(120)"),
+            ("TEXT", "TEXT"),
+            ("LONGTEXT", "LONGTEXT"),
+            ("DECIMAL(10,2)", "DECIMAL(10,2)"),
+            ("NUMERIC", "NUMERIC"),
+            ("FLOAT", "FLOAT"),
+            ("DOUBLE", "DOUBLE"),
+            ("DOUBLE PRECISION", "DOUBLE PRECISION"),
+            ("REAL", "REAL"),
+            ("DATE", "DATE"),
+            ("DATETIME(6)", "DATETIME(6)"),
+            ("TIMESTAMP", "TIMESTAMP"),
+            ("TIME", "TIME"),
+            ("YEAR", "YEAR"),
+            ("BLOB", "BLOB"),
+            ("MEDIUMBLOB", "MEDIUMBLOB"),
+            ("BINARY(16)", "BINARY(16)"),
+            ("VARBINARY(255)", "VARBINARY(255)"),
+            ("BIT(8)", "BIT(8)"),
+            ("JSON", "JSON TEXT"),
+            ("SET('a','b')", "TEXT"),
+            ("ENUM('a','b')", "ENUM"),
+        ] {
+            assert_eq!(decl(mysql), sqlite, "{mysql}");
+        }
+    }
+
+    #[test]
+    fn flags() {
+        let mut p = Parser::new(&crate::lexer::DIALECT)
+            .try_with_sql("ENUM('x','y')")
+            .unwrap();
+        let m = map_type(&p.parse_data_type().unwrap()).unwrap();
+        assert!(m.text_like && !m.integer);
+        assert_eq!(m.enum_values, Some(vec!["x".to_string(), "y".to_string()]));
+        let mut p = Parser::new(&crate::lexer::DIALECT)
+            .try_with_sql("GEOMETRY")
+            .unwrap();
+        assert!(matches!(
+            map_type(&p.parse_data_type().unwrap()),
+            Err(SqlError::Unsupported(_))
+        ));
+    }
+}
