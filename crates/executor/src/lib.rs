@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tutti_storage::Storage;
-use tutti_wsrep::{Action, ApplyObserver, NodeId, Provider, TrxId, Value, WriteSet};
+use tutti_wsrep::{Action, ApplyObserver, NodeId, Provider, Seqno, TrxId, Value, WriteSet};
 
 /// Settings the executor shows or enforces.
 #[derive(Clone, Debug)]
@@ -114,12 +114,14 @@ struct BfHook {
 }
 
 impl ApplyObserver for BfHook {
-    fn before_apply(&self, batch: &[&WriteSet]) -> usize {
+    fn before_apply(&self, batch: &[(Seqno, &WriteSet)]) -> usize {
         let Some(exec) = self.exec.upgrade() else {
             return 0;
         };
         let mut victims = 0;
-        for ws in batch {
+        for (seqno, ws) in batch {
+            exec.locks
+                .record_ordered(*seqno, &ws.keys, matches!(ws.action, Action::Ddl(_)));
             let except = (ws.origin == self.node).then_some(ws.trx_id);
             let v = match &ws.action {
                 Action::Ddl(_) => exec.locks.bf_abort(&[], &[], &ws.keys.tables, except),

@@ -17,7 +17,10 @@
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
-use tutti_wsrep::TrxId;
+use tutti_wsrep::{CertKeys, Seqno, TrxId};
+
+/// How many recently ordered write-sets [`LockManager::touched_since`] remembers.
+const RECENT: usize = 8192;
 
 /// Lock mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,11 +122,21 @@ impl State {
     }
 }
 
+/// The keys of recently ordered write-sets, to tell whether a statement's rows changed
+/// between its execution and the moment its locks were granted.
+#[derive(Default)]
+struct Recent {
+    entries: std::collections::VecDeque<(Seqno, Vec<u64>)>,
+    /// Everything at or below this was forgotten.
+    forgotten: Seqno,
+}
+
 /// The lock table of one node.
 #[derive(Default)]
 pub struct LockManager {
     state: Mutex<State>,
     cond: Condvar,
+    recent: Mutex<Recent>,
 }
 
 impl LockManager {
@@ -227,6 +240,37 @@ impl LockManager {
     /// True if the transaction was BF-aborted and has not been released since.
     pub fn is_aborted(&self, trx: TrxId) -> bool {
         self.state.lock().aborted.contains(&trx)
+    }
+
+    /// Records the keys of a write-set ordered at `seqno` (before it is applied): its row
+    /// keys, or for a schema change (`ddl`) its table keys.
+    pub fn record_ordered(&self, seqno: Seqno, keys: &CertKeys, ddl: bool) {
+        let mut r = self.recent.lock();
+        let all = if ddl {
+            keys.tables.clone()
+        } else {
+            keys.exclusive.iter().chain(&keys.shared).copied().collect()
+        };
+        r.entries.push_back((seqno, all));
+        while r.entries.len() > RECENT {
+            if let Some((s, _)) = r.entries.pop_front() {
+                r.forgotten = r.forgotten.max(s);
+            }
+        }
+    }
+
+    /// True if a write-set ordered after `since` touched one of `keys` (or if that is no
+    /// longer known): a statement executed on the state at `since` must run again.
+    pub fn touched_since(&self, since: Seqno, keys: &[(u64, Mode)]) -> bool {
+        let r = self.recent.lock();
+        if since < r.forgotten {
+            return true;
+        }
+        r.entries
+            .iter()
+            .rev()
+            .take_while(|(s, _)| *s > since)
+            .any(|(_, ks)| ks.iter().any(|k| keys.iter().any(|(x, _)| x == k)))
     }
 
     /// Number of keys locked (for status).

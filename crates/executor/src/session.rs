@@ -370,7 +370,7 @@ impl Session {
                 }
                 let w = exec.storage.writer();
                 *self.info.interrupt.lock() = Some(w.get_interrupt_handle());
-                sqlite::query_in_txn(&w, &txn.changes, &q.sql, params)?
+                sqlite::query_in_txn(&w, &txn.changes, exec.storage.fk_actions(), &q.sql, params)?
             }
             Some(txn) => {
                 if q.locking {

@@ -9,7 +9,7 @@
 use rusqlite::session::Session as SqliteSession;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Statement};
-use tutti_storage::{apply_changeset, AutoInc};
+use tutti_storage::{apply_changeset, deferred_fk_violations, run_cached, AutoInc};
 use tutti_wsrep::Value;
 
 use crate::result::{kind_of_decltype, kind_of_values, Column, ResultSet};
@@ -115,16 +115,20 @@ struct Rollback<'a>(&'a Connection);
 impl Drop for Rollback<'_> {
     fn drop(&mut self) {
         if !self.0.is_autocommit() {
-            let _ = self.0.execute_batch("ROLLBACK");
+            let _ = run_cached(self.0, "ROLLBACK");
         }
     }
 }
 
 /// Opens the throw-away transaction and re-applies the MySQL transaction's changes.
-fn replay<'a>(w: &'a Connection, changes: &[u8]) -> Result<Rollback<'a>, ExecError> {
-    w.execute_batch("BEGIN")?;
+fn replay<'a>(
+    w: &'a Connection,
+    changes: &[u8],
+    fk_actions: bool,
+) -> Result<Rollback<'a>, ExecError> {
+    run_cached(w, "BEGIN")?;
     let guard = Rollback(w);
-    if let Err(c) = apply_changeset(w, changes) {
+    if let Err(c) = apply_changeset(w, changes, fk_actions) {
         tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
         return Err(ExecError::Deadlock);
     }
@@ -135,10 +139,11 @@ fn replay<'a>(w: &'a Connection, changes: &[u8]) -> Result<Rollback<'a>, ExecErr
 pub fn query_in_txn(
     w: &Connection,
     changes: &[u8],
+    fk_actions: bool,
     sql: &str,
     params: &[Value],
 ) -> Result<ResultSet, ExecError> {
-    let _guard = replay(w, changes)?;
+    let _guard = replay(w, changes, fk_actions)?;
     query(w, sql, params)
 }
 
@@ -170,14 +175,15 @@ pub fn capture(
     w: &Connection,
     autoinc: &AutoInc,
     changes: &[u8],
+    fk_actions: bool,
     stmt: &WriteStmt<'_>,
 ) -> Result<Captured, ExecError> {
-    w.execute_batch("BEGIN")?;
+    run_cached(w, "BEGIN")?;
     let _guard = Rollback(w);
     // Attached before the replay, so the session records the whole transaction.
     let mut session = SqliteSession::new(w)?;
     session.attach(None::<&str>)?;
-    if let Err(c) = apply_changeset(w, changes) {
+    if let Err(c) = apply_changeset(w, changes, fk_actions) {
         tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
         return Err(ExecError::Deadlock);
     }
@@ -198,6 +204,15 @@ pub fn capture(
         s.raw_execute()
             .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };
+    // Foreign keys are declared deferred (see tutti_storage::deferred_fk_violations):
+    // the statement fails if it left any violation behind, as MySQL's check would.
+    if deferred_fk_violations(w) > 0 {
+        return Err(if stmt.deleting {
+            ExecError::ForeignKeyParent
+        } else {
+            ExecError::ForeignKeyChild
+        });
+    }
     let insert_id = stmt
         .autoinc
         .as_ref()

@@ -2,9 +2,9 @@
 //!
 //! A write statement is captured on the writer (see [`crate::sqlite::capture`]), its
 //! certification keys are locked, and the transaction keeps the new changeset. If the
-//! statement had to wait for a lock, or anything was applied between its execution and
-//! the moment its locks were granted, it runs again on the newer state (at most a few
-//! times) so it works on what the previous lock holder committed, as InnoDB would.
+//! statement had to wait for a lock, or a write-set ordered after its execution touched
+//! its rows before the locks were granted, it runs again on the newer state (at most a
+//! few times) so it works on what the other writer committed, as InnoDB would.
 //!
 //! `last_seen` (the state certification checks against) is the state the latest statement
 //! ran on. That is sound because every row the transaction already changed is locked: no
@@ -176,18 +176,25 @@ impl Session {
                 let changes = &self.txn.as_ref().expect("open transaction").changes;
                 (
                     state,
-                    sqlite::capture(&w, exec.storage.autoinc(), changes, &stmt)?,
+                    sqlite::capture(
+                        &w,
+                        exec.storage.autoinc(),
+                        changes,
+                        exec.storage.fk_actions(),
+                        &stmt,
+                    )?,
                 )
             };
             let keys = keys::extract(&captured.changeset, |t| {
                 exec.catalog.table(&exec.storage, t)
             })?;
-            let waited = match exec.locks.acquire(txn_id, &lock_request(&keys), timeout) {
+            let request = lock_request(&keys);
+            let waited = match exec.locks.acquire(txn_id, &request, timeout) {
                 Ok(w) => w,
                 Err(LockError::Deadlock | LockError::Aborted) => return Err(ExecError::Deadlock),
                 Err(LockError::Timeout) => return Err(ExecError::LockWaitTimeout),
             };
-            let stable = !waited && exec.storage.applied() == state;
+            let stable = !waited && !exec.locks.touched_since(state, &request);
             if !stable && attempt < MAX_ATTEMPTS {
                 continue;
             }

@@ -10,7 +10,9 @@
 //!   (`ER_NET_PACKET_TOO_LARGE`, then the connection closes; `ER_UNKNOWN_COM_ERROR`) or the
 //!   command's real effect. It also defeats opensrv's built-in `SELECT @@max_allowed_packet`
 //!   answer (a hard-coded 64 MiB) so the configured value is reported.
-//! - [`OutputGuard`] rewrites the login failure into MySQL's `1045 Access denied`.
+//! - [`OutputGuard`] rewrites the login failure into MySQL's `1045 Access denied`, and
+//!   buffers output: opensrv writes every packet (every result row) with its own system
+//!   call; the guard sends them together when opensrv flushes at the end of a command.
 //!
 //! Markers carry a random per-process token, so a client cannot forge them.
 //!
@@ -91,13 +93,28 @@ impl Markers {
 
 /// What the guard knows of each prepared statement: its parameter count (set by the shim
 /// when it answers COM_STMT_PREPARE) and the parameter types last sent by the client.
+///
+/// It is also how the shim asks to end the connection after a reply ([`Statements::close`]).
 #[derive(Clone, Default)]
-pub struct Statements(Arc<Mutex<std::collections::HashMap<u32, StatementParams>>>);
+pub struct Statements(
+    Arc<Mutex<std::collections::HashMap<u32, StatementParams>>>,
+    Arc<std::sync::atomic::AtomicBool>,
+);
 
 /// A statement's parameter count and the types the client last bound.
 type StatementParams = (usize, Option<Vec<u8>>);
 
 impl Statements {
+    /// Ends the client's input: opensrv finishes (and flushes) the current reply, then sees
+    /// end-of-stream and closes the connection.
+    pub fn close(&self) {
+        self.1.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    fn closed_by_server(&self) -> bool {
+        self.1.load(std::sync::atomic::Ordering::Acquire)
+    }
+
     /// Records a prepared statement's parameter count.
     pub fn prepared(&self, id: u32, params: usize) {
         self.0.lock().insert(id, (params, None));
@@ -323,6 +340,9 @@ impl<R: AsyncRead + Unpin> AsyncRead for InputGuard<R> {
     ) -> Poll<io::Result<()>> {
         let this = &mut *self;
         loop {
+            if this.statements.closed_by_server() {
+                return Poll::Ready(Ok(()));
+            }
             if let Some(front) = this.ready.front() {
                 // Never past the end of this packet (see the module doc).
                 let n = buf.remaining().min(front.len() - this.sent);
@@ -436,6 +456,9 @@ impl<W: AsyncWrite + Unpin> OutputGuard<W> {
     }
 }
 
+/// Buffered output beyond this is written out before more is accepted.
+const OUTPUT_BUFFER: usize = 64 * 1024;
+
 impl<W: AsyncWrite + Unpin> AsyncWrite for OutputGuard<W> {
     fn poll_write(
         mut self: Pin<&mut Self>,
@@ -448,11 +471,36 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for OutputGuard<W> {
             this.process();
             return Poll::Ready(Ok(buf.len()));
         }
-        match this.poll_drain(cx) {
-            Poll::Ready(Ok(())) => Pin::new(&mut this.inner).poll_write(cx, buf),
-            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
-            Poll::Pending => Poll::Pending,
+        if this.out.len() - this.written >= OUTPUT_BUFFER {
+            match this.poll_drain(cx) {
+                Poll::Ready(Ok(())) => {}
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
         }
+        this.out.extend_from_slice(buf);
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let mut total = 0;
+        for b in bufs {
+            match self.as_mut().poll_write(cx, b) {
+                Poll::Ready(Ok(n)) => total += n,
+                Poll::Ready(Err(e)) if total == 0 => return Poll::Ready(Err(e)),
+                Poll::Pending if total == 0 => return Poll::Pending,
+                _ => break,
+            }
+        }
+        Poll::Ready(Ok(total))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

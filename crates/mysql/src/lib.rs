@@ -43,12 +43,49 @@ pub async fn serve(
                 continue;
             }
         };
-        let (exec, config, markers) = (exec.clone(), config.clone(), markers.clone());
-        tokio::spawn(async move {
-            if let Err(e) = connection(stream, peer, exec, config, markers).await {
-                tracing::debug!("connection from {peer} ended: {e}");
+        let (exec, config, markers, stop) = (
+            exec.clone(),
+            config.clone(),
+            markers.clone(),
+            shutdown.clone(),
+        );
+        // Thread per connection (MySQL's model): the executor runs inline on it.
+        let stream = match stream.into_std() {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!("connection from {peer}: {e}");
+                continue;
             }
-        });
+        };
+        let spawned = std::thread::Builder::new()
+            .name(format!("conn-{peer}"))
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread()
+                    .enable_io()
+                    .enable_time()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => return tracing::warn!("connection from {peer}: no runtime: {e}"),
+                };
+                rt.block_on(async move {
+                    let Ok(stream) = TcpStream::from_std(stream) else {
+                        return;
+                    };
+                    let mut stop = stop;
+                    tokio::select! {
+                        r = connection(stream, peer, exec, config, markers) => {
+                            if let Err(e) = r {
+                                tracing::debug!("connection from {peer} ended: {e}");
+                            }
+                        }
+                        _ = stop.wait_for(|s| *s) => {}
+                    }
+                });
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("cannot start a thread for {peer}: {e}");
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 //! The opensrv-mysql shim: one per connection, driving one executor session.
 //!
-//! The session runs on a blocking thread for each command (the executor is synchronous
-//! SQLite work); the connection task waits for it. A client that disconnects mid-query
-//! only drops its session when the statement ends, which rolls its transaction back.
+//! Each connection runs on its own OS thread (with a single-threaded runtime for the
+//! protocol), so the synchronous executor is called inline: a statement blocks only its
+//! own connection, and a query costs no thread hand-offs. A client that disconnects
+//! mid-query drops its session when the statement ends, which rolls its transaction back.
 
 use async_trait::async_trait;
 use opensrv_mysql::{
@@ -62,10 +63,6 @@ fn random_salt() -> [u8; 20] {
     s
 }
 
-fn closing(msg: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::ConnectionAborted, msg.to_string())
-}
-
 impl Shim {
     pub(crate) fn new(
         exec: Arc<Executor>,
@@ -102,20 +99,19 @@ impl Shim {
         }
     }
 
-    /// Runs `f` on the session on a blocking thread.
-    async fn blocking<T: Send + 'static>(
-        &mut self,
-        f: impl FnOnce(&mut Session) -> T + Send + 'static,
-    ) -> io::Result<T> {
+    /// Runs `f` on the session, on this connection's own thread.
+    async fn blocking<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> io::Result<T> {
         let mut s = self.take_session();
-        let (s, r) = tokio::task::spawn_blocking(move || {
-            let r = f(&mut s);
-            (s, r)
-        })
-        .await
-        .map_err(|e| io::Error::other(format!("session task failed: {e}")))?;
+        let r = f(&mut s);
         *self.session.get_mut() = Some(s);
         Ok(r)
+    }
+
+    /// Ends the connection once the reply being written is flushed: the input guard reports
+    /// end-of-stream to opensrv (returning an error instead would skip its flush).
+    fn close_after_reply(&self, why: &str) {
+        tracing::debug!("closing connection from {}: {why}", self.peer);
+        self.statements.close();
     }
 
     fn status(&self) -> StatusFlags {
@@ -202,10 +198,10 @@ impl Shim {
                     "Got a packet bigger than 'max_allowed_packet' bytes ({})",
                     self.config.max_allowed_packet
                 );
+                self.close_after_reply("packet too large");
                 results
                     .error(ErrorKind::ER_NET_PACKET_TOO_LARGE, msg.as_bytes())
-                    .await?;
-                Err(closing("packet too large"))
+                    .await
             }
             Marker::StmtReset | Marker::SetOption => results.completed(OkResponse::default()).await,
             Marker::ResetConnection => {
@@ -296,16 +292,14 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
         }));
         let Ok(params) = parsed else {
             let msg = b"Malformed COM_STMT_EXECUTE packet";
-            results.error(ErrorKind::ER_WRONG_ARGUMENTS, msg).await?;
-            return Err(closing("malformed execute packet"));
+            self.close_after_reply("malformed execute packet");
+            return results.error(ErrorKind::ER_WRONG_ARGUMENTS, msg).await;
         };
         let out = self.blocking(move |s| s.execute(id, &params)).await?;
-        let killed = self.killed();
-        self.write(vec![out], results).await?;
-        if killed {
-            return Err(closing("connection killed"));
+        if self.killed() {
+            self.close_after_reply("connection killed");
         }
-        Ok(())
+        self.write(vec![out], results).await
     }
 
     async fn on_close<'a>(&'a mut self, stmt: u32)
@@ -328,12 +322,10 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
         }
         let sql = query.to_string();
         let out = self.blocking(move |s| s.query(&sql)).await?;
-        let killed = self.killed();
-        self.write(out, results).await?;
-        if killed {
-            return Err(closing("connection killed"));
+        if self.killed() {
+            self.close_after_reply("connection killed");
         }
-        Ok(())
+        self.write(out, results).await
     }
 
     async fn on_init<'a>(&'a mut self, db: &'a str, w: InitWriter<'a, W>) -> io::Result<()> {

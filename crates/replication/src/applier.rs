@@ -130,13 +130,13 @@ fn run(shared: Arc<ApplierShared>, rx: Receiver<Committed>) {
 }
 
 fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
-    let passed: Vec<&WriteSet> = batch
+    let passed: Vec<(Seqno, &WriteSet)> = batch
         .iter()
         .filter_map(|c| match &c.entry {
             Entry::WriteSet {
                 verdict: Verdict::Pass,
                 ws,
-            } => Some(ws),
+            } => Some((c.seqno, ws)),
             _ => None,
         })
         .collect();

@@ -271,6 +271,9 @@ pub(crate) fn foreign_key_sql(
     if let Some(a) = &fk.on_update {
         s.push_str(&format!(" ON UPDATE {a}"));
     }
+    // Checked at the end of each statement and each applied changeset, not per row (a
+    // changeset lists rows by table, so a child may come before its new parent).
+    s.push_str(" DEFERRABLE INITIALLY DEFERRED");
     s
 }
 

@@ -79,6 +79,7 @@ pub(crate) fn apply_batch(
     c: &Connection,
     applied: Seqno,
     items: &[ApplyItem<'_>],
+    fk_actions: &mut bool,
 ) -> Result<BatchResult, StorageError> {
     let mut result = BatchResult {
         applied,
@@ -89,17 +90,17 @@ pub(crate) fn apply_batch(
     if items.is_empty() {
         return Ok(result);
     }
-    c.execute_batch("BEGIN IMMEDIATE")?;
-    match apply_items(c, items, &mut result) {
+    crate::run_cached(c, "BEGIN IMMEDIATE")?;
+    match apply_items(c, items, &mut result, fk_actions) {
         Ok(()) => {
             if result.applied > applied {
                 system::set_seqno(c, result.applied)?;
             }
-            c.execute_batch("COMMIT")?;
+            crate::run_cached(c, "COMMIT")?;
             Ok(result)
         }
         Err(e) => {
-            let _ = c.execute_batch("ROLLBACK");
+            let _ = crate::run_cached(c, "ROLLBACK");
             Err(e)
         }
     }
@@ -109,6 +110,7 @@ fn apply_items(
     c: &Connection,
     items: &[ApplyItem<'_>],
     result: &mut BatchResult,
+    fk_actions: &mut bool,
 ) -> Result<(), StorageError> {
     for item in items {
         if item.seqno <= result.applied {
@@ -117,7 +119,7 @@ fn apply_items(
         }
         let outcome = match item.op {
             ApplyOp::Skip => Outcome::Skipped,
-            ApplyOp::Rows(cs) => match apply_changeset(c, cs) {
+            ApplyOp::Rows(cs) => match apply_changeset(c, cs, *fk_actions) {
                 Ok(()) => Outcome::Applied,
                 Err(ChangesetConflict::Sqlite(e)) if is_fatal(&e) => return Err(e.into()),
                 Err(conflict) => {
@@ -134,6 +136,7 @@ fn apply_items(
                     Ok(()) => {
                         c.execute_batch("RELEASE tutti_ddl")?;
                         result.schema_changed = true;
+                        *fk_actions = has_fk_actions(c)?;
                         Outcome::Applied
                     }
                     Err(DdlError::Sqlite(e)) if is_fatal(&e) => return Err(e.into()),
@@ -237,4 +240,15 @@ impl From<DdlError> for DdlFailure {
             }
         }
     }
+}
+
+/// True if any foreign key has an action (CASCADE, SET NULL, SET DEFAULT).
+pub(crate) fn has_fk_actions(c: &Connection) -> rusqlite::Result<bool> {
+    c.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_schema s, pragma_foreign_key_list(s.name) f
+         WHERE s.type = 'table' AND (f.on_delete NOT IN ('NO ACTION', 'RESTRICT')
+                                  OR f.on_update NOT IN ('NO ACTION', 'RESTRICT')))",
+        [],
+        |r| r.get(0),
+    )
 }

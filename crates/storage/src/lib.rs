@@ -53,6 +53,7 @@ pub struct Storage {
     cluster: Mutex<ClusterUuid>,
     autoinc: Arc<AutoInc>,
     schema_epoch: AtomicU64,
+    fk_actions: std::sync::atomic::AtomicBool,
 }
 
 impl Storage {
@@ -76,6 +77,7 @@ impl Storage {
         system::create(&writer)?;
         let state = system::load(&writer)?;
         let autoinc = Arc::new(AutoInc::default());
+        let fk_actions = apply::has_fk_actions(&writer)?;
         functions::register_writer(&writer, autoinc.clone())?;
         Ok(Storage {
             readers: Arc::new(pool::Pool::new(path.clone())),
@@ -85,6 +87,7 @@ impl Storage {
             cluster: Mutex::new(state.cluster),
             autoinc,
             schema_epoch: AtomicU64::new(1),
+            fk_actions: fk_actions.into(),
         })
     }
 
@@ -129,12 +132,20 @@ impl Storage {
     /// Applies a batch of ordered items in one transaction; see [`apply`](mod@apply).
     pub fn apply(&self, items: &[ApplyItem<'_>]) -> Result<BatchResult, StorageError> {
         let w = self.writer.lock();
-        let result = apply::apply_batch(&w, self.applied(), items)?;
+        let mut fk_actions = self.fk_actions();
+        let result = apply::apply_batch(&w, self.applied(), items, &mut fk_actions)?;
+        self.fk_actions.store(fk_actions, Ordering::Release);
         self.applied.store(result.applied, Ordering::Release);
         if result.schema_changed {
             self.schema_epoch.fetch_add(1, Ordering::AcqRel);
         }
         Ok(result)
+    }
+
+    /// Whether some foreign key has an action (CASCADE, SET NULL, SET DEFAULT): then
+    /// changesets must be applied without firing them again (see [`apply_changeset`]).
+    pub fn fk_actions(&self) -> bool {
+        self.fk_actions.load(Ordering::Acquire)
     }
 
     /// Changes whenever a schema change is applied: cached table metadata keyed by an
@@ -164,6 +175,32 @@ impl Storage {
     }
 }
 
+/// Runs a statement through the connection's prepared-statement cache (no re-parsing):
+/// for the transaction-control statements of hot paths.
+pub fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.raw_execute().map(|_| ())
+}
+
+/// Unresolved foreign-key violations of the connection's transaction. tutti declares
+/// foreign keys `DEFERRABLE INITIALLY DEFERRED` (so a changeset can list a child before
+/// its parent) and checks this counter after every statement and every applied
+/// changeset, instead of toggling `PRAGMA defer_foreign_keys` (a flag pragma, which would
+/// expire every prepared statement of the connection).
+pub fn deferred_fk_violations(conn: &Connection) -> i32 {
+    let (mut cur, mut hi) = (0, 0);
+    // SAFETY: reads a counter of the connection we borrow.
+    unsafe {
+        rusqlite::ffi::sqlite3_db_status(
+            conn.handle(),
+            rusqlite::ffi::SQLITE_DBSTATUS_DEFERRED_FKS,
+            &mut cur,
+            &mut hi,
+            0,
+        )
+    };
+    cur
+}
+
 /// Opens a connection with tutti's settings and SQL functions.
 fn open_connection(path: &Path) -> Result<Connection, StorageError> {
     let conn = Connection::open(path)?;
@@ -172,7 +209,7 @@ fn open_connection(path: &Path) -> Result<Connection, StorageError> {
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_DQS_DML, false)?;
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_DQS_DDL, false)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
-    conn.set_prepared_statement_cache_capacity(256);
+    conn.set_prepared_statement_cache_capacity(1024);
     functions::register(&conn)?;
     Ok(conn)
 }

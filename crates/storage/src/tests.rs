@@ -202,7 +202,7 @@ fn ddl_outcomes_are_deterministic_errors() {
         7,
         schema(
             "x",
-            "CREATE TABLE \"x.c\"(id INT PRIMARY KEY, p INT REFERENCES \"x.p\"(id))",
+            "CREATE TABLE \"x.c\"(id INT PRIMARY KEY, p INT REFERENCES \"x.p\"(id) DEFERRABLE INITIALLY DEFERRED)",
         ),
     );
     assert!(matches!(
@@ -253,7 +253,7 @@ fn cascades_in_a_changeset_do_not_fire_twice() {
         database: "f".into(),
         statements: vec![
             "CREATE TABLE \"f.p\"(id INT PRIMARY KEY)".into(),
-            "CREATE TABLE \"f.c\"(id INT PRIMARY KEY, p INT REFERENCES \"f.p\"(id) ON DELETE CASCADE)".into(),
+            "CREATE TABLE \"f.c\"(id INT PRIMARY KEY, p INT REFERENCES \"f.p\"(id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED)".into(),
         ],
     });
     let fill = capture(
@@ -293,4 +293,99 @@ fn readers_see_committed_data_and_cannot_write() {
         .execute_batch("INSERT INTO tutti_databases VALUES ('evil')")
         .is_err());
     assert_eq!(s.databases().unwrap(), vec!["r".to_string()]);
+}
+
+#[test]
+fn fast_apply_detects_changed_rows_and_broken_foreign_keys() {
+    let (_dir, s) = open();
+    ddl(
+        &s,
+        1,
+        Ddl::CreateDatabase {
+            name: "k".into(),
+            if_not_exists: false,
+        },
+    );
+    ddl(
+        &s,
+        2,
+        Ddl::Schema {
+            database: "k".into(),
+            statements: vec![
+                "CREATE TABLE \"k.p\"(id INT PRIMARY KEY, v INT)".into(),
+                "CREATE TABLE \"k.c\"(id INT PRIMARY KEY, p INT REFERENCES \"k.p\"(id) DEFERRABLE INITIALLY DEFERRED)".into(),
+            ],
+        },
+    );
+    assert!(!s.fk_actions(), "no FK actions: the fast path applies");
+    let fill = capture(&s, "INSERT INTO \"k.p\" VALUES (1, 10), (2, 20)");
+    s.apply(&[ApplyItem {
+        seqno: 3,
+        op: ApplyOp::Rows(&fill),
+    }])
+    .unwrap();
+    // Two updates of the same row captured on the same state: the second finds v changed.
+    let a = capture(&s, "UPDATE \"k.p\" SET v = 11 WHERE id = 1");
+    let b = capture(&s, "UPDATE \"k.p\" SET v = 12 WHERE id = 1");
+    let del = capture(&s, "DELETE FROM \"k.p\" WHERE id = 1");
+    let r = s
+        .apply(&[
+            ApplyItem {
+                seqno: 4,
+                op: ApplyOp::Rows(&a),
+            },
+            ApplyItem {
+                seqno: 5,
+                op: ApplyOp::Rows(&b),
+            },
+        ])
+        .unwrap();
+    assert!(matches!(
+        r.inconsistency,
+        Some(StorageError::Inconsistent { seqno: 5, .. })
+    ));
+    let r = s
+        .apply(&[ApplyItem {
+            seqno: 5,
+            op: ApplyOp::Rows(&del),
+        }])
+        .unwrap();
+    assert!(
+        r.inconsistency.is_some(),
+        "the DELETE saw v = 10, the row now has 11"
+    );
+    assert_eq!(count(&s, "SELECT v FROM \"k.p\" WHERE id = 1"), 11);
+    // A child whose parent is gone: the whole changeset is refused.
+    let child = capture(&s, "INSERT INTO \"k.c\" VALUES (7, 2)");
+    let gone = capture(&s, "DELETE FROM \"k.p\" WHERE id = 2");
+    s.apply(&[ApplyItem {
+        seqno: 5,
+        op: ApplyOp::Rows(&gone),
+    }])
+    .unwrap();
+    let r = s
+        .apply(&[ApplyItem {
+            seqno: 6,
+            op: ApplyOp::Rows(&child),
+        }])
+        .unwrap();
+    assert!(matches!(
+        r.inconsistency,
+        Some(StorageError::Inconsistent { seqno: 6, .. })
+    ));
+    assert_eq!(count(&s, "SELECT count(*) FROM \"k.c\""), 0);
+    // The changeset lists the child table first (it was modified first), its new parent
+    // after: foreign keys are checked at the end of the apply, so it applies.
+    let both = capture(
+        &s,
+        "INSERT INTO \"k.c\" VALUES (9, 1); INSERT INTO \"k.p\" VALUES (3, 30); INSERT INTO \"k.c\" VALUES (8, 3)",
+    );
+    let r = s
+        .apply(&[ApplyItem {
+            seqno: 6,
+            op: ApplyOp::Rows(&both),
+        }])
+        .unwrap();
+    assert!(r.inconsistency.is_none(), "{:?}", r.inconsistency);
+    assert_eq!(count(&s, "SELECT count(*) FROM \"k.c\""), 2);
 }

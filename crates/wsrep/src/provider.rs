@@ -56,9 +56,9 @@ pub enum ReplicateError {
 /// ordered write-set changes can no longer commit, so it is aborted at once and its row
 /// locks released, as Galera's BF abort does.
 pub trait ApplyObserver: Send + Sync {
-    /// Called with the write-sets of one batch, before the batch is applied; returns how
-    /// many local transactions were aborted (`wsrep_local_bf_aborts`).
-    fn before_apply(&self, batch: &[&WriteSet]) -> usize;
+    /// Called with the write-sets of one batch (with their seqnos), before the batch is
+    /// applied; returns how many local transactions were aborted (`wsrep_local_bf_aborts`).
+    fn before_apply(&self, batch: &[(Seqno, &WriteSet)]) -> usize;
 }
 
 /// What replication offers the executor. All calls may block; the executor runs on

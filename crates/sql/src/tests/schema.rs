@@ -155,7 +155,7 @@ fn keys_constraints_and_default_index_names() {
     assert_eq!(
         s,
         [
-            r#"CREATE TABLE "other.t6" ("a" INT NOT NULL, "b" INT, "c" VARCHAR(50) COLLATE NOCASE, "d" INT, PRIMARY KEY ("a"), CONSTRAINT "fk" FOREIGN KEY ("d") REFERENCES "other.p" ("id") ON DELETE CASCADE ON UPDATE SET NULL, FOREIGN KEY ("b") REFERENCES "app.q" ("x"), CHECK ("b" > 0), CONSTRAINT "pos" CHECK ("d" >= 0))"#,
+            r#"CREATE TABLE "other.t6" ("a" INT NOT NULL, "b" INT, "c" VARCHAR(50) COLLATE NOCASE, "d" INT, PRIMARY KEY ("a"), CONSTRAINT "fk" FOREIGN KEY ("d") REFERENCES "other.p" ("id") ON DELETE CASCADE ON UPDATE SET NULL DEFERRABLE INITIALLY DEFERRED, FOREIGN KEY ("b") REFERENCES "app.q" ("x") DEFERRABLE INITIALLY DEFERRED, CHECK ("b" > 0), CONSTRAINT "pos" CHECK ("d" >= 0))"#,
             r#"CREATE INDEX "other.t6.b" ON "other.t6" ("b")"#,
             r#"CREATE INDEX "other.t6.b_2" ON "other.t6" ("b", "c")"#,
             r#"CREATE UNIQUE INDEX "other.t6.uk" ON "other.t6" ("c")"#,

@@ -1,35 +1,17 @@
-//! Applying a SQLite session changeset the way replication needs it.
+//! Applying a changeset with SQLite's own `sqlite3changeset_apply_v2`, for schemas with
+//! foreign-key actions.
 //!
 //! rusqlite wraps only `sqlite3changeset_apply` (v1, no flags), so this module calls
-//! `sqlite3changeset_apply_v2` directly with `SQLITE_CHANGESETAPPLY_FKNOACTION`: a
-//! changeset already contains the rows that foreign-key actions (ON DELETE CASCADE, SET
-//! NULL) changed when the transaction ran, so those actions must not fire a second time
-//! when it is applied. Any conflict aborts the apply: after certification a write-set must
-//! apply cleanly, so a conflict means the data differs and is reported, never papered over.
+//! `sqlite3changeset_apply_v2` directly with `SQLITE_CHANGESETAPPLY_FKNOACTION`: a changeset
+//! already contains the rows that foreign-key actions (ON DELETE CASCADE, SET NULL) changed
+//! when the transaction ran, so those actions must not fire a second time when it is
+//! applied. SQLite implements the flag by expiring every prepared statement of the
+//! connection (twice per call), so it is used only when the schema needs it.
 
 use rusqlite::{ffi, Connection};
+
+use super::ChangesetConflict;
 use std::ffi::{c_char, c_int, c_void, CStr};
-
-/// Why a changeset did not apply.
-#[derive(Debug)]
-pub enum ChangesetConflict {
-    /// A row conflicted: (conflict kind, table name).
-    Row(&'static str, String),
-    /// Foreign keys would be violated after the apply.
-    ForeignKey,
-    /// SQLite failed for another reason.
-    Sqlite(rusqlite::Error),
-}
-
-impl std::fmt::Display for ChangesetConflict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ChangesetConflict::Row(kind, table) => write!(f, "{kind} conflict on table {table}"),
-            ChangesetConflict::ForeignKey => f.write_str("foreign key violation"),
-            ChangesetConflict::Sqlite(e) => write!(f, "{e}"),
-        }
-    }
-}
 
 struct Ctx {
     conflict: Option<ChangesetConflict>,
@@ -70,12 +52,8 @@ unsafe extern "C" fn on_conflict(
     ffi::SQLITE_CHANGESET_ABORT
 }
 
-/// Applies `changeset` to the connection's current transaction; on any conflict nothing
-/// of this changeset is applied and the conflict is returned.
-pub fn apply_changeset(conn: &Connection, changeset: &[u8]) -> Result<(), ChangesetConflict> {
-    if changeset.is_empty() {
-        return Ok(());
-    }
+/// Applies `changeset` with SQLite's apply, foreign-key actions disabled.
+pub(super) fn apply(conn: &Connection, changeset: &[u8]) -> Result<(), ChangesetConflict> {
     let len = c_int::try_from(changeset.len()).map_err(|_| {
         ChangesetConflict::Sqlite(rusqlite::Error::ToSqlConversionFailure(
             "changeset larger than 2 GiB".into(),
