@@ -1,0 +1,1 @@
+//! tutti's gcache (being written).
