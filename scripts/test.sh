@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
-cargo test --workspace -q -- --test-threads 2
+# Release profile: the same build setup.sh just made, so the suite compiles the stack once.
+cargo test --workspace --release -q -- --test-threads 2

@@ -357,8 +357,14 @@ impl Session {
     }
 
     fn read(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
-        self.check_ready(true)?;
-        self.sync_wait(1)?;
+        // As in Galera, a SELECT that reads no table (`SELECT 1`, `SELECT @@version`, what
+        // drivers send on connect) works on a node that is not ready. The translated SQL
+        // is canonical (upper-case keywords), so a FROM anywhere means tables (or, for a
+        // string literal, a harmless refusal).
+        if q.sql.contains("FROM") {
+            self.check_ready(true)?;
+            self.sync_wait(1)?;
+        }
         if self.txn.is_none() && !self.autocommit() {
             self.begin(false);
         }

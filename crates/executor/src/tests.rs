@@ -2,7 +2,7 @@
 
 use super::*;
 use std::time::Duration;
-use tutti_replication::{Replication, ReplicationConfig};
+use tutti_replication::Replication;
 use tutti_storage::Durability;
 
 struct Fixture {
@@ -14,16 +14,7 @@ struct Fixture {
 fn fixture() -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let storage = Arc::new(Storage::open(dir.path(), Durability::Normal).unwrap());
-    let repl = Replication::start_single(
-        ReplicationConfig {
-            node_id: 1,
-            node_name: "t".into(),
-            incoming_address: "x".into(),
-            cert_window: 1000,
-            commit_timeout: Duration::from_secs(10),
-        },
-        storage.clone(),
-    );
+    let repl = Replication::start_alone(1, dir.path(), storage.clone()).unwrap();
     let exec = Executor::new(
         storage,
         repl.clone(),

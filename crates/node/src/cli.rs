@@ -28,7 +28,7 @@ pub enum Command {
 #[derive(Debug, Args, Clone)]
 pub struct StartArgs {
     /// TOML configuration file (keys: name, datadir, mysql_listen, admin_listen,
-    /// max_allowed_packet, max_connections, log_level, [[users]]).
+    /// peer_listen, join, max_allowed_packet, max_connections, log_level, [[users]]).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Data directory (created if missing) [default: ./tutti-data].
@@ -43,6 +43,20 @@ pub struct StartArgs {
     /// Address for the admin HTTP endpoints /health, /status, /metrics [default: 127.0.0.1:9200].
     #[arg(long, value_name = "ADDR")]
     pub admin_listen: Option<String>,
+    /// Address for node-to-node replication traffic [default: 127.0.0.1:4567].
+    #[arg(long, value_name = "ADDR")]
+    pub peer_listen: Option<String>,
+    /// Join an existing cluster through any of these members' peer addresses
+    /// (comma-separated or repeated; a name resolving to several addresses counts as
+    /// several members), like wsrep_cluster_address. Only needed the first time: a
+    /// restarted node remembers its cluster.
+    #[arg(long, value_name = "HOST:PORT[,...]")]
+    pub join: Vec<String>,
+    /// Create a new cluster with this node as its first member (like
+    /// --wsrep-new-cluster). Refused on a datadir that already belongs to a cluster. A new
+    /// datadir started without --join also bootstraps.
+    #[arg(long)]
+    pub bootstrap: bool,
     /// Log level (error, warn, info, debug, trace) or a tracing filter [default: info].
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
@@ -58,6 +72,9 @@ impl StartArgs {
             mysql_listen: self.mysql_listen.clone(),
             admin_listen: self.admin_listen.clone(),
             log_level: self.log_level.clone(),
+            peer_listen: self.peer_listen.clone(),
+            join: self.join.clone(),
+            bootstrap: self.bootstrap,
         }
     }
 }

@@ -13,6 +13,8 @@ use crate::NodeError;
 pub const DEFAULT_MYSQL_LISTEN: &str = "127.0.0.1:3306";
 /// Default admin HTTP address.
 pub const DEFAULT_ADMIN_LISTEN: &str = "127.0.0.1:9200";
+/// Default peer (node-to-node) address, Galera's replication port.
+pub const DEFAULT_PEER_LISTEN: &str = "127.0.0.1:4567";
 /// Default datadir.
 pub const DEFAULT_DATADIR: &str = "tutti-data";
 
@@ -91,6 +93,11 @@ pub struct FileConfig {
     pub max_connections: Option<usize>,
     /// Log level (error, warn, info, debug, trace) or a tracing filter.
     pub log_level: Option<String>,
+    /// Node-to-node (replication) address.
+    pub peer_listen: Option<String>,
+    /// Peer addresses of members to join through (like `wsrep_cluster_address`).
+    #[serde(default)]
+    pub join: Vec<String>,
     /// MySQL accounts (default: root without password, from localhost only).
     #[serde(default)]
     pub users: Vec<UserConfig>,
@@ -111,6 +118,12 @@ pub struct Overrides {
     pub admin_listen: Option<String>,
     /// `--log-level LEVEL`.
     pub log_level: Option<String>,
+    /// `--peer-listen ADDR`.
+    pub peer_listen: Option<String>,
+    /// `--join HOST:PORT[,...]` (replaces the file's list when given).
+    pub join: Vec<String>,
+    /// `--bootstrap`.
+    pub bootstrap: bool,
 }
 
 /// The validated configuration of a node.
@@ -130,6 +143,12 @@ pub struct Config {
     pub max_connections: usize,
     /// Log filter.
     pub log_level: String,
+    /// Node-to-node address.
+    pub peer_listen: SocketAddr,
+    /// Resolved peer addresses to join through (every address a name resolves to).
+    pub join: Vec<SocketAddr>,
+    /// Start a new cluster.
+    pub bootstrap: bool,
     /// MySQL accounts.
     pub users: Vec<UserConfig>,
 }
@@ -202,6 +221,38 @@ impl Config {
                 )));
             }
         }
+        let peer = o
+            .peer_listen
+            .clone()
+            .or(f.peer_listen)
+            .unwrap_or_else(|| DEFAULT_PEER_LISTEN.into());
+        let join_list = if o.join.is_empty() {
+            f.join
+        } else {
+            o.join.clone()
+        };
+        let mut join = Vec::new();
+        for entry in join_list.iter().flat_map(|j| j.split(',')) {
+            let entry = entry.trim();
+            if entry.is_empty() {
+                continue;
+            }
+            let addrs: Vec<SocketAddr> = entry
+                .to_socket_addrs()
+                .map_err(|e| NodeError::Config(format!("join address '{entry}': {e}")))?
+                .collect();
+            if addrs.is_empty() {
+                return Err(NodeError::Config(format!(
+                    "join address '{entry}' resolves to no address"
+                )));
+            }
+            join.extend(addrs);
+        }
+        if o.bootstrap && !join.is_empty() {
+            return Err(NodeError::Config(
+                "--bootstrap starts a new cluster; it cannot be combined with --join".into(),
+            ));
+        }
         let config = Config {
             name,
             datadir,
@@ -214,12 +265,22 @@ impl Config {
                 .clone()
                 .or(f.log_level)
                 .unwrap_or_else(|| "info".into()),
+            peer_listen: resolve(&peer, "peer_listen")?,
+            join,
+            bootstrap: o.bootstrap,
             users: f.users,
         };
-        if config.mysql_listen == config.admin_listen && config.mysql_listen.port() != 0 {
-            return Err(NodeError::Config(
-                "mysql_listen and admin_listen must differ".into(),
-            ));
+        let ports = [
+            ("mysql_listen", config.mysql_listen),
+            ("admin_listen", config.admin_listen),
+            ("peer_listen", config.peer_listen),
+        ];
+        for (i, (a, x)) in ports.iter().enumerate() {
+            for (b, y) in &ports[i + 1..] {
+                if x == y && x.port() != 0 {
+                    return Err(NodeError::Config(format!("{a} and {b} must differ")));
+                }
+            }
         }
         Ok(config)
     }

@@ -29,4 +29,7 @@ pub enum NodeError {
     /// The database could not be opened.
     #[error("storage: {0}")]
     Storage(#[from] tutti_storage::StorageError),
+    /// Replication could not start.
+    #[error("{0}")]
+    Replication(#[from] tutti_replication::ReplicationError),
 }

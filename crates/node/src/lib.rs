@@ -7,6 +7,7 @@ mod datadir;
 mod error;
 pub mod logging;
 pub mod node;
+mod peer;
 mod status;
 
 pub use config::Config;

@@ -8,11 +8,13 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tutti_executor::{Executor, ExecutorConfig};
 use tutti_mysql::{MysqlConfig, User, Users};
+use tutti_replication::raft::Member;
 use tutti_replication::{Replication, ReplicationConfig};
 use tutti_storage::{Durability, Storage};
-use tutti_wsrep::{ClusterUuid, Value};
+use tutti_wsrep::Value;
 
 use crate::datadir::Datadir;
+use crate::peer::PeerTransport;
 use crate::status::NodeStatus;
 use crate::{Config, NodeError};
 
@@ -27,8 +29,10 @@ pub struct Node {
     storage: Arc<Storage>,
     replication: Arc<Replication>,
     executor: Arc<Executor>,
+    transport: Arc<PeerTransport>,
     mysql_addr: SocketAddr,
     admin_addr: SocketAddr,
+    peer_addr: SocketAddr,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
     _datadir: Datadir,
@@ -65,39 +69,63 @@ impl Node {
         // 1. The datadir, locked, and this node's identity.
         let datadir = Datadir::open(&config.datadir)?;
         let node_id = datadir.node_id()?;
-        // 2. Client-facing ports first, so a taken port fails fast.
+        // 2. Every port first, so a taken port fails fast.
         let mysql_listener = bind(config.mysql_listen, "MySQL clients").await?;
         let admin_listener = bind(config.admin_listen, "admin HTTP").await?;
-        let mysql_addr = mysql_listener
-            .local_addr()
-            .map_err(|e| NodeError::Config(e.to_string()))?;
-        let admin_addr = admin_listener
-            .local_addr()
-            .map_err(|e| NodeError::Config(e.to_string()))?;
-        // 3. The database. A node alone has no replicated log: every batch is fsynced.
-        let storage = Arc::new(Storage::open(datadir.path(), Durability::Full)?);
-        if storage.cluster_uuid().is_nil() {
-            let uuid = ClusterUuid::new_random();
-            storage.set_cluster_uuid(uuid)?;
-            tracing::info!("new cluster state uuid {uuid}");
-        }
+        let peer_listener =
+            std::net::TcpListener::bind(config.peer_listen).map_err(|e| NodeError::Listen {
+                addr: config.peer_listen.to_string(),
+                what: "peer (replication)",
+                reason: e.to_string(),
+            })?;
+        let local =
+            |l: std::io::Result<SocketAddr>| l.map_err(|e| NodeError::Config(e.to_string()));
+        let mysql_addr = local(mysql_listener.local_addr())?;
+        let admin_addr = local(admin_listener.local_addr())?;
+        let peer_addr = local(peer_listener.local_addr())?;
+        // 3. The database. The replicated log is the durability point (fsynced before an
+        //    entry counts as committed), so SQLite need not fsync every batch.
+        let storage = Arc::new(Storage::open(datadir.path(), Durability::Normal)?);
         tracing::info!(
             "database at {}: state {}:{}",
             storage.path().display(),
             storage.cluster_uuid(),
             storage.applied()
         );
-        // 4. Replication (total order, certification, applier).
-        let replication = Replication::start_single(
+        // 4. Replication: the peer transport, then Raft (bootstrap, join or restart),
+        //    certification and the applier.
+        let inbox = tutti_replication::raft::channel();
+        let transport = PeerTransport::start(peer_listener, node_id, inbox.0.clone())
+            .map_err(|e| NodeError::Config(format!("peer transport: {e}")))?;
+        let replication = Replication::start(
             ReplicationConfig {
-                node_id,
-                node_name: config.name.clone(),
-                incoming_address: mysql_addr.to_string(),
+                me: Member {
+                    id: node_id,
+                    name: config.name.clone(),
+                    peer_addr: peer_addr.to_string(),
+                    mysql_addr: mysql_addr.to_string(),
+                },
+                datadir: datadir.path().to_path_buf(),
+                bootstrap: config.bootstrap,
+                seeds: config.join.iter().map(|a| a.to_string()).collect(),
                 cert_window: 100_000,
-                commit_timeout: Duration::from_secs(60),
+                commit_timeout: Duration::from_secs(30),
+                tick: Duration::from_millis(100),
+                election_ticks: 10,
+                heartbeat_ticks: 2,
+                gcache: Default::default(),
             },
             storage.clone(),
+            transport.clone(),
+            inbox,
         );
+        let replication = match replication {
+            Ok(r) => r,
+            Err(e) => {
+                transport.stop();
+                return Err(e.into());
+            }
+        };
         // 5. The session executor.
         let executor = Executor::new(
             storage.clone(),
@@ -151,7 +179,7 @@ impl Node {
             tokio::spawn(tutti_admin::serve(admin_listener, status, stopped)),
         ];
         tracing::info!(
-            "node '{}' ready for connections: MySQL on {mysql_addr}, admin on http://{admin_addr}",
+            "node '{}' listening: MySQL on {mysql_addr}, admin on http://{admin_addr}, peers on {peer_addr}",
             config.name
         );
         Ok(Node {
@@ -159,8 +187,10 @@ impl Node {
             storage,
             replication,
             executor,
+            transport,
             mysql_addr,
             admin_addr,
+            peer_addr,
             stop,
             tasks,
             _datadir: datadir,
@@ -177,13 +207,18 @@ impl Node {
         self.admin_addr
     }
 
+    /// The peer (replication) address.
+    pub fn peer_addr(&self) -> SocketAddr {
+        self.peer_addr
+    }
+
     /// The executor (for in-process tests).
     pub fn executor(&self) -> &Arc<Executor> {
         &self.executor
     }
 
-    /// Clean shutdown: stop accepting, let running statements finish briefly, drain the
-    /// applier, close the database.
+    /// Clean shutdown: stop accepting, let running statements finish briefly, leave the
+    /// cluster (so the others keep their quorum), drain the applier, close the database.
     pub async fn shutdown(self) {
         tracing::info!("node '{}' shutting down", self.config.name);
         let _ = self.stop.send(true);
@@ -202,7 +237,12 @@ impl Node {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let replication = self.replication.clone();
-        let _ = tokio::task::spawn_blocking(move || replication.shutdown()).await;
+        let _ = tokio::task::spawn_blocking(move || {
+            replication.leave(Duration::from_secs(10));
+            replication.shutdown();
+        })
+        .await;
+        self.transport.stop();
         tracing::info!(
             "node '{}' stopped at seqno {}",
             self.config.name,

@@ -129,7 +129,9 @@ fn run(shared: Arc<ApplierShared>, rx: Receiver<Committed>) {
     }
 }
 
-fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
+/// Applies one batch of committed entries and wakes their local waiters (the applier
+/// thread calls this; the testkit calls it directly to apply deterministically).
+pub fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
     let passed: Vec<(Seqno, &WriteSet)> = batch
         .iter()
         .filter_map(|c| match &c.entry {

@@ -30,6 +30,11 @@ impl ClusterUuid {
         self.0.is_nil()
     }
 
+    /// The uuid with these 16 raw bytes.
+    pub fn from_bytes(b: [u8; 16]) -> Self {
+        ClusterUuid(uuid::Uuid::from_bytes(b))
+    }
+
     /// The 16 raw bytes.
     pub fn as_bytes(&self) -> &[u8; 16] {
         self.0.as_bytes()

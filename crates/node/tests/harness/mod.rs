@@ -45,6 +45,7 @@ pub struct NodeProc {
     pub datadir: PathBuf,
     pub mysql_port: u16,
     pub admin_port: u16,
+    pub peer_port: u16,
     pub log: PathBuf,
     pub extra: Vec<String>,
     child: Option<Child>,
@@ -60,6 +61,7 @@ impl NodeProc {
             datadir,
             mysql_port: free_port(),
             admin_port: free_port(),
+            peer_port: free_port(),
             extra: Vec::new(),
             child: None,
         }
@@ -77,9 +79,50 @@ impl NodeProc {
             format!("127.0.0.1:{}", self.mysql_port),
             "--admin-listen".into(),
             format!("127.0.0.1:{}", self.admin_port),
+            "--peer-listen".into(),
+            self.peer_addr(),
         ];
         a.extend(self.extra.iter().cloned());
         a
+    }
+
+    /// The peer (replication) address.
+    pub fn peer_addr(&self) -> String {
+        format!("127.0.0.1:{}", self.peer_port)
+    }
+
+    /// Waits until `/health` says the node is synced and serving (200).
+    pub fn wait_synced(&mut self, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(c) = self.child.as_mut() {
+                if let Ok(Some(status)) = c.try_wait() {
+                    panic!(
+                        "{} exited with {status}; log:\n{}",
+                        self.name,
+                        read(&self.log)
+                    );
+                }
+            }
+            if try_http_get(self.admin_port, "/health").is_some_and(|r| r.0 == 200) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} not synced after {timeout:?}; log:\n{}",
+                self.name,
+                read(&self.log)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// One `wsrep_%` status value, through SQL.
+    pub fn wsrep(&self, name: &str) -> String {
+        let mut c = self.conn();
+        let row: Option<(String, String)> =
+            c.query_first(format!("SHOW STATUS LIKE '{name}'")).unwrap();
+        row.map(|r| r.1).unwrap_or_default()
     }
 
     /// Starts the process (appending to its log) without waiting.
@@ -100,9 +143,10 @@ impl NodeProc {
         self.child = Some(child);
     }
 
-    /// Starts and waits until it answers MySQL pings.
+    /// Starts and waits until it is synced and answers MySQL pings.
     pub fn start(&mut self) {
         self.spawn();
+        self.wait_synced(Duration::from_secs(60));
         self.wait_ready(Duration::from_secs(60));
     }
 
@@ -137,6 +181,8 @@ impl NodeProc {
 
     /// kill -9.
     pub fn kill9(&mut self) {
+        // The datadir now belongs to a cluster: a restart must not bootstrap again.
+        self.extra.retain(|a| a != "--bootstrap");
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
             let _ = c.wait();
@@ -145,6 +191,7 @@ impl NodeProc {
 
     /// SIGTERM, then waits (bounded) for a clean exit; returns the exit code.
     pub fn stop(&mut self) -> Option<i32> {
+        self.extra.retain(|a| a != "--bootstrap");
         let mut c = self.child.take()?;
         let _ = Command::new("kill")
             .arg("-TERM")
@@ -227,11 +274,16 @@ pub fn opts(port: u16) -> mysql::Opts {
 
 /// A minimal HTTP/1.0 GET.
 pub fn http_get(port: u16, path: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect admin port");
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+    try_http_get(port, path).expect("GET on the admin port")
+}
+
+/// A minimal HTTP/1.0 GET; None when the port does not answer.
+pub fn try_http_get(port: u16, path: &str) -> Option<(u16, String)> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
     let mut resp = String::new();
-    s.read_to_string(&mut resp).unwrap();
+    s.read_to_string(&mut resp).ok()?;
     let code = resp
         .split_whitespace()
         .nth(1)
@@ -241,7 +293,7 @@ pub fn http_get(port: u16, path: &str) -> (u16, String) {
         .split_once("\r\n\r\n")
         .map(|(_, b)| b.to_string())
         .unwrap_or_default();
-    (code, body)
+    Some((code, body))
 }
 
 /// The MySQL error code of a failed statement.
@@ -319,4 +371,21 @@ pub fn temp_base(test: &str) -> tempfile::TempDir {
         .prefix(&format!("tutti-{test}-"))
         .tempdir()
         .unwrap()
+}
+
+/// Starts a cluster of `n` nodes in `base`: node1 bootstraps, the others join through it;
+/// returns once every node is synced.
+pub fn cluster(base: &Path, n: usize) -> Vec<NodeProc> {
+    let mut nodes: Vec<NodeProc> = (1..=n)
+        .map(|i| NodeProc::new(base, &format!("node{i}")))
+        .collect();
+    nodes[0].extra = vec!["--bootstrap".into()];
+    let seed = nodes[0].peer_addr();
+    for node in nodes.iter_mut().skip(1) {
+        node.extra = vec!["--join".into(), seed.clone()];
+    }
+    for node in nodes.iter_mut() {
+        node.start();
+    }
+    nodes
 }

@@ -1,0 +1,22 @@
+//! Total order with Raft (raft-rs): the core, its storage over the gcache, the peer
+//! protocol, and the driver thread. See [`core`] for the invariants.
+
+mod core;
+mod driver;
+mod log_store;
+mod logger;
+mod wire;
+
+pub use self::core::{CoreConfig, Output, RaftCore};
+pub use driver::{start as start_driver, Input, NoPeers, Transport, View};
+pub use log_store::{first_member_entry, ClusterState, LogStore};
+pub use logger::raft_logger;
+pub use wire::{read_frame, Gossip, Member, PeerMsg, ReadError, WireError, PROTOCOL_VERSION};
+
+/// The channel a transport delivers peer messages on, and the driver reads.
+pub fn channel() -> (
+    crossbeam_channel::Sender<Input>,
+    crossbeam_channel::Receiver<Input>,
+) {
+    crossbeam_channel::unbounded()
+}
