@@ -22,6 +22,40 @@ pub struct Cli {
 pub enum Command {
     /// Start a node (runs until SIGTERM or SIGINT, then shuts down cleanly).
     Start(StartArgs),
+    /// A local cluster on 127.0.0.1 (free ports, datadirs and logs under one directory).
+    #[command(subcommand)]
+    Cluster(ClusterCommand),
+}
+
+/// `tutti cluster` commands.
+#[derive(Debug, Subcommand)]
+pub enum ClusterCommand {
+    /// Start N nodes (node1 bootstraps, the others join), or restart the stopped nodes of
+    /// an existing local cluster; waits until each is synced and prints how to connect.
+    Up {
+        /// Number of nodes (1-9).
+        #[arg(long, default_value_t = 3)]
+        nodes: usize,
+        /// Directory for datadirs, logs and cluster.toml.
+        #[arg(long, value_name = "DIR")]
+        base: PathBuf,
+        /// Log level of the nodes.
+        #[arg(long, value_name = "LEVEL", default_value = "info")]
+        log_level: String,
+    },
+    /// Show each node's process, state, cluster status, size, seqno and leader (exit 1 if
+    /// a node is down).
+    Status {
+        /// The directory given to `up`.
+        #[arg(long, value_name = "DIR")]
+        base: PathBuf,
+    },
+    /// Stop every node cleanly (newest first, each leaving the cluster); datadirs are kept.
+    Down {
+        /// The directory given to `up`.
+        #[arg(long, value_name = "DIR")]
+        base: PathBuf,
+    },
 }
 
 /// `tutti start` options; each overrides the same key of the configuration file.

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 mod datadir;
 mod error;
+pub mod local_cluster;
 pub mod logging;
 pub mod node;
 mod peer;

@@ -2,7 +2,8 @@
 
 use clap::Parser;
 use std::process::ExitCode;
-use tutti::cli::{Cli, Command};
+use tutti::cli::{Cli, ClusterCommand, Command};
+use tutti::local_cluster;
 use tutti::Config;
 
 fn main() -> ExitCode {
@@ -46,6 +47,25 @@ fn main() -> ExitCode {
                 .expect("tokio runtime");
             match runtime.block_on(tutti::node::run(config)) {
                 Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Cluster(cmd) => {
+            let result = match cmd {
+                ClusterCommand::Up {
+                    nodes,
+                    base,
+                    log_level,
+                } => local_cluster::up(&base, nodes, &log_level).map(|()| true),
+                ClusterCommand::Status { base } => local_cluster::status(&base),
+                ClusterCommand::Down { base } => local_cluster::down(&base).map(|()| true),
+            };
+            match result {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::from(1)

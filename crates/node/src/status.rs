@@ -67,6 +67,12 @@ impl StatusSource for NodeStatus {
             "wsrep_ready".into(),
             self.replication.not_ready_reason().is_none() as u8 as f64,
         ));
+        let view = self.replication.view();
+        out.push(("wsrep_cluster_primary".into(), view.primary as u8 as f64));
+        out.push((
+            "wsrep_is_leader".into(),
+            (view.leader == self.node_id) as u8 as f64,
+        ));
         out.push(("threads_connected".into(), self.executor.connected() as f64));
         out.push((
             "uptime_seconds".into(),

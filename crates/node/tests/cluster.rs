@@ -87,6 +87,19 @@ fn writes_on_every_node_are_visible_on_all() {
     assert_eq!(ids.len(), 30);
     let leader = nodes[0].wsrep("wsrep_cluster_leader");
     assert!(leader.starts_with("node"), "leader shown: {leader:?}");
+    // The same in /status JSON and /metrics.
+    let (code, body) = nodes[1].http_get("/status");
+    assert_eq!(code, 200);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["wsrep"]["wsrep_cluster_size"], "3");
+    assert_eq!(v["wsrep"]["wsrep_cluster_leader"], leader.as_str());
+    let (code, metrics) = nodes[1].http_get("/metrics");
+    assert_eq!(code, 200);
+    assert!(metrics.contains("tutti_wsrep_cluster_size 3"), "{metrics}");
+    assert!(
+        metrics.contains("tutti_wsrep_cluster_primary 1"),
+        "{metrics}"
+    );
     for n in nodes.iter_mut() {
         n.stop();
     }
@@ -302,6 +315,67 @@ fn two_of_three_stopped_cleanly_leaves_a_working_primary() {
     nodes[2].wait_synced(Duration::from_secs(60));
     let refs = [&nodes[0], &nodes[2]];
     assert_eq!(converge(&refs, "SELECT * FROM s.t").len(), 1);
+    for n in nodes.iter_mut() {
+        n.stop();
+    }
+}
+
+#[test]
+fn garbage_and_strangers_on_the_peer_port_are_disconnected() {
+    use std::io::{Read, Write};
+    use tutti_replication::raft::PeerMsg;
+    let base = tempfile::tempdir().unwrap();
+    let mut nodes = cluster(base.path(), 2);
+    let closed = |mut s: std::net::TcpStream| {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut buf = [0u8; 64];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => return true,
+                Ok(_) => continue, // a hello reply, then the close
+            }
+        }
+    };
+    // Random bytes.
+    let mut s = std::net::TcpStream::connect(nodes[0].peer_addr()).unwrap();
+    let junk: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    let _ = s.write_all(&junk);
+    assert!(closed(s));
+    // A well-formed hello from another cluster.
+    let mut s = std::net::TcpStream::connect(nodes[0].peer_addr()).unwrap();
+    let hello = PeerMsg::Hello {
+        cluster: tutti_wsrep::ClusterUuid::new_random(),
+        from: 42,
+        addr: "127.0.0.1:1".into(),
+    };
+    s.write_all(&hello.frame()).unwrap();
+    assert!(closed(s));
+    // A hello for the right cluster followed by a frame with a bad checksum.
+    let uuid: tutti_wsrep::ClusterUuid =
+        nodes[0].wsrep("wsrep_cluster_state_uuid").parse().unwrap();
+    let mut s = std::net::TcpStream::connect(nodes[0].peer_addr()).unwrap();
+    s.write_all(
+        &PeerMsg::Hello {
+            cluster: uuid,
+            from: 43,
+            addr: String::new(),
+        }
+        .frame(),
+    )
+    .unwrap();
+    let mut bad = PeerMsg::Leave(43).frame();
+    *bad.last_mut().unwrap() ^= 0xff;
+    s.write_all(&bad).unwrap();
+    assert!(closed(s));
+    // The cluster did not notice.
+    nodes[0].wait_synced(Duration::from_secs(10));
+    assert_eq!(nodes[1].wsrep("wsrep_cluster_size"), "2");
+    nodes[0]
+        .conn()
+        .query_drop("CREATE DATABASE still_fine")
+        .unwrap();
     for n in nodes.iter_mut() {
         n.stop();
     }

@@ -235,7 +235,7 @@ impl RaftCore {
                 self.pending.messages.push((m, g.clone()));
             }
         }
-        if self.ticks.is_multiple_of(RETRY_TICKS) {
+        if self.ticks % RETRY_TICKS == 1 {
             self.retry();
         }
     }

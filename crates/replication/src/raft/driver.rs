@@ -281,12 +281,18 @@ impl Driver {
         let alive = self.core.alive();
         let mut v = self.view.write();
         let old_state = v.node_state();
-        if v.state != Some(new_state) {
-            tracing::info!(
-                "Shifting {} -> {} (TO: {applied})",
-                old_state.shift_name(),
-                new_state.shift_name()
-            );
+        if v.state.is_some_and(|s| s != new_state) {
+            if old_state == NodeState::Joiner && new_state == NodeState::Synced {
+                // Caught up and promoted in the same round: JOINED was passed through.
+                tracing::info!("Shifting JOINER -> JOINED (TO: {applied})");
+                tracing::info!("Shifting JOINED -> SYNCED (TO: {applied})");
+            } else {
+                tracing::info!(
+                    "Shifting {} -> {} (TO: {applied})",
+                    old_state.shift_name(),
+                    new_state.shift_name()
+                );
+            }
         }
         let component_changed =
             v.primary != primary || v.voters != state.voters || v.alive != alive;
