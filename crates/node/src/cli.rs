@@ -62,7 +62,8 @@ pub enum ClusterCommand {
 #[derive(Debug, Args, Clone)]
 pub struct StartArgs {
     /// TOML configuration file (keys: name, datadir, mysql_listen, admin_listen,
-    /// peer_listen, join, max_allowed_packet, max_connections, log_level, [[users]]).
+    /// peer_listen, join, provider_options, gcache_segment_size, max_allowed_packet,
+    /// max_connections, log_level, [[users]]).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Data directory (created if missing) [default: ./tutti-data].
@@ -91,6 +92,10 @@ pub struct StartArgs {
     /// datadir started without --join also bootstraps.
     #[arg(long)]
     pub bootstrap: bool,
+    /// Initial wsrep_provider_options, e.g. 'gcache.size=1G; gcache.keep_for_absent_time=8h'
+    /// (also changeable online with SET GLOBAL wsrep_provider_options).
+    #[arg(long, value_name = "OPTIONS")]
+    pub provider_options: Option<String>,
     /// Log level (error, warn, info, debug, trace) or a tracing filter [default: info].
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
@@ -109,6 +114,7 @@ impl StartArgs {
             peer_listen: self.peer_listen.clone(),
             join: self.join.clone(),
             bootstrap: self.bootstrap,
+            provider_options: self.provider_options.clone(),
         }
     }
 }

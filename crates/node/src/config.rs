@@ -98,6 +98,10 @@ pub struct FileConfig {
     /// Peer addresses of members to join through (like `wsrep_cluster_address`).
     #[serde(default)]
     pub join: Vec<String>,
+    /// Initial `wsrep_provider_options` (`gcache.size=...; ...`), changeable online.
+    pub provider_options: Option<String>,
+    /// Size of one gcache segment file (purging drops whole segments).
+    pub gcache_segment_size: Option<Size>,
     /// MySQL accounts (default: root without password, from localhost only).
     #[serde(default)]
     pub users: Vec<UserConfig>,
@@ -124,6 +128,8 @@ pub struct Overrides {
     pub join: Vec<String>,
     /// `--bootstrap`.
     pub bootstrap: bool,
+    /// `--provider-options 'k=v; ...'`.
+    pub provider_options: Option<String>,
 }
 
 /// The validated configuration of a node.
@@ -149,6 +155,10 @@ pub struct Config {
     pub join: Vec<SocketAddr>,
     /// Start a new cluster.
     pub bootstrap: bool,
+    /// Provider options (retention policy) at startup.
+    pub provider: tutti_replication::options::ProviderOptions,
+    /// Bytes per gcache segment file.
+    pub gcache_segment_size: u64,
     /// MySQL accounts.
     pub users: Vec<UserConfig>,
 }
@@ -253,6 +263,27 @@ impl Config {
                 "--bootstrap starts a new cluster; it cannot be combined with --join".into(),
             ));
         }
+        let mut provider = tutti_replication::options::ProviderOptions::default();
+        let options_text = o.provider_options.clone().or(f.provider_options);
+        for part in options_text
+            .iter()
+            .flat_map(|t| t.split(';'))
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                NodeError::Config(format!("provider_options: '{part}' is not key=value"))
+            })?;
+            provider
+                .set(k, v, 0)
+                .map_err(|e| NodeError::Config(format!("provider_options: {e}")))?;
+        }
+        let gcache_segment_size = f.gcache_segment_size.map(|s| s.0).unwrap_or(64 << 20);
+        if !((64 << 10)..=(1 << 30)).contains(&gcache_segment_size) {
+            return Err(NodeError::Config(
+                "gcache_segment_size must be between 64K and 1G".into(),
+            ));
+        }
         let config = Config {
             name,
             datadir,
@@ -268,6 +299,8 @@ impl Config {
             peer_listen: resolve(&peer, "peer_listen")?,
             join,
             bootstrap: o.bootstrap,
+            provider,
+            gcache_segment_size,
             users: f.users,
         };
         let ports = [

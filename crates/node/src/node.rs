@@ -113,7 +113,11 @@ impl Node {
                 tick: Duration::from_millis(100),
                 election_ticks: 10,
                 heartbeat_ticks: 2,
-                gcache: Default::default(),
+                gcache: tutti_gcache::GcacheOptions {
+                    segment_bytes: config.gcache_segment_size,
+                    ..Default::default()
+                },
+                options: config.provider.clone(),
             },
             storage.clone(),
             transport.clone(),

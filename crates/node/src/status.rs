@@ -39,6 +39,47 @@ impl StatusSource for NodeStatus {
             .map(|(k, v)| (k, Json::String(v)))
             .collect();
         let state = self.replication.state();
+        let view = self.replication.view();
+        let transfer = |t: &tutti_replication::raft::Transfer| {
+            json!({
+                "kind": t.kind,
+                "from_seqno": t.from,
+                "to_seqno": t.to,
+                "target_seqno": t.target,
+                "remaining": t.target.saturating_sub(t.to),
+                "bytes": t.bytes,
+                "seconds": (t.seconds * 1000.0).round() / 1000.0,
+                "write_sets_per_second": t.rate.round(),
+            })
+        };
+        let absent: Vec<Json> = view
+            .absent
+            .iter()
+            .map(|a| {
+                json!({
+                    "id": format!("{:016x}", a.id),
+                    "name": a.name,
+                    "needs_from_seqno": a.needs_from,
+                    "left_cleanly": a.left,
+                    "ist_possible": a.ist_possible,
+                })
+            })
+            .collect();
+        let members: Vec<Json> = view
+            .members
+            .values()
+            .map(|m| {
+                json!({
+                    "id": format!("{:016x}", m.id),
+                    "name": m.name,
+                    "mysql": m.mysql_addr,
+                    "peer": m.peer_addr,
+                    "voter": view.voters.contains(&m.id),
+                    "alive": view.alive.contains(&m.id),
+                    "leader": view.leader == m.id,
+                })
+            })
+            .collect();
         json!({
             "node": {
                 "name": self.config.name,
@@ -53,6 +94,19 @@ impl StatusSource for NodeStatus {
                 "connections": self.executor.connected(),
             },
             "wsrep": wsrep,
+            "cluster": {
+                "primary": view.primary,
+                "term": view.term,
+                "commit_seqno": view.commit,
+                "members": members,
+                "absent": absent,
+                "needs_sst": view.needs_sst.map(|first| json!({
+                    "oldest_available_seqno": first,
+                    "reason": "the history this node lacks is in no gcache any more",
+                })),
+                "state_transfer": view.transfer.as_ref().map(transfer),
+                "last_state_transfer": view.last_transfer.as_ref().map(transfer),
+            },
         })
     }
 

@@ -11,6 +11,7 @@ pub mod certification;
 pub mod counters;
 pub mod entry;
 mod error;
+pub mod options;
 pub mod raft;
 pub mod waiters;
 
@@ -29,6 +30,7 @@ use tutti_wsrep::{
 use applier::{AppliedWatch, ApplierShared};
 use counters::Counters;
 pub use error::ReplicationError;
+use options::ProviderOptions;
 use raft::{Input, LogStore, Member, RaftCore, Transport, View};
 use waiters::Waiters;
 
@@ -55,6 +57,8 @@ pub struct ReplicationConfig {
     pub heartbeat_ticks: usize,
     /// The gcache's settings.
     pub gcache: GcacheOptions,
+    /// Provider options at startup (retention policy; changeable online).
+    pub options: ProviderOptions,
 }
 
 /// The replication layer of one node.
@@ -63,7 +67,7 @@ pub struct Replication {
     shared: Arc<ApplierShared>,
     inbox: Sender<Input>,
     view: Arc<RwLock<View>>,
-    store: LogStore,
+    options: Arc<RwLock<ProviderOptions>>,
     threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
     shutting_down: std::sync::atomic::AtomicBool,
 }
@@ -105,21 +109,25 @@ impl Replication {
         )?;
         let (applier_tx, applier_thread) = applier::start(shared.clone());
         let view = Arc::new(RwLock::new(View::default()));
+        let options = Arc::new(RwLock::new(config.options.clone()));
         let driver = raft::start_driver(
-            core,
-            transport,
-            applier_tx,
-            shared.clone(),
-            view.clone(),
+            raft::DriverParts {
+                core,
+                transport,
+                applier: applier_tx,
+                shared: shared.clone(),
+                view: view.clone(),
+                tick: config.tick,
+                options: options.clone(),
+            },
             inbox.1,
-            config.tick,
         );
         Ok(Arc::new(Replication {
             config,
             shared,
             inbox: inbox.0,
             view,
-            store,
+            options,
             threads: Mutex::new(vec![driver, applier_thread]),
             shutting_down: Default::default(),
         }))
@@ -148,6 +156,7 @@ impl Replication {
             election_ticks: 10,
             heartbeat_ticks: 2,
             gcache: GcacheOptions::default(),
+            options: ProviderOptions::default(),
         };
         let r = Replication::start(config, storage, Arc::new(raft::NoPeers), raft::channel())?;
         if !r.wait_ready(Duration::from_secs(10)) {
@@ -191,11 +200,6 @@ impl Replication {
         &self.shared.counters
     }
 
-    /// The first seqno still in the gcache (`wsrep_local_cached_downto`).
-    pub fn cached_downto(&self) -> Seqno {
-        self.store.0.read().gcache.first_index()
-    }
-
     /// Why the node cannot serve, if it cannot.
     pub fn not_ready_reason(&self) -> Option<String> {
         if self.shutting_down.load(Relaxed) {
@@ -211,8 +215,14 @@ impl Replication {
         if !v.primary {
             return Some("node is not in a primary component (non-Primary)".into());
         }
+        if let Some(first) = v.needs_sst {
+            return Some(format!(
+                "node needs a state snapshot transfer (SST): the history it lacks is gone \
+                 from the cluster's gcache (oldest available seqno {first})"
+            ));
+        }
         match v.node_state() {
-            NodeState::Synced => None,
+            NodeState::Synced | NodeState::Desynced => None,
             s => Some(format!("node is {} ({})", s.shift_name(), s.comment())),
         }
     }
@@ -424,8 +434,22 @@ impl Provider for Replication {
             ),
             v(
                 "wsrep_local_cached_downto",
-                self.cached_downto().to_string(),
+                view.gcache.cached_downto.to_string(),
             ),
+            v("wsrep_gcache_size_bytes", view.gcache.bytes.to_string()),
+            v(
+                "wsrep_gcache_durability_seconds",
+                format!("{:.0}", view.gcache.durability_s),
+            ),
+            v(
+                "wsrep_ist_horizon_seconds",
+                if view.gcache.ist_horizon_s.is_finite() {
+                    format!("{:.0}", view.gcache.ist_horizon_s)
+                } else {
+                    self.options.read().keep_for_absent_time_s.to_string()
+                },
+            ),
+            v("wsrep_desync", on(self.options.read().desync)),
             v("wsrep_local_state", state.code().to_string()),
             v("wsrep_local_state_comment", state.comment().to_string()),
             v("wsrep_cluster_conf_id", view.conf_id.to_string()),
@@ -455,11 +479,17 @@ impl Provider for Replication {
     }
 
     fn options(&self) -> String {
-        String::new()
+        self.options.read().render()
     }
 
-    fn set_option(&self, key: &str, _value: &str) -> Result<(), String> {
-        Err(format!("unknown provider option '{key}'"))
+    fn set_option(&self, key: &str, value: &str) -> Result<(), String> {
+        let last = self.applied();
+        let mut o = self.options.write();
+        let mut next = o.clone();
+        next.set(key, value, last)?;
+        tracing::info!("provider option {key} = {value}");
+        *o = next;
+        Ok(())
     }
 
     fn auto_increment(&self) -> (u64, u64) {

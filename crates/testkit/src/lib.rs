@@ -102,6 +102,7 @@ fn config_for(id: NodeId, dir: &Path, bootstrap: bool) -> ReplicationConfig {
             sync: false,
             ..Default::default()
         },
+        options: Default::default(),
     }
 }
 

@@ -72,29 +72,35 @@ struct InFlight {
 
 /// The Raft core.
 pub struct RaftCore {
-    raw: RawNode<LogStore>,
-    store: LogStore,
-    cfg: CoreConfig,
-    ticks: u64,
+    pub(super) raw: RawNode<LogStore>,
+    pub(super) store: LogStore,
+    pub(super) cfg: CoreConfig,
+    pub(super) ticks: u64,
     /// Term whose log the certification index was built from (Some only while leader).
-    cert: Option<(u64, CertIndex)>,
+    pub(super) cert: Option<(u64, CertIndex)>,
     /// (origin, trx) of write-sets in the leader's recent log.
-    dedup: HashMap<(NodeId, TrxId), Seqno>,
-    dedup_order: VecDeque<(NodeId, TrxId)>,
+    pub(super) dedup: HashMap<(NodeId, TrxId), Seqno>,
+    pub(super) dedup_order: VecDeque<(NodeId, TrxId)>,
     inflight: BTreeMap<TrxId, InFlight>,
     /// Tick of the last message from the leader.
-    leader_seen: u64,
+    pub(super) leader_seen: u64,
     /// Last gossip heard from each peer, with its tick.
-    peers: HashMap<NodeId, (u64, Gossip)>,
+    pub(super) peers: HashMap<NodeId, (u64, Gossip)>,
+    /// Members that left cleanly: the seqno each will need and when it left (unix ms).
+    pub(super) departed: HashMap<NodeId, (Seqno, u64)>,
+    /// When each peer was last heard from (unix ms).
+    pub(super) heard_ms: HashMap<NodeId, u64>,
+    /// Set when the cluster told this node its history is gone: the first seqno available.
+    pub(super) needs_sst: Option<Seqno>,
     /// Peer addresses learned from hellos (a joiner knows nobody's address yet).
-    heard_addrs: HashMap<NodeId, String>,
+    pub(super) heard_addrs: HashMap<NodeId, String>,
     /// Set while leaving cleanly.
-    leaving: bool,
+    pub(super) leaving: bool,
     /// Set once this node's removal is known.
-    removed: bool,
+    pub(super) removed: bool,
     /// Local applied seqno and queue, reported in gossip (set by the driver).
     pub local: Gossip,
-    pending: Output,
+    pub(super) pending: Output,
 }
 
 impl RaftCore {
@@ -137,6 +143,9 @@ impl RaftCore {
             leader_seen: 0,
             peers: HashMap::new(),
             heard_addrs: HashMap::new(),
+            departed: HashMap::new(),
+            heard_ms: HashMap::new(),
+            needs_sst: None,
             leaving: false,
             removed: false,
             local: Gossip {
@@ -250,7 +259,7 @@ impl RaftCore {
             .collect()
     }
 
-    fn member(&self, id: NodeId) -> Option<Member> {
+    pub(super) fn member(&self, id: NodeId) -> Option<Member> {
         if id == 0 {
             return None;
         }
@@ -407,6 +416,18 @@ impl RaftCore {
             }
             PeerMsg::Gossip(g) => {
                 self.peers.insert(from, (self.ticks, g));
+                self.heard_ms.insert(from, super::retention::now_ms());
+            }
+            PeerMsg::NeedsSst(first) => {
+                if self.needs_sst.is_none() {
+                    tracing::error!(
+                        "this node needs a state snapshot transfer (SST): the history it lacks \
+                         (after seqno {}) is in no gcache any more (oldest available: {first}); \
+                         its data is left untouched",
+                        self.local.applied
+                    );
+                }
+                self.needs_sst = Some(first);
             }
             PeerMsg::Hello { .. } => {}
         }
@@ -588,6 +609,7 @@ impl RaftCore {
     /// Persists what Raft produced and returns what to do next.
     pub fn ready(&mut self) -> Result<Output, ReplicationError> {
         if !self.raw.has_ready() {
+            self.tell_nodes_needing_sst();
             return Ok(std::mem::take(&mut self.pending));
         }
         let mut rd = self.raw.ready();
@@ -633,6 +655,7 @@ impl RaftCore {
         if was_leader && !self.is_leader() {
             self.cert = None;
         }
+        self.tell_nodes_needing_sst();
         Ok(std::mem::take(&mut self.pending))
     }
 
@@ -688,6 +711,17 @@ impl RaftCore {
         let id = cc.node_id;
         let kind = cc.get_change_type();
         let joining = Member::decode(&e.context).ok();
+        if kind == ConfChangeType::RemoveNode && id != self.id() {
+            let needs = self
+                .peers
+                .get(&id)
+                .map(|(_, g)| g.applied + 1)
+                .unwrap_or(e.index);
+            self.departed
+                .insert(id, (needs, super::retention::now_ms()));
+        } else {
+            self.departed.remove(&id);
+        }
         if kind == ConfChangeType::RemoveNode && self.is_leader() {
             if let Some(m) = self.member(id) {
                 self.pending.messages.push((m, PeerMsg::Removed));

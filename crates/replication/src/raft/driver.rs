@@ -17,8 +17,16 @@ use std::time::{Duration, Instant};
 use tutti_wsrep::{ClusterUuid, NodeId, NodeState, Seqno, WriteSet};
 
 use super::core::RaftCore;
+use super::retention::{AbsentMember, GcacheStats};
 use super::wire::{Member, PeerMsg};
 use crate::applier::{ApplierShared, Committed};
+use crate::entry::Entry;
+use crate::options::ProviderOptions;
+
+/// Ticks between two retention decisions.
+const RETAIN_TICKS: u64 = 20;
+/// Seconds between two IST progress lines.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// Sends peer messages; implemented over TCP by the node and in memory by the testkit.
 pub trait Transport: Send + Sync {
@@ -81,6 +89,35 @@ pub struct View {
     pub conf_id: u64,
     /// This node left the cluster.
     pub removed: bool,
+    /// What the gcache holds.
+    pub gcache: GcacheStats,
+    /// Members known to be away.
+    pub absent: Vec<AbsentMember>,
+    /// Set when this node's missing history is gone everywhere: the oldest seqno available.
+    pub needs_sst: Option<Seqno>,
+    /// The state transfer in progress, if any.
+    pub transfer: Option<Transfer>,
+    /// The last completed state transfer.
+    pub last_transfer: Option<Transfer>,
+}
+
+/// A state transfer (IST: catch-up from the log), in progress or done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transfer {
+    /// `ist` (or `sst`).
+    pub kind: &'static str,
+    /// First seqno received.
+    pub from: Seqno,
+    /// Last seqno applied so far (the end when done).
+    pub to: Seqno,
+    /// The seqno it must reach.
+    pub target: Seqno,
+    /// Bytes of write-sets received.
+    pub bytes: u64,
+    /// Seconds taken (so far).
+    pub seconds: f64,
+    /// Entries applied per second.
+    pub rate: f64,
 }
 
 impl View {
@@ -101,18 +138,42 @@ struct Driver {
     leaving: Option<Sender<()>>,
     join_target: Option<Seqno>,
     tick: Duration,
+    ticks: u64,
+    options: Arc<RwLock<ProviderOptions>>,
+    transfer: Option<(Instant, Seqno, u64)>,
+    last_progress: Instant,
+    last_transfer: Option<Transfer>,
 }
 
-/// Starts the driver thread.
-pub fn start(
-    core: RaftCore,
-    transport: Arc<dyn Transport>,
-    applier: Sender<Committed>,
-    shared: Arc<ApplierShared>,
-    view: Arc<RwLock<View>>,
-    inbox: Receiver<Input>,
-    tick: Duration,
-) -> std::thread::JoinHandle<()> {
+/// What the driver thread runs with.
+pub struct DriverParts {
+    /// The Raft core.
+    pub core: RaftCore,
+    /// Where peer messages go.
+    pub transport: Arc<dyn Transport>,
+    /// Where committed entries go.
+    pub applier: Sender<Committed>,
+    /// The applier's shared state (applied seqno, queue, database).
+    pub shared: Arc<ApplierShared>,
+    /// Where the view is published.
+    pub view: Arc<RwLock<View>>,
+    /// Length of one tick.
+    pub tick: Duration,
+    /// The provider options in force.
+    pub options: Arc<RwLock<ProviderOptions>>,
+}
+
+/// Starts the driver thread, reading its inputs from `inbox`.
+pub fn start(parts: DriverParts, inbox: Receiver<Input>) -> std::thread::JoinHandle<()> {
+    let DriverParts {
+        core,
+        transport,
+        applier,
+        shared,
+        view,
+        tick,
+        options,
+    } = parts;
     let mut d = Driver {
         core,
         transport,
@@ -124,6 +185,11 @@ pub fn start(
         leaving: None,
         join_target: None,
         tick,
+        ticks: 0,
+        options,
+        transfer: None,
+        last_progress: Instant::now(),
+        last_transfer: None,
     };
     std::thread::Builder::new()
         .name("raft".into())
@@ -153,6 +219,13 @@ impl Driver {
             }
             if Instant::now() >= next_tick {
                 self.core.tick();
+                self.ticks += 1;
+                if self.ticks.is_multiple_of(RETAIN_TICKS) {
+                    let opts = self.options.read().clone();
+                    if let Some(line) = self.core.retain(&opts, self.shared.applied.get()) {
+                        tracing::info!("{line}");
+                    }
+                }
                 next_tick += self.tick;
                 if next_tick < Instant::now() {
                     next_tick = Instant::now() + self.tick;
@@ -230,6 +303,13 @@ impl Driver {
             self.transport.send(&to, msg);
         }
         if !out.committed.is_empty() {
+            if let Some((_, _, bytes)) = self.transfer.as_mut() {
+                for c in &out.committed {
+                    if let Entry::WriteSet { ws, .. } = &c.entry {
+                        *bytes += ws.payload_len() as u64;
+                    }
+                }
+            }
             self.shared
                 .queue
                 .fetch_add(out.committed.len() as u64, Relaxed);
@@ -269,14 +349,26 @@ impl Driver {
             };
         }
         let me = self.core.id();
+        let desync = self.options.read().desync;
         let new_state = if self.shared.inconsistent.lock().is_some() || !primary {
             NodeState::Open
-        } else if applied < self.join_target.unwrap_or(Seqno::MAX) {
+        } else if self.core.needs_sst.is_some() || applied < self.join_target.unwrap_or(Seqno::MAX)
+        {
             NodeState::Joiner
         } else if !state.voters.contains(&me) {
             NodeState::Joined
+        } else if desync {
+            NodeState::Desynced
         } else {
             NodeState::Synced
+        };
+        self.track_transfer(new_state, applied);
+        let opts = self.options.read().clone();
+        let gcache = self.core.gcache_stats(&opts);
+        let absent = if self.ticks.is_multiple_of(5) || self.view.read().absent.is_empty() {
+            self.core.absent_members()
+        } else {
+            self.view.read().absent.clone()
         };
         let alive = self.core.alive();
         let mut v = self.view.write();
@@ -310,5 +402,77 @@ impl Driver {
         v.members = state.members;
         v.alive = alive;
         v.removed = self.core.removed();
+        v.gcache = gcache;
+        v.absent = absent;
+        v.needs_sst = self.core.needs_sst;
+        v.transfer = self
+            .transfer
+            .map(|(t0, from, bytes)| self.transfer_report(t0, from, bytes, applied));
+        v.last_transfer = self.last_transfer.clone();
+    }
+
+    fn transfer_report(&self, t0: Instant, from: Seqno, bytes: u64, applied: Seqno) -> Transfer {
+        let seconds = t0.elapsed().as_secs_f64();
+        let done = applied.saturating_sub(from.saturating_sub(1));
+        Transfer {
+            kind: "ist",
+            from,
+            to: applied,
+            target: self.join_target.unwrap_or(0).max(self.core.commit_index()),
+            bytes,
+            seconds,
+            rate: if seconds > 0.0 {
+                done as f64 / seconds
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// Follows catch-up (IST): progress lines while JOINER, a report once caught up.
+    fn track_transfer(&mut self, state: NodeState, applied: Seqno) {
+        match (state, self.transfer) {
+            (NodeState::Joiner, None) if self.core.needs_sst.is_none() => {
+                self.transfer = Some((Instant::now(), applied + 1, 0));
+                self.last_progress = Instant::now();
+            }
+            (NodeState::Joiner, Some((t0, from, bytes)))
+                if self.last_progress.elapsed() >= PROGRESS_EVERY =>
+            {
+                self.last_progress = Instant::now();
+                let r = self.transfer_report(t0, from, bytes, applied);
+                let remaining = r.target.saturating_sub(applied);
+                let eta = if r.rate > 0.0 {
+                    remaining as f64 / r.rate
+                } else {
+                    f64::NAN
+                };
+                tracing::info!(
+                    "IST: received up to {}, applied {applied}, remaining {remaining}, \
+                         {:.0} write-sets/s, ETA {eta:.0} s",
+                    self.core.last_index(),
+                    r.rate
+                );
+            }
+            (NodeState::Joiner, Some(_)) => {}
+            (NodeState::Open, _) => self.transfer = None,
+            (_, Some((t0, from, bytes))) => {
+                self.transfer = None;
+                if applied < from {
+                    return; // nothing was missing
+                }
+                let r = self.transfer_report(t0, from, bytes, applied);
+                tracing::info!(
+                    "IST complete: seqnos {}..={} ({} bytes) in {:.2} s, {:.0} write-sets/s",
+                    r.from,
+                    r.to,
+                    r.bytes,
+                    r.seconds,
+                    r.rate
+                );
+                self.last_transfer = Some(r);
+            }
+            _ => {}
+        }
     }
 }

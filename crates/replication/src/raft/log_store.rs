@@ -112,7 +112,10 @@ pub struct LogInner {
 
 /// Raft's storage, cheap to clone.
 #[derive(Clone)]
-pub struct LogStore(pub Arc<RwLock<LogInner>>);
+pub struct LogStore(
+    pub Arc<RwLock<LogInner>>,
+    Arc<parking_lot::Mutex<Vec<NodeId>>>,
+);
 
 impl LogStore {
     /// Opens the state file in `dir` (absent: a node that belongs to no cluster yet).
@@ -134,7 +137,10 @@ impl LogStore {
             state,
             dir: dir.to_path_buf(),
         };
-        Ok((LogStore(Arc::new(RwLock::new(inner))), existed))
+        Ok((
+            LogStore(Arc::new(RwLock::new(inner)), Default::default()),
+            existed,
+        ))
     }
 
     /// Writes the state file durably.
@@ -147,6 +153,11 @@ impl LogStore {
     pub fn update(&self, f: impl FnOnce(&mut ClusterState)) -> Result<(), ReplicationError> {
         f(&mut self.0.write().state);
         self.save_state()
+    }
+
+    /// Nodes Raft wanted a snapshot for since the last call (they need SST).
+    pub fn take_snapshot_requests(&self) -> Vec<NodeId> {
+        std::mem::take(&mut *self.1.lock())
     }
 
     /// A copy of the durable state.
@@ -296,9 +307,13 @@ impl raft::Storage for LogStore {
         Ok(self.0.read().gcache.last_index())
     }
 
-    fn snapshot(&self, _request_index: u64, _to: u64) -> raft::Result<Snapshot> {
+    fn snapshot(&self, _request_index: u64, to: u64) -> raft::Result<Snapshot> {
         // The history a node needs was purged: it needs a state transfer (SST), which is
-        // not a Raft snapshot. Raft retries later; the node layer reports the joiner.
+        // not a Raft snapshot. Raft retries later; the core tells the node.
+        let mut wanted = self.1.lock();
+        if !wanted.contains(&to) {
+            wanted.push(to);
+        }
         Err(raft::Error::Store(
             StorageError::SnapshotTemporarilyUnavailable,
         ))

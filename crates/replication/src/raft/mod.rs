@@ -5,12 +5,14 @@ mod core;
 mod driver;
 mod log_store;
 mod logger;
+mod retention;
 mod wire;
 
 pub use self::core::{CoreConfig, Output, RaftCore};
-pub use driver::{start as start_driver, Input, NoPeers, Transport, View};
+pub use driver::{start as start_driver, DriverParts, Input, NoPeers, Transfer, Transport, View};
 pub use log_store::{first_member_entry, ClusterState, LogStore};
 pub use logger::raft_logger;
+pub use retention::{AbsentMember, GcacheStats};
 pub use wire::{read_frame, Gossip, Member, PeerMsg, ReadError, WireError, PROTOCOL_VERSION};
 
 /// The channel a transport delivers peer messages on, and the driver reads.

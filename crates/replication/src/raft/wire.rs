@@ -101,6 +101,9 @@ pub enum PeerMsg {
     Removed,
     /// Periodic status of the sender.
     Gossip(Gossip),
+    /// The leader no longer has the entries the recipient needs (from this seqno on it has
+    /// them): the recipient needs a state snapshot transfer.
+    NeedsSst(Seqno),
 }
 
 impl PeerMsg {
@@ -113,6 +116,7 @@ impl PeerMsg {
             PeerMsg::Leave(_) => 5,
             PeerMsg::Removed => 6,
             PeerMsg::Gossip(_) => 7,
+            PeerMsg::NeedsSst(_) => 8,
         }
     }
 
@@ -140,6 +144,9 @@ impl PeerMsg {
             PeerMsg::Removed => {}
             PeerMsg::Gossip(g) => {
                 e.u64(g.applied).u32(g.state).u64(g.recv_queue);
+            }
+            PeerMsg::NeedsSst(first) => {
+                e.u64(*first);
             }
         }
         let payload = e.finish();
@@ -204,6 +211,7 @@ impl PeerMsg {
                 state: d.u32()?,
                 recv_queue: d.u64()?,
             }),
+            8 => PeerMsg::NeedsSst(d.u64()?),
             k => return Err(WireError(format!("unknown frame kind {k}"))),
         };
         d.finish()?;
@@ -278,6 +286,7 @@ mod tests {
             PeerMsg::Join(member.clone()),
             PeerMsg::Leave(5),
             PeerMsg::Removed,
+            PeerMsg::NeedsSst(12),
             PeerMsg::Gossip(Gossip {
                 applied: 1,
                 state: 4,
