@@ -129,6 +129,8 @@ struct Recent {
     entries: std::collections::VecDeque<(Seqno, Vec<u64>)>,
     /// Everything at or below this was forgotten.
     forgotten: Seqno,
+    /// The last seqno that wrote to each table (by table key).
+    tables: std::collections::HashMap<u64, Seqno>,
 }
 
 /// The lock table of one node.
@@ -246,6 +248,9 @@ impl LockManager {
     /// keys, or for a schema change (`ddl`) its table keys.
     pub fn record_ordered(&self, seqno: Seqno, keys: &CertKeys, ddl: bool) {
         let mut r = self.recent.lock();
+        for t in &keys.tables {
+            r.tables.insert(*t, seqno);
+        }
         let all = if ddl {
             keys.tables.clone()
         } else {
@@ -257,6 +262,15 @@ impl LockManager {
                 r.forgotten = r.forgotten.max(s);
             }
         }
+    }
+
+    /// True if a write-set ordered after `since` wrote to the table with this key.
+    pub fn table_written_since(&self, since: Seqno, table: u64) -> bool {
+        self.recent
+            .lock()
+            .tables
+            .get(&table)
+            .is_some_and(|s| *s > since)
     }
 
     /// True if a write-set ordered after `since` touched one of `keys` (or if that is no

@@ -174,16 +174,25 @@ impl Session {
                 let state = exec.storage.applied();
                 *self.info.interrupt.lock() = Some(w.get_interrupt_handle());
                 let changes = &self.txn.as_ref().expect("open transaction").changes;
-                (
-                    state,
-                    sqlite::capture(
-                        &w,
-                        exec.storage.autoinc(),
-                        changes,
-                        exec.storage.fk_actions(),
-                        &stmt,
-                    )?,
-                )
+                let captured = sqlite::capture(
+                    &w,
+                    exec.storage.autoinc(),
+                    changes,
+                    exec.storage.fk_actions(),
+                    &stmt,
+                );
+                match captured {
+                    // A duplicate row committed by another transaction after this one began
+                    // is a serialization conflict, as InnoDB's gap locks would report it (two
+                    // transactions deleting, then inserting, the same missing key), not a
+                    // user error: the retry sees the row.
+                    Err(ExecError::DuplicateKey(_))
+                        if attempt > 1 || self.table_written_since_start(q, state) =>
+                    {
+                        return Err(ExecError::Deadlock)
+                    }
+                    other => (state, other?),
+                }
             };
             let keys = keys::extract(&captured.changeset, |t| {
                 exec.catalog.table(&exec.storage, t)
@@ -216,6 +225,17 @@ impl Session {
             });
         }
         unreachable!("the last attempt always returns")
+    }
+
+    /// True if the statement's table was written by another transaction since this one
+    /// began (its `last_seen`, or `now` for its first statement).
+    fn table_written_since_start(&self, q: &Query, now: Seqno) -> bool {
+        let start = self.txn.as_ref().and_then(|t| t.last_seen).unwrap_or(now);
+        q.target.as_ref().is_some_and(|t| {
+            self.exec
+                .locks
+                .table_written_since(start, keys::table_key(&t.sqlite_name()))
+        })
     }
 
     /// A schema change: commits the open transaction, then replicates the change in total

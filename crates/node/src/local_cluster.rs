@@ -90,7 +90,11 @@ fn http_get(addr: &str, path: &str) -> Option<(u16, String)> {
     Some((code, body))
 }
 
-fn spawn(node: &mut LocalNode, extra: &[String], log_level: &str) -> Result<(), String> {
+fn spawn(
+    node: &mut LocalNode,
+    extra: &[String],
+    log_level: &str,
+) -> Result<std::process::Child, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the tutti binary: {e}"))?;
     let log = std::fs::OpenOptions::new()
         .create(true)
@@ -116,16 +120,16 @@ fn spawn(node: &mut LocalNode, extra: &[String], log_level: &str) -> Result<(), 
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", node.name))?;
     node.pid = child.id();
-    Ok(())
+    Ok(child)
 }
 
-fn wait_synced(node: &LocalNode) -> Result<(), String> {
+fn wait_synced(node: &LocalNode, child: &mut std::process::Child) -> Result<(), String> {
     let deadline = Instant::now() + WAIT;
     while Instant::now() < deadline {
         if http_get(&node.admin, "/health").is_some_and(|(code, _)| code == 200) {
             return Ok(());
         }
-        if !alive(node.pid) {
+        if !matches!(child.try_wait(), Ok(None)) {
             return Err(format!(
                 "{} exited during startup; see {}",
                 node.name,
@@ -197,9 +201,9 @@ pub fn up(base: &Path, n: usize, log_level: &str) -> Result<(), String> {
                 " (restart from its datadir)"
             }
         );
-        spawn(node, &extra, log_level)?;
+        let mut child = spawn(node, &extra, log_level)?;
         save(&base, &cluster)?;
-        wait_synced(&cluster.nodes[i])?;
+        wait_synced(&cluster.nodes[i], &mut child)?;
     }
     for node in &cluster.nodes {
         let port = node.mysql.rsplit(':').next().unwrap_or("3306");
