@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building and testing tutti needs on Debian 12 (idempotent), then builds
 # the release binary. System packages: libclang-dev (bindgen for SQLite's session
-# extension), mariadb-client (the `mariadb` CLI used by tests and docs), sysbench.
+# extension), mariadb-client (the `mariadb` CLI used by tests and docs), sysbench, and for
+# the benchmark suite gnuplot, curl and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in libclang-dev mariadb-client sysbench gnuplot-nox; do
+for pkg in libclang-dev mariadb-client sysbench gnuplot-nox curl python3; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -8,3 +8,5 @@ cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -q -- -D warnings
 # Release profile: the same build setup.sh just made, so the suite compiles the stack once.
 cargo test --workspace --release -q -- --test-threads 2
+# The benchmark suite's plumbing (tutti only, seconds-long runs; not a speed test).
+BENCH_RESULTS="$(mktemp -d)" TUTTI_BASE="$(mktemp -d)/cluster" bench/suite.sh smoke
