@@ -1,4 +1,5 @@
-//! The gcache's errors.
+//! The gcache's errors: one enum for the crate, so callers can tell what Raft's storage
+//! contract needs apart (compacted, unavailable) from I/O failure and corruption.
 
 use std::path::PathBuf;
 
@@ -48,5 +49,21 @@ pub enum GcacheError {
         first: u64,
         /// The last entry held.
         last: u64,
+    },
+    /// Entries to append do not follow one another.
+    #[error("entries to append are not consecutive: got {index}, expected {expected}")]
+    NotConsecutive {
+        /// The index found.
+        index: u64,
+        /// The index that should have been there.
+        expected: u64,
+    },
+    /// An entry is too large for one record.
+    #[error("entry {index} is too large for the log ({bytes} bytes)")]
+    TooLarge {
+        /// The entry.
+        index: u64,
+        /// Its record body size.
+        bytes: u64,
     },
 }

@@ -13,17 +13,20 @@
 //! else is an error, never silently skipped. Recent entries are also kept in memory, so
 //! Raft's reads of the tail do not touch the disk.
 
+mod compaction;
 mod error;
 pub mod policy;
 mod record;
+mod recovery;
+mod segment;
 
 pub use error::GcacheError;
 
+use segment::{io, Segment};
 use std::collections::VecDeque;
-use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::fs;
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What a log entry is, for Raft.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,204 +102,49 @@ pub struct Recovery {
     pub entries: u64,
 }
 
-struct Segment {
-    first: u64,
-    path: PathBuf,
-    file: File,
-    bytes: u64,
-}
-
+/// Where one entry lives, and what reads need without touching the file.
 #[derive(Clone, Copy)]
 struct Loc {
-    segment: usize,
+    /// Segment number: `segments[seg - seg_base]`.
+    seg: usize,
+    /// Offset of its record in the segment file.
     offset: u64,
+    /// Length of its record (prefix included).
     len: u32,
+    /// Its term.
     term: u64,
+    /// When it was appended (unix ms).
     appended_ms: u64,
 }
 
-/// The log on disk.
+/// The log on disk: segment files, an index of every entry, and a cache of the newest.
 pub struct Gcache {
     dir: PathBuf,
     opts: GcacheOptions,
+    /// (index, term) just before the first entry held.
     compacted: (u64, u64),
-    /// Segments in order; `Loc::segment` indexes this vector.
+    /// The number of `segments[0]`; segments are numbered in creation order so purging
+    /// the oldest does not renumber the index.
+    seg_base: usize,
+    /// Segments, oldest first; the last one is the active one appended to.
     segments: Vec<Segment>,
-    /// Where each entry from `first_index()` on lives.
+    /// Where each entry from `first_index()` to `last_index()` lives.
     locs: VecDeque<Loc>,
-    /// The newest entries, ending at `last_index()`.
+    /// The newest entries, ending at `last_index()`, contiguous.
     cache: VecDeque<LogEntry>,
+    /// Payload bytes in `cache`.
     cache_bytes: u64,
+    /// A segment file was created or removed since the last directory fsync.
     dir_dirty: bool,
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GcacheError + '_ {
-    move |source| GcacheError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+/// Bytes an entry counts for against `max_bytes` in [`Gcache::entries`].
+fn entry_size(e: &LogEntry) -> u64 {
+    (e.data.len() + e.context.len() + 24) as u64
 }
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
-}
-
-const META: &str = "meta";
 
 impl Gcache {
-    /// Opens (or creates) the gcache in `dir`, repairing a torn tail.
-    pub fn open(dir: &Path, opts: GcacheOptions) -> Result<(Gcache, Recovery), GcacheError> {
-        fs::create_dir_all(dir).map_err(io(dir))?;
-        let meta = dir.join(META);
-        let compacted = match fs::read(&meta) {
-            Ok(b) if b.len() == 20 && crc32fast::hash(&b[..16]).to_le_bytes() == b[16..20] => (
-                u64::from_le_bytes(b[0..8].try_into().unwrap()),
-                u64::from_le_bytes(b[8..16].try_into().unwrap()),
-            ),
-            Ok(_) => {
-                return Err(GcacheError::Corrupt {
-                    file: meta,
-                    offset: 0,
-                    reason: "damaged compaction point".into(),
-                })
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (0, 0),
-            Err(e) => return Err(io(&meta)(e)),
-        };
-        let mut names: Vec<(u64, PathBuf)> = Vec::new();
-        for ent in fs::read_dir(dir).map_err(io(dir))? {
-            let p = ent.map_err(io(dir))?.path();
-            let first = p
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".seg"))
-                .and_then(|n| n.parse::<u64>().ok());
-            if let Some(first) = first {
-                names.push((first, p));
-            }
-        }
-        names.sort();
-        let mut g = Gcache {
-            dir: dir.to_path_buf(),
-            opts,
-            compacted,
-            segments: Vec::new(),
-            locs: VecDeque::new(),
-            cache: VecDeque::new(),
-            cache_bytes: 0,
-            dir_dirty: false,
-        };
-        let mut rec = Recovery::default();
-        let count = names.len();
-        for (i, (first, path)) in names.into_iter().enumerate() {
-            rec.truncated_bytes += g.load_segment(first, path, i + 1 == count)?;
-        }
-        // Segments wholly at or below the compaction point (a purge interrupted by a
-        // crash after its meta write) are dropped now.
-        while g.segments.len() > 1 && g.segment_last(0) <= g.compacted.0 {
-            g.drop_first_segment()?;
-        }
-        rec.segments = g.segments.len();
-        rec.entries = g.locs.len() as u64;
-        Ok((g, rec))
-    }
-
-    fn load_segment(&mut self, first: u64, path: PathBuf, last: bool) -> Result<u64, GcacheError> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(io(&path))?;
-        let mut buf = Vec::new();
-        file.read_to_end(&mut buf).map_err(io(&path))?;
-        let corrupt = |offset: usize, reason: &str| GcacheError::Corrupt {
-            file: path.clone(),
-            offset: offset as u64,
-            reason: reason.to_string(),
-        };
-        if buf.len() < record::HEADER.len() || buf[..8] != record::HEADER {
-            if last && buf.len() < record::HEADER.len() {
-                // Created but never written: a crash right after rolling.
-                drop(file);
-                fs::remove_file(&path).map_err(io(&path))?;
-                return Ok(buf.len() as u64);
-            }
-            return Err(corrupt(0, "bad segment header"));
-        }
-        let seg = self.segments.len();
-        let mut expected = first;
-        if !self.locs.is_empty() {
-            if first != self.last_index() + 1 {
-                return Err(corrupt(0, "gap between segments"));
-            }
-        } else if first > self.compacted.0 + 1 && self.compacted.0 > 0 {
-            return Err(corrupt(
-                0,
-                "first segment starts after the compaction point",
-            ));
-        }
-        let mut off = record::HEADER.len();
-        let mut cut = None;
-        while off < buf.len() {
-            let step = record::prefix(&buf[off..]).and_then(|(len, crc)| {
-                let end = off + record::PREFIX + len;
-                if end > buf.len() {
-                    return Err("torn record");
-                }
-                record::decode(&buf[off + record::PREFIX..end], crc).map(|d| (d, end))
-            });
-            match step {
-                Ok((d, end)) => {
-                    if d.entry.index != expected {
-                        return Err(corrupt(off, "entry index out of sequence"));
-                    }
-                    expected += 1;
-                    if d.entry.index > self.compacted.0 {
-                        if self.locs.is_empty() && d.entry.index != self.compacted.0 + 1 {
-                            return Err(corrupt(off, "log does not start after compaction point"));
-                        }
-                        self.locs.push_back(Loc {
-                            segment: seg,
-                            offset: off as u64,
-                            len: (end - off) as u32,
-                            term: d.entry.term,
-                            appended_ms: d.appended_ms,
-                        });
-                        self.cache_push(d.entry);
-                    }
-                    off = end;
-                }
-                Err(reason) if last => {
-                    tracing::warn!(
-                        "gcache: cutting a torn tail of {} bytes from {} ({reason})",
-                        buf.len() - off,
-                        path.display()
-                    );
-                    cut = Some(off);
-                    break;
-                }
-                Err(reason) => return Err(corrupt(off, reason)),
-            }
-        }
-        let mut truncated = 0;
-        if let Some(at) = cut {
-            file.set_len(at as u64).map_err(io(&path))?;
-            file.sync_all().map_err(io(&path))?;
-            truncated = (buf.len() - at) as u64;
-        }
-        self.segments.push(Segment {
-            first,
-            path,
-            file,
-            bytes: cut.unwrap_or(buf.len()) as u64,
-        });
-        Ok(truncated)
-    }
-
-    /// (index, term) just before the first entry held.
+    /// (index, term) of the point just before the first entry held; (0, 0) initially.
     pub fn compacted(&self) -> (u64, u64) {
         self.compacted
     }
@@ -326,7 +174,11 @@ impl Gcache {
             })
     }
 
-    /// The term of an entry (also of the compaction point).
+    fn segment(&self, seg: usize) -> &Segment {
+        &self.segments[seg - self.seg_base]
+    }
+
+    /// The term of an entry, or of the compaction point.
     pub fn term(&self, index: u64) -> Result<u64, GcacheError> {
         if index == self.compacted.0 {
             return Ok(self.compacted.1);
@@ -334,12 +186,12 @@ impl Gcache {
         self.loc(index).map(|l| l.term)
     }
 
-    /// When an entry was appended (unix ms).
+    /// When an entry was appended (unix ms), if it is held.
     pub fn appended_at(&self, index: u64) -> Option<u64> {
         self.loc(index).ok().map(|l| l.appended_ms)
     }
 
-    /// Entries `[lo, hi)`, stopping after `max_bytes` (at least one entry).
+    /// Entries `[lo, hi)`, stopping before `max_bytes` is exceeded (at least one entry).
     pub fn entries(
         &self,
         lo: u64,
@@ -368,7 +220,7 @@ impl Gcache {
             } else {
                 self.read(index)?
             };
-            size += (e.data.len() + e.context.len() + 24) as u64;
+            size = size.saturating_add(entry_size(&e));
             if !out.is_empty() && size > max {
                 break;
             }
@@ -377,9 +229,10 @@ impl Gcache {
         Ok(out)
     }
 
+    /// Reads one entry from its segment file, checking it again.
     fn read(&self, index: u64) -> Result<LogEntry, GcacheError> {
         let l = *self.loc(index)?;
-        let seg = &self.segments[l.segment];
+        let seg = self.segment(l.seg);
         let mut buf = vec![0u8; l.len as usize];
         seg.file
             .read_exact_at(&mut buf, l.offset)
@@ -391,6 +244,9 @@ impl Gcache {
         };
         let (_, crc) = record::prefix(&buf).map_err(corrupt)?;
         let d = record::decode(&buf[record::PREFIX..], crc).map_err(corrupt)?;
+        if d.entry.index != index {
+            return Err(corrupt("record holds another index"));
+        }
         Ok(d.entry)
     }
 
@@ -398,13 +254,18 @@ impl Gcache {
         self.cache_bytes += (e.data.len() + e.context.len()) as u64;
         self.cache.push_back(e);
         while self.cache_bytes > self.opts.memory_bytes && self.cache.len() > 1 {
-            if let Some(old) = self.cache.pop_front() {
-                self.cache_bytes -= (old.data.len() + old.context.len()) as u64;
-            }
+            self.cache_pop_front();
         }
     }
 
-    /// Appends consecutive entries; an overlap replaces the log from its first index.
+    fn cache_pop_front(&mut self) {
+        if let Some(e) = self.cache.pop_front() {
+            self.cache_bytes -= (e.data.len() + e.context.len()) as u64;
+        }
+    }
+
+    /// Appends consecutive entries; if they overlap the log, its suffix from the first of
+    /// them is replaced (a Raft conflict). Durable only after [`Gcache::sync`].
     pub fn append(&mut self, entries: &[LogEntry]) -> Result<(), GcacheError> {
         let Some(first) = entries.first() else {
             return Ok(());
@@ -416,18 +277,42 @@ impl Gcache {
                 last: self.last_index(),
             });
         }
+        for (k, e) in entries.iter().enumerate() {
+            if e.index != first.index + k as u64 {
+                return Err(GcacheError::NotConsecutive {
+                    index: e.index,
+                    expected: first.index + k as u64,
+                });
+            }
+            if record::body_len(e) > record::MAX_BODY {
+                return Err(GcacheError::TooLarge {
+                    index: e.index,
+                    bytes: record::body_len(e) as u64,
+                });
+            }
+        }
         if first.index <= self.last_index() {
             self.truncate_from(first.index)?;
         }
-        let ms = now_ms();
+        let res = self.write_entries(entries);
+        if res.is_err() && self.last_index() >= first.index {
+            // Leave the log as it was before this call (as far as the disk lets us).
+            if let Err(e) = self.truncate_from(first.index) {
+                tracing::error!("gcache: rolling back a failed append: {e}");
+            }
+        }
+        res
+    }
+
+    fn write_entries(&mut self, entries: &[LogEntry]) -> Result<(), GcacheError> {
+        let ms = segment::now_ms();
         let mut buf = Vec::new();
         for e in entries {
-            if self.segments.is_empty()
-                || self
-                    .segments
-                    .last()
-                    .is_some_and(|s| s.bytes >= self.opts.segment_bytes)
-            {
+            let full = self
+                .segments
+                .last()
+                .is_none_or(|s| s.bytes >= self.opts.segment_bytes);
+            if full {
                 self.flush(&mut buf)?;
                 self.roll(e.index)?;
             }
@@ -436,7 +321,7 @@ impl Gcache {
             let before = buf.len();
             record::encode(e, ms, &mut buf);
             self.locs.push_back(Loc {
-                segment: seg,
+                seg: self.seg_base + seg,
                 offset,
                 len: (buf.len() - before) as u32,
                 term: e.term,
@@ -450,6 +335,7 @@ impl Gcache {
         self.flush(&mut buf)
     }
 
+    /// Writes `buf` at the end of the active segment.
     fn flush(&mut self, buf: &mut Vec<u8>) -> Result<(), GcacheError> {
         if buf.is_empty() {
             return Ok(());
@@ -463,62 +349,58 @@ impl Gcache {
         Ok(())
     }
 
+    /// Starts a new active segment whose first entry is `first`. The previous one is
+    /// synced first, since [`Gcache::sync`] only syncs the active segment.
     fn roll(&mut self, first: u64) -> Result<(), GcacheError> {
         if let Some(s) = self.segments.last() {
             if self.opts.sync {
                 s.file.sync_data().map_err(io(&s.path))?;
             }
         }
-        let path = self.dir.join(format!("{first:020}.seg"));
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)
-            .map_err(io(&path))?;
-        file.write_all(&record::HEADER).map_err(io(&path))?;
-        self.segments.push(Segment {
-            first,
-            path,
-            file,
-            bytes: record::HEADER.len() as u64,
-        });
+        self.segments
+            .push(segment::create_segment(&self.dir, first)?);
         self.dir_dirty = true;
         Ok(())
     }
 
+    /// Removes entries from `index` on, in memory and on disk. Later segment files are
+    /// removed (and that made durable) before the one holding `index` is cut, so a crash
+    /// never leaves a cut segment followed by stale ones (a gap).
     fn truncate_from(&mut self, index: u64) -> Result<(), GcacheError> {
         let l = *self.loc(index)?;
-        while self.segments.len() > l.segment + 1 {
-            let s = self.segments.pop().expect("segment");
-            fs::remove_file(&s.path).map_err(io(&s.path))?;
-            self.dir_dirty = true;
-        }
         let keep = (index - self.compacted.0 - 1) as usize;
         self.locs.truncate(keep);
-        let last = self.last_index();
-        while let Some(e) = self.cache.back() {
-            if e.index > last {
-                let e = self.cache.pop_back().expect("entry");
-                self.cache_bytes -= (e.data.len() + e.context.len()) as u64;
-            } else {
-                break;
-            }
+        while self.cache.back().is_some_and(|e| e.index >= index) {
+            let e = self.cache.pop_back().expect("entry");
+            self.cache_bytes -= (e.data.len() + e.context.len()) as u64;
         }
-        let seg = self.segments.last_mut().expect("segment");
-        if seg.first == index {
+        let mut removed = false;
+        while self.seg_base + self.segments.len() > l.seg + 1
+            || self.segments.last().is_some_and(|s| s.first == index)
+        {
             let s = self.segments.pop().expect("segment");
             fs::remove_file(&s.path).map_err(io(&s.path))?;
+            removed = true;
+        }
+        if removed {
             self.dir_dirty = true;
-        } else {
-            seg.file.set_len(l.offset).map_err(io(&seg.path))?;
-            seg.bytes = l.offset;
+            if self.opts.sync {
+                segment::sync_dir(&self.dir)?;
+                self.dir_dirty = false;
+            }
+        }
+        if self.seg_base + self.segments.len() == l.seg + 1 {
+            let seg = self.segments.last_mut().expect("segment");
+            if seg.bytes > l.offset {
+                seg.file.set_len(l.offset).map_err(io(&seg.path))?;
+                seg.bytes = l.offset;
+            }
         }
         Ok(())
     }
 
-    /// Makes everything appended durable.
+    /// Makes everything appended durable: fsyncs the active segment, and the directory
+    /// when segment files were created or removed.
     pub fn sync(&mut self) -> Result<(), GcacheError> {
         if !self.opts.sync {
             return Ok(());
@@ -527,14 +409,13 @@ impl Gcache {
             s.file.sync_data().map_err(io(&s.path))?;
         }
         if self.dir_dirty {
-            File::open(&self.dir)
-                .and_then(|d| d.sync_all())
-                .map_err(io(&self.dir))?;
+            segment::sync_dir(&self.dir)?;
             self.dir_dirty = false;
         }
         Ok(())
     }
 
+    /// The last index of `segments[i]` (its first - 1 when empty).
     fn segment_last(&self, i: usize) -> u64 {
         match self.segments.get(i + 1) {
             Some(next) => next.first - 1,
@@ -542,78 +423,13 @@ impl Gcache {
         }
     }
 
-    fn write_meta(&self) -> Result<(), GcacheError> {
-        let mut b = Vec::with_capacity(20);
-        b.extend_from_slice(&self.compacted.0.to_le_bytes());
-        b.extend_from_slice(&self.compacted.1.to_le_bytes());
-        b.extend_from_slice(&crc32fast::hash(&b).to_le_bytes());
-        let tmp = self.dir.join("meta.tmp");
-        let path = self.dir.join(META);
-        let mut f = File::create(&tmp).map_err(io(&tmp))?;
-        f.write_all(&b).map_err(io(&tmp))?;
-        f.sync_all().map_err(io(&tmp))?;
-        fs::rename(&tmp, &path).map_err(io(&path))?;
-        File::open(&self.dir)
-            .and_then(|d| d.sync_all())
-            .map_err(io(&self.dir))
-    }
-
-    fn drop_first_segment(&mut self) -> Result<(), GcacheError> {
-        let s = self.segments.remove(0);
-        let n = self.locs.iter().take_while(|l| l.segment == 0).count();
-        self.locs.drain(..n);
-        for l in self.locs.iter_mut() {
-            l.segment -= 1;
-        }
-        fs::remove_file(&s.path).map_err(io(&s.path))?;
-        Ok(())
-    }
-
-    /// Removes whole segments whose entries are all at or below `index`, never the newest
-    /// one; returns the new first index.
-    pub fn purge_through(&mut self, index: u64) -> Result<u64, GcacheError> {
-        let mut n = 0;
-        while n + 1 < self.segments.len() && self.segment_last(n) <= index {
-            n += 1;
-        }
-        if n == 0 {
-            return Ok(self.first_index());
-        }
-        let last = self.segment_last(n - 1);
-        self.compacted = (last, self.term(last)?);
-        self.write_meta()?;
-        for _ in 0..n {
-            self.drop_first_segment()?;
-        }
-        // The purged entries are no longer in the log; keep the cache aligned.
-        let first = self.first_index();
-        while self.cache.front().is_some_and(|e| e.index < first) {
-            let e = self.cache.pop_front().expect("entry");
-            self.cache_bytes -= (e.data.len() + e.context.len()) as u64;
-        }
-        Ok(first)
-    }
-
-    /// Drops the whole log: it now starts after `index` (whose term is `term`).
-    pub fn reset_to(&mut self, index: u64, term: u64) -> Result<(), GcacheError> {
-        self.compacted = (index, term);
-        self.write_meta()?;
-        for s in self.segments.drain(..) {
-            fs::remove_file(&s.path).map_err(io(&s.path))?;
-        }
-        self.locs.clear();
-        self.cache.clear();
-        self.cache_bytes = 0;
-        Ok(())
-    }
-
     /// The segments, oldest first.
     pub fn segments(&self) -> Vec<SegmentInfo> {
+        let ms = |idx: u64| self.appended_at(idx).unwrap_or(0);
         (0..self.segments.len())
             .map(|i| {
                 let s = &self.segments[i];
                 let last = self.segment_last(i);
-                let ms = |idx: u64| self.appended_at(idx).unwrap_or(0);
                 SegmentInfo {
                     first: s.first,
                     last,
@@ -625,7 +441,7 @@ impl Gcache {
             .collect()
     }
 
-    /// Bytes on disk.
+    /// Total bytes of the segment files.
     pub fn bytes(&self) -> u64 {
         self.segments.iter().map(|s| s.bytes).sum()
     }

@@ -69,68 +69,70 @@ pub struct RetentionDecision {
     pub dropped_absent: Vec<u64>,
 }
 
-/// Decides what to purge.
+/// The number of oldest segments that may go while keeping every entry `>= from`
+/// (segments are whole: one holding any such entry stays).
+fn floor(segments: &[SegmentInfo], limit: usize, from: u64) -> usize {
+    segments[..limit]
+        .iter()
+        .position(|s| s.last >= from)
+        .unwrap_or(limit)
+}
+
+/// Decides which old segments to purge.
+///
+/// Size first (the fewest oldest segments that bring the total within `size_limit`, never
+/// the newest), then the hard floors (freeze, protection) that may keep more, then away
+/// members, oldest need first: one is kept if what it needs fits in `size_limit +
+/// keep_for_absent_size` (or is kept anyway by the floors) and it has not been away
+/// longer than `keep_for_absent_time_ms`; otherwise it is dropped.
 pub fn decide(i: &RetentionInputs) -> RetentionDecision {
-    let total: u64 = i.segments.iter().map(|s| s.bytes).sum();
-    // Oldest segments that must go to fit the size limit (never the newest).
+    let segs = &i.segments;
+    let total: u64 = segs.iter().map(|s| s.bytes).sum();
     let mut over = 0;
     let mut size = total;
-    while size > i.size_limit && over + 1 < i.segments.len() {
-        size -= i.segments[over].bytes;
+    while size > i.size_limit && over + 1 < segs.len() {
+        size -= segs[over].bytes;
         over += 1;
     }
+    let frozen = i.freeze_at.map_or(over, |f| floor(segs, over, f));
+    let protected = floor(segs, frozen, i.protected_from);
+    let mut limit = protected;
     let mut decision = RetentionDecision {
         purge_through: None,
         reason: RetentionReason::WithinSize,
         kept_for_absent: Vec::new(),
         dropped_absent: Vec::new(),
     };
-    if over == 0 {
-        return decision;
-    }
-    decision.reason = RetentionReason::OverSize;
-    let mut limit = over;
-    // Hard floors: the operator's freeze and what live members need.
-    let floor = |limit: &mut usize, from: u64| {
-        while *limit > 0 && i.segments[*limit - 1].last >= from {
-            *limit -= 1;
-        }
-    };
-    if let Some(f) = i.freeze_at {
-        let before = limit;
-        floor(&mut limit, f);
-        if limit < before {
-            decision.reason = RetentionReason::Frozen;
-        }
-    }
-    let before = limit;
-    floor(&mut limit, i.protected_from);
-    if limit < before && decision.reason == RetentionReason::OverSize {
-        decision.reason = RetentionReason::Protected;
-    }
-    // Away members, oldest need first, within the extra budget and their time.
     let budget = i.size_limit.saturating_add(i.keep_for_absent_size);
+    let oldest = segs.first().map_or(0, |s| s.first);
     let mut absent = i.absent.clone();
-    absent.sort_by_key(|a| a.needs_from);
+    absent.sort_by_key(|a| (a.needs_from, a.node));
     for a in absent {
         let expired = i.now_ms.saturating_sub(a.since_ms) > i.keep_for_absent_time_ms;
-        let mut l = limit;
-        floor(&mut l, a.needs_from);
-        let kept: u64 = i.segments[l..].iter().map(|s| s.bytes).sum();
-        if expired || kept > budget {
+        let l = floor(segs, limit, a.needs_from);
+        let kept: u64 = segs[l..].iter().map(|s| s.bytes).sum();
+        // What it needs is already gone, or costs more than the budget: give up.
+        let gone = a.needs_from < oldest;
+        if expired || gone || (l < limit && kept > budget) {
             decision.dropped_absent.push(a.node);
             continue;
         }
-        if l < limit {
-            limit = l;
-            if decision.reason == RetentionReason::OverSize {
-                decision.reason = RetentionReason::KeptForAbsent;
-            }
-        }
+        limit = l;
         decision.kept_for_absent.push(a.node);
     }
+    decision.reason = if over == 0 {
+        RetentionReason::WithinSize
+    } else if limit == over {
+        RetentionReason::OverSize
+    } else if limit == frozen {
+        RetentionReason::Frozen
+    } else if limit == protected {
+        RetentionReason::Protected
+    } else {
+        RetentionReason::KeptForAbsent
+    };
     if limit > 0 {
-        decision.purge_through = Some(i.segments[limit - 1].last);
+        decision.purge_through = Some(segs[limit - 1].last);
     }
     decision
 }
@@ -162,56 +164,147 @@ mod tests {
         }
     }
 
+    fn away(node: u64, needs_from: u64, since_ms: u64) -> Absent {
+        Absent {
+            node,
+            needs_from,
+            since_ms,
+        }
+    }
+
     #[test]
-    fn within_size_purges_nothing_and_never_the_newest() {
-        assert_eq!(decide(&inputs(3, 300)).purge_through, None);
+    fn within_size_purges_nothing() {
+        let d = decide(&inputs(3, 300));
+        assert_eq!(d.purge_through, None);
+        assert_eq!(d.reason, RetentionReason::WithinSize);
+        assert_eq!(decide(&inputs(0, 0)).purge_through, None);
+    }
+
+    #[test]
+    fn the_newest_segment_is_never_purged() {
         let d = decide(&inputs(3, 0));
-        assert_eq!(d.purge_through, Some(20), "the newest segment stays");
+        assert_eq!(d.purge_through, Some(20));
         assert_eq!(d.reason, RetentionReason::OverSize);
+        assert_eq!(decide(&inputs(1, 0)).purge_through, None);
     }
 
     #[test]
     fn oversize_purges_the_fewest_oldest_segments() {
         let d = decide(&inputs(5, 300));
         assert_eq!(d.purge_through, Some(20));
+        assert_eq!(d.reason, RetentionReason::OverSize);
+        // 450 bytes allowed: one segment of 100 must still go.
+        assert_eq!(decide(&inputs(5, 450)).purge_through, Some(10));
     }
 
     #[test]
-    fn freeze_and_protection_win_over_size() {
+    fn freeze_wins_over_size() {
         let mut i = inputs(5, 100);
         i.freeze_at = Some(15);
         let d = decide(&i);
         assert_eq!(d.purge_through, Some(10), "entries from 15 on stay");
         assert_eq!(d.reason, RetentionReason::Frozen);
+        i.freeze_at = Some(1);
+        let d = decide(&i);
+        assert_eq!(d.purge_through, None);
+        assert_eq!(d.reason, RetentionReason::Frozen);
+        // A freeze above what size removes anyway changes nothing.
+        i.freeze_at = Some(45);
+        assert_eq!(decide(&i).reason, RetentionReason::OverSize);
+    }
+
+    #[test]
+    fn protection_wins_over_size() {
         let mut i = inputs(5, 100);
         i.protected_from = 25;
         let d = decide(&i);
         assert_eq!(d.purge_through, Some(20));
         assert_eq!(d.reason, RetentionReason::Protected);
+        // Protection exactly at a segment's first entry keeps that segment.
+        i.protected_from = 21;
+        assert_eq!(decide(&i).purge_through, Some(20));
+        i.protected_from = 20;
+        assert_eq!(decide(&i).purge_through, Some(10));
     }
 
     #[test]
-    fn absent_members_are_kept_within_budget_and_time() {
+    fn an_absent_member_is_kept_within_the_extra_budget() {
         let mut i = inputs(5, 300);
         i.keep_for_absent_size = 200;
-        i.absent = vec![Absent {
-            node: 7,
-            needs_from: 5,
-            since_ms: 0,
-        }];
+        i.absent = vec![away(7, 5, 0)];
         let d = decide(&i);
         assert_eq!(d.purge_through, None);
         assert_eq!(d.kept_for_absent, vec![7]);
+        assert!(d.dropped_absent.is_empty());
         assert_eq!(d.reason, RetentionReason::KeptForAbsent);
-        // Over the extra budget: given up on.
+        // Needing less history, it costs less: only the first segment goes.
         i.keep_for_absent_size = 100;
+        i.absent = vec![away(7, 15, 0)];
+        let d = decide(&i);
+        assert_eq!(d.purge_through, Some(10));
+        assert_eq!(d.kept_for_absent, vec![7]);
+    }
+
+    #[test]
+    fn an_absent_member_over_budget_is_dropped_and_size_rules() {
+        let mut i = inputs(5, 300);
+        i.keep_for_absent_size = 100;
+        i.absent = vec![away(7, 5, 0)];
         let d = decide(&i);
         assert_eq!(d.dropped_absent, vec![7]);
+        assert!(d.kept_for_absent.is_empty());
         assert_eq!(d.purge_through, Some(20));
-        // Away too long: given up on.
-        i.keep_for_absent_size = 1000;
+        assert_eq!(d.reason, RetentionReason::OverSize);
+    }
+
+    #[test]
+    fn an_absent_member_away_too_long_is_dropped() {
+        let mut i = inputs(5, 300);
+        i.keep_for_absent_size = 10_000;
+        i.absent = vec![away(7, 5, 0)];
         i.now_ms = 5000;
         let d = decide(&i);
         assert_eq!(d.dropped_absent, vec![7]);
+        assert_eq!(d.purge_through, Some(20));
+        // Even when nothing needs purging, the wait is over.
+        let mut i = inputs(3, 1000);
+        i.absent = vec![away(7, 5, 0)];
+        i.now_ms = 5000;
+        assert_eq!(decide(&i).dropped_absent, vec![7]);
+    }
+
+    #[test]
+    fn an_absent_member_whose_history_is_gone_is_dropped() {
+        let mut i = inputs(5, 1000);
+        i.segments.remove(0);
+        i.absent = vec![away(7, 5, 0), away(8, 15, 0)];
+        let d = decide(&i);
+        assert_eq!(d.dropped_absent, vec![7]);
+        assert_eq!(d.kept_for_absent, vec![8]);
+    }
+
+    #[test]
+    fn absent_members_oldest_need_first_within_one_budget() {
+        let mut i = inputs(5, 200);
+        i.keep_for_absent_size = 200;
+        // Node 1 needs all 500 bytes (over 400); node 2 needs from segment 2 (400).
+        i.absent = vec![away(2, 15, 0), away(1, 3, 0)];
+        let d = decide(&i);
+        assert_eq!(d.dropped_absent, vec![1]);
+        assert_eq!(d.kept_for_absent, vec![2]);
+        assert_eq!(d.purge_through, Some(10));
+        assert_eq!(d.reason, RetentionReason::KeptForAbsent);
+    }
+
+    #[test]
+    fn history_kept_by_a_floor_costs_absent_members_nothing() {
+        let mut i = inputs(5, 100);
+        i.freeze_at = Some(5);
+        i.keep_for_absent_size = 0;
+        i.absent = vec![away(7, 5, 0)];
+        let d = decide(&i);
+        assert_eq!(d.kept_for_absent, vec![7]);
+        assert_eq!(d.purge_through, None);
+        assert_eq!(d.reason, RetentionReason::Frozen);
     }
 }

@@ -15,9 +15,17 @@ pub const PREFIX: usize = 8;
 /// Largest record body accepted when reading (a write-set is bounded well below this).
 pub const MAX_BODY: usize = 1 << 30;
 
-/// Appends the record for `e` to `out`.
+/// Bytes of the fixed fields of a body (everything but data and context).
+const FIXED: usize = 8 + 8 + 1 + 8 + 4 + 4;
+
+/// The body length of `e`'s record.
+pub fn body_len(e: &LogEntry) -> usize {
+    FIXED + e.data.len() + e.context.len()
+}
+
+/// Appends the record for `e` to `out` (its body must be at most [`MAX_BODY`]).
 pub fn encode(e: &LogEntry, appended_ms: u64, out: &mut Vec<u8>) {
-    let body_len = 8 + 8 + 1 + 8 + 4 + e.data.len() + 4 + e.context.len();
+    let body_len = body_len(e);
     let start = out.len();
     out.extend_from_slice(&(body_len as u32).to_le_bytes());
     out.extend_from_slice(&[0; 4]);
@@ -47,7 +55,7 @@ pub fn prefix(b: &[u8]) -> Result<(usize, u32), &'static str> {
         return Err("short record header");
     }
     let len = u32::from_le_bytes(b[0..4].try_into().unwrap()) as usize;
-    if !(33..=MAX_BODY).contains(&len) {
+    if !(FIXED..=MAX_BODY).contains(&len) {
         return Err("bad record length");
     }
     Ok((len, u32::from_le_bytes(b[4..8].try_into().unwrap())))

@@ -5,6 +5,7 @@ mod core;
 mod driver;
 mod log_store;
 mod logger;
+mod membership;
 mod retention;
 mod wire;
 
