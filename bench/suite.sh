@@ -31,6 +31,11 @@ case "$MODE" in
 esac
 export NODES=3 SB_TABLES=$TABLES SB_TABLE_SIZE=$SIZE KILL_AT
 . "$HERE/lib.sh"
+if [ ! -x "$TUTTI" ]; then
+  log "building $TUTTI"
+  (cd "$ROOT" && cargo build --release --bin tutti) || die "cargo build --release"
+fi
+[ "$GALERA" = 0 ] || [ -x "$ANCHOR/cluster.sh" ] || die "no Galera anchor at $ANCHOR (set GALERA_ANCHOR)"
 G_PORT() { echo $((3310 + $1)); }
 gsb() {  # gsb <node|all> <test> <command> [args]: sysbench against Galera
   local node=$1 test=$2 cmd=$3 port host=127.0.0.1 i; shift 3
