@@ -11,32 +11,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-fn table_dump(n: &NodeProc, sql: &str) -> Vec<String> {
-    let mut c = n.conn();
-    c.query_map(sql, |row: mysql::Row| {
-        (0..row.len())
-            .map(|i| format!("{:?}", row.as_ref(i).unwrap()))
-            .collect::<Vec<_>>()
-            .join("|")
-    })
-    .unwrap()
-}
-
-/// Waits until every running node shows the same rows for `sql`.
-fn converge(nodes: &[&NodeProc], sql: &str) -> Vec<String> {
-    wait_for(
-        "identical contents on all nodes",
-        Duration::from_secs(30),
-        || {
-            let first = table_dump(nodes[0], sql);
-            nodes[1..]
-                .iter()
-                .all(|n| table_dump(n, sql) == first)
-                .then_some(first)
-        },
-    )
-}
-
 fn mysql_code(e: &mysql::Error) -> Option<u16> {
     match e {
         mysql::Error::MySqlError(e) => Some(e.code),

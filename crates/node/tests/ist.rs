@@ -20,27 +20,6 @@ fn last_committed(n: &NodeProc) -> u64 {
     n.wsrep("wsrep_last_committed").parse().unwrap()
 }
 
-fn dump(n: &NodeProc, sql: &str) -> Vec<String> {
-    n.conn()
-        .query_map(sql, |row: mysql::Row| {
-            (0..row.len())
-                .map(|i| format!("{:?}", row.as_ref(i).unwrap()))
-                .collect::<Vec<_>>()
-                .join("|")
-        })
-        .unwrap()
-}
-
-fn converge(nodes: &[&NodeProc], sql: &str) -> Vec<String> {
-    wait_for("identical contents", Duration::from_secs(60), || {
-        let first = dump(nodes[0], sql);
-        nodes[1..]
-            .iter()
-            .all(|n| dump(n, sql) == first)
-            .then_some(first)
-    })
-}
-
 fn write_rows(n: &NodeProc, from: i64, count: i64, pad: usize) {
     let mut c = n.conn();
     let payload = "x".repeat(pad);

@@ -94,6 +94,23 @@ pub struct ApplierShared {
     pub queue: std::sync::atomic::AtomicU64,
 }
 
+impl ApplierShared {
+    /// The state of a node's applier over `storage`, starting at what it has applied.
+    pub fn new(node_id: NodeId, storage: Arc<Storage>) -> ApplierShared {
+        let applied = storage.applied();
+        ApplierShared {
+            node_id,
+            storage,
+            waiters: Arc::new(Waiters::default()),
+            counters: Arc::new(Counters::default()),
+            observer: RwLock::new(None),
+            applied: AppliedWatch::new(applied),
+            inconsistent: Mutex::new(None),
+            queue: Default::default(),
+        }
+    }
+}
+
 /// Starts the applier thread; returns the sender for committed entries.
 pub fn start(shared: Arc<ApplierShared>) -> (Sender<Committed>, std::thread::JoinHandle<()>) {
     let (tx, rx) = crossbeam_channel::unbounded();

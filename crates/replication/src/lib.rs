@@ -27,12 +27,11 @@ use tutti_wsrep::{
     ApplyObserver, ClusterUuid, NodeId, NodeState, Provider, ReplicateError, Seqno, WriteSet,
 };
 
-use applier::{AppliedWatch, ApplierShared};
+use applier::ApplierShared;
 use counters::Counters;
 pub use error::ReplicationError;
 use options::ProviderOptions;
 use raft::{Input, LogStore, Member, RaftCore, Transport, View};
-use waiters::Waiters;
 
 /// Settings of the replication layer.
 #[derive(Clone, Debug)]
@@ -85,16 +84,7 @@ impl Replication {
         let store = open_log(&config, &storage)?;
         let applied = storage.applied();
         transport.set_cluster(storage.cluster_uuid());
-        let shared = Arc::new(ApplierShared {
-            node_id: config.me.id,
-            storage,
-            waiters: Arc::new(Waiters::default()),
-            counters: Arc::new(Counters::default()),
-            observer: RwLock::new(None),
-            applied: AppliedWatch::new(applied),
-            inconsistent: Mutex::new(None),
-            queue: Default::default(),
-        });
+        let shared = Arc::new(ApplierShared::new(config.me.id, storage));
         let core = RaftCore::new(
             raft::CoreConfig {
                 me: config.me.clone(),

@@ -11,16 +11,14 @@
 //! no wall clock.
 
 use crossbeam_channel::Receiver;
-use parking_lot::{Mutex, RwLock};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 use tutti_gcache::GcacheOptions;
-use tutti_replication::applier::{apply_batch, AppliedWatch, ApplierShared};
-use tutti_replication::counters::Counters;
+use tutti_replication::applier::{apply_batch, ApplierShared};
 use tutti_replication::raft::{raft_logger, CoreConfig, Member, PeerMsg, RaftCore};
-use tutti_replication::waiters::{Outcome, Waiters};
+use tutti_replication::waiters::Outcome;
 use tutti_replication::{open_log, ReplicationConfig};
 use tutti_storage::{Durability, Storage};
 use tutti_wsrep::{NodeId, Seqno, WriteSet};
@@ -147,16 +145,7 @@ fn open_node(id: NodeId, dir: &Path, bootstrap: bool, cluster: Option<&Storage>)
         id,
         dir: dir.to_path_buf(),
         core: Some(core),
-        shared: Arc::new(ApplierShared {
-            node_id: id,
-            storage,
-            waiters: Arc::new(Waiters::default()),
-            counters: Arc::new(Counters::default()),
-            observer: RwLock::new(None),
-            applied: AppliedWatch::new(applied),
-            inconsistent: Mutex::new(None),
-            queue: Default::default(),
-        }),
+        shared: Arc::new(ApplierShared::new(id, storage)),
     }
 }
 

@@ -389,3 +389,30 @@ pub fn cluster(base: &Path, n: usize) -> Vec<NodeProc> {
     }
     nodes
 }
+
+/// The rows of a query on a node, one string per row (for comparing nodes).
+pub fn dump(n: &NodeProc, sql: &str) -> Vec<String> {
+    let mut c = n.conn();
+    c.query_map(sql, |row: mysql::Row| {
+        (0..row.len())
+            .map(|i| format!("{:?}", row.as_ref(i).unwrap()))
+            .collect::<Vec<_>>()
+            .join("|")
+    })
+    .unwrap()
+}
+
+/// Waits (bounded) until every node returns the same rows for `sql`; returns them.
+pub fn converge(nodes: &[&NodeProc], sql: &str) -> Vec<String> {
+    wait_for(
+        "identical contents on all nodes",
+        Duration::from_secs(60),
+        || {
+            let first = dump(nodes[0], sql);
+            nodes[1..]
+                .iter()
+                .all(|n| dump(n, sql) == first)
+                .then_some(first)
+        },
+    )
+}
