@@ -22,7 +22,8 @@ pub struct Cli {
 pub enum Command {
     /// Start a node (runs until SIGTERM or SIGINT, then shuts down cleanly).
     Start(StartArgs),
-    /// A local cluster on 127.0.0.1 (free ports, datadirs and logs under one directory).
+    /// A local cluster on 127.0.0.1: free ports, datadirs, logs and cluster.toml under one
+    /// directory (try `tutti cluster up --base /tmp/tutti`).
     #[command(subcommand)]
     Cluster(ClusterCommand),
 }
@@ -30,29 +31,45 @@ pub enum Command {
 /// `tutti cluster` commands.
 #[derive(Debug, Subcommand)]
 pub enum ClusterCommand {
-    /// Start N nodes (node1 bootstraps, the others join), or restart the stopped nodes of
-    /// an existing local cluster; waits until each is synced and prints how to connect.
+    /// Start a new local cluster, or restart the stopped nodes of the one under --base.
+    ///
+    /// A new cluster gets free ports on 127.0.0.1, datadirs DIR/node1.. and logs
+    /// DIR/node1.log..; node1 bootstraps, the others join it one by one, and each must be
+    /// synced (GET /health answers 200) within 60 s before the next starts. The nodes run
+    /// detached and keep running after this command exits. If DIR/cluster.toml exists, the
+    /// nodes that are not running are restarted on their recorded ports from their datadirs
+    /// (a restarted node remembers its cluster). Prints how to connect to each node.
     Up {
-        /// Number of nodes (1-9).
-        #[arg(long, default_value_t = 3)]
-        nodes: usize,
-        /// Directory for datadirs, logs and cluster.toml.
+        /// Number of nodes of a new cluster, 1 to 9 [default: 3]; ignored when DIR already
+        /// holds a cluster.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=9))]
+        nodes: Option<u8>,
+        /// Directory for the datadirs, the logs and cluster.toml (created if missing).
         #[arg(long, value_name = "DIR")]
         base: PathBuf,
-        /// Log level of the nodes.
+        /// Log level of the started nodes (error, warn, info, debug, trace, or a tracing
+        /// filter).
         #[arg(long, value_name = "LEVEL", default_value = "info")]
         log_level: String,
     },
-    /// Show each node's process, state, cluster status, size, seqno and leader (exit 1 if
-    /// a node is down).
+    /// Show each node of the cluster under --base.
+    ///
+    /// One row per node: name, pid, whether the process runs, and from its /status:
+    /// wsrep_local_state_comment, wsrep_cluster_status, wsrep_cluster_size,
+    /// wsrep_last_committed and wsrep_cluster_leader ("-" if unknown). Exits with 1 if a
+    /// node is not running or does not answer.
     Status {
-        /// The directory given to `up`.
+        /// The directory given to `tutti cluster up`.
         #[arg(long, value_name = "DIR")]
         base: PathBuf,
     },
-    /// Stop every node cleanly (newest first, each leaving the cluster); datadirs are kept.
+    /// Stop every node of the cluster under --base cleanly; the datadirs are kept.
+    ///
+    /// Sends SIGTERM to the nodes newest first (nodeN .. node1) and waits up to 30 s for
+    /// each to exit before the next: a clean stop leaves the cluster, so the remaining
+    /// nodes keep a primary component. `tutti cluster up --base DIR` restarts them.
     Down {
-        /// The directory given to `up`.
+        /// The directory given to `tutti cluster up`.
         #[arg(long, value_name = "DIR")]
         base: PathBuf,
     },

@@ -22,12 +22,21 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
-            // One line: clap's first line ("error: ..."), without the usage block.
+            // One line: clap's first line ("error: ..."), without the usage block; a line
+            // ending in ':' is followed by what it announces (e.g. the missing arguments).
             let text = e.render().to_string();
-            eprintln!(
-                "{} (see 'tutti --help')",
-                text.lines().next().unwrap_or("error: invalid arguments")
-            );
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let mut line = lines
+                .next()
+                .unwrap_or("error: invalid arguments")
+                .to_string();
+            while line.ends_with(':') {
+                match lines.next().filter(|l| !l.starts_with("Usage:")) {
+                    Some(next) => line = format!("{line} {next}"),
+                    None => break,
+                }
+            }
+            eprintln!("{line} (see 'tutti --help')");
             return ExitCode::from(2);
         }
     };
@@ -59,7 +68,7 @@ fn main() -> ExitCode {
                     nodes,
                     base,
                     log_level,
-                } => local_cluster::up(&base, nodes, &log_level).map(|()| true),
+                } => local_cluster::up(&base, nodes.map(usize::from), &log_level).map(|()| true),
                 ClusterCommand::Status { base } => local_cluster::status(&base),
                 ClusterCommand::Down { base } => local_cluster::down(&base).map(|()| true),
             };
