@@ -111,9 +111,6 @@ fn the_same_row_on_two_nodes_commits_once_the_other_gets_1213() {
     }
 }
 
-const ACCOUNTS: i64 = 10;
-const START: i64 = 1000;
-
 /// One bank client: transfers in transactions, retried on 1213; records acknowledged ones.
 fn bank_client(port: u16, t: i64, stop: Arc<AtomicBool>, acked: Arc<Mutex<Vec<i64>>>) {
     let mut i = 0i64;
@@ -162,16 +159,7 @@ fn bank_client(port: u16, t: i64, stop: Arc<AtomicBool>, acked: Arc<Mutex<Vec<i6
 fn bank_survives_kill_9_of_a_follower_and_the_leader() {
     let base = tempfile::tempdir().unwrap();
     let mut nodes = cluster(base.path(), 3);
-    let mut c = nodes[0].conn();
-    c.query_drop("CREATE DATABASE bank").unwrap();
-    c.query_drop("CREATE TABLE bank.acct (id INT PRIMARY KEY, bal INT NOT NULL)")
-        .unwrap();
-    c.query_drop("CREATE TABLE bank.log (id BIGINT PRIMARY KEY)")
-        .unwrap();
-    for id in 1..=ACCOUNTS {
-        c.exec_drop("INSERT INTO bank.acct VALUES (?, ?)", (id, START))
-            .unwrap();
-    }
+    bank_schema(&nodes[0]);
     let stop = Arc::new(AtomicBool::new(false));
     let acked = Arc::new(Mutex::new(Vec::new()));
     let mut clients = Vec::new();

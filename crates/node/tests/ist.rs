@@ -202,9 +202,6 @@ fn a_node_whose_history_is_gone_says_it_needs_sst() {
     }
 }
 
-const ACCOUNTS: i64 = 10;
-const START: i64 = 1000;
-
 fn bank_client(port: u16, t: i64, stop: Arc<AtomicBool>, acked: Arc<Mutex<Vec<i64>>>) {
     let mut i = 0;
     while !stop.load(Ordering::Relaxed) {
@@ -238,16 +235,7 @@ fn bank_client(port: u16, t: i64, stop: Arc<AtomicBool>, acked: Arc<Mutex<Vec<i6
 fn a_cluster_that_lost_every_node_restarts_by_itself() {
     let base = tempfile::tempdir().unwrap();
     let mut nodes = cluster(base.path(), 3);
-    let mut c = nodes[0].conn();
-    c.query_drop("CREATE DATABASE bank").unwrap();
-    c.query_drop("CREATE TABLE bank.acct (id INT PRIMARY KEY, bal INT)")
-        .unwrap();
-    c.query_drop("CREATE TABLE bank.log (id BIGINT PRIMARY KEY)")
-        .unwrap();
-    for id in 1..=ACCOUNTS {
-        c.exec_drop("INSERT INTO bank.acct VALUES (?, ?)", (id, START))
-            .unwrap();
-    }
+    bank_schema(&nodes[0]);
     let stop = Arc::new(AtomicBool::new(false));
     let acked = Arc::new(Mutex::new(Vec::new()));
     let clients: Vec<_> = nodes

@@ -416,3 +416,22 @@ pub fn converge(nodes: &[&NodeProc], sql: &str) -> Vec<String> {
         },
     )
 }
+
+/// Bank accounts for the transfer tests.
+pub const ACCOUNTS: i64 = 10;
+/// Every account's opening balance.
+pub const START: i64 = 1000;
+
+/// Creates `bank.acct` (ACCOUNTS accounts holding START each) and `bank.log` through `n`.
+pub fn bank_schema(n: &NodeProc) {
+    let mut c = n.conn();
+    c.query_drop("CREATE DATABASE bank").unwrap();
+    c.query_drop("CREATE TABLE bank.acct (id INT PRIMARY KEY, bal INT NOT NULL)")
+        .unwrap();
+    c.query_drop("CREATE TABLE bank.log (id BIGINT PRIMARY KEY)")
+        .unwrap();
+    for id in 1..=ACCOUNTS {
+        c.exec_drop("INSERT INTO bank.acct VALUES (?, ?)", (id, START))
+            .unwrap();
+    }
+}
