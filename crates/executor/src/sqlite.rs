@@ -51,35 +51,38 @@ fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
 }
 
 /// Runs a row-returning statement and collects its rows.
+///
+/// The column list is read after the statement ran: a cached statement recompiles itself
+/// when it runs after a schema change, and until then reports the columns it was compiled
+/// with (a `SELECT *` would lose a column added since).
 pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
     let mut stmt = conn.prepare_cached(sql)?;
     bind(&mut stmt, params)?;
-    let decl: Vec<(String, Option<String>)> = stmt
-        .columns()
-        .map(|c| (c.name().to_string(), c.decl_type().map(str::to_string)))
-        .collect();
-    let n = decl.len();
     let mut rows_out = Vec::new();
-    let mut rows = stmt.raw_query();
-    while let Some(row) = rows.next()? {
-        let mut vals = Vec::with_capacity(n);
-        for i in 0..n {
-            vals.push(from_ref(row.get_ref(i)?));
+    {
+        let mut rows = stmt.raw_query();
+        while let Some(row) = rows.next()? {
+            let n = row.as_ref().column_count();
+            let mut vals = Vec::with_capacity(n);
+            for i in 0..n {
+                vals.push(from_ref(row.get_ref(i)?));
+            }
+            rows_out.push(vals);
         }
-        rows_out.push(vals);
     }
-    let columns = decl
+    let columns = stmt
+        .columns()
         .into_iter()
         .enumerate()
-        .map(|(i, (name, d))| {
-            let (kind, unsigned) = kind_of_decltype(d.as_deref()).unwrap_or_else(|| {
+        .map(|(i, c)| {
+            let (kind, unsigned) = kind_of_decltype(c.decl_type()).unwrap_or_else(|| {
                 (
                     kind_of_values(rows_out.iter().map(|r: &Vec<Value>| &r[i])),
                     false,
                 )
             });
             Column {
-                name,
+                name: c.name().to_string(),
                 kind,
                 unsigned,
             }
@@ -92,8 +95,9 @@ pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet
 }
 
 /// Column names and types of a statement without running it (for COM_STMT_PREPARE).
+/// Prepared afresh: a cached statement may still describe the schema before a change.
 pub fn describe(conn: &Connection, sql: &str) -> Result<(usize, Vec<Column>), ExecError> {
-    let stmt = conn.prepare_cached(sql)?;
+    let stmt = conn.prepare(sql)?;
     let cols = stmt
         .columns()
         .map(|c| {

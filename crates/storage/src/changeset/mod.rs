@@ -1,18 +1,27 @@
 //! Applying a SQLite session changeset the way replication needs it.
 //!
-//! Any conflict aborts the apply and nothing of the changeset stays: after certification a
-//! write-set must apply cleanly, so a conflict means the data differs, and it is reported,
-//! never papered over. Two implementations with the same semantics:
-//! - [`fast`]: walks the changeset with the session iterator and runs INSERT / UPDATE /
-//!   DELETE statements from the connection's prepared-statement cache. SQLite's own apply
-//!   prepares its statements and reads table info on every call, which made it the most
-//!   expensive step of both the executor's per-statement replay and the applier.
-//! - [`sqlite_apply`]: SQLite's `sqlite3changeset_apply_v2`, needed when foreign keys have
-//!   actions (their effects are already in the changeset and must not fire again).
+//! A changeset is the *net* effect of a transaction, one change per primary key, grouped by
+//! table in an order that has nothing to do with the order of the statements. Applied row
+//! by row, its intermediate states can break a UNIQUE constraint that holds both before and
+//! after: a REPLACE that moves a unique value to a new id, a swap of two unique values, a
+//! DELETE and re-INSERT of the same value under another key. [`rows`] therefore sets such
+//! rows aside and inserts them once every other change is in; after certification a
+//! write-set from a consistent node always applies.
+//!
+//! Any other conflict (a row missing, a row whose old values differ, a primary key taken,
+//! foreign keys left broken) means this node's data differs from the cluster's: the apply
+//! is undone and the conflict returned, never papered over.
+//!
+//! Foreign-key *actions* (ON DELETE CASCADE, SET NULL, ...) already happened on the node
+//! that ran the transaction and their effects are rows of the changeset; they must not fire
+//! again. When the schema has any, enforcement is switched off for the apply (SQLite's own
+//! `SQLITE_CHANGESETAPPLY_FKNOACTION` does the same; switching expires the connection's
+//! prepared statements, so it is done only when the schema needs it).
 
-mod fast;
-mod sqlite_apply;
+mod columns;
+mod rows;
 
+use rusqlite::config::DbConfig;
 use rusqlite::Connection;
 
 /// Why a changeset did not apply.
@@ -53,9 +62,34 @@ pub fn apply_changeset(
     if changeset.is_empty() {
         return Ok(());
     }
-    if fk_actions {
-        sqlite_apply::apply(conn, changeset)
-    } else {
-        fast::apply(conn, changeset)
+    if !fk_actions {
+        return rows::apply(conn, changeset);
+    }
+    let _off = ForeignKeysOff::new(conn)?;
+    rows::apply(conn, changeset)
+}
+
+/// Foreign-key enforcement switched off for its lifetime (errors and panics included).
+struct ForeignKeysOff<'a>(&'a Connection);
+
+impl<'a> ForeignKeysOff<'a> {
+    fn new(conn: &'a Connection) -> rusqlite::Result<Self> {
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_FKEY, false)?;
+        Ok(ForeignKeysOff(conn))
     }
 }
+
+impl Drop for ForeignKeysOff<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self
+            .0
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_FKEY, true)
+        {
+            // Cannot happen for a valid handle; without enforcement the node must not go on.
+            panic!("cannot switch foreign keys back on: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,39 @@
+//! The columns of a table as the schema has them *now*.
+//!
+//! A changeset names a table and gives values by column position; the apply statements
+//! need the column names. They are read from a cached `SELECT * ... LIMIT 0` that is
+//! stepped first: a cached statement keeps the column list it was compiled with until it
+//! runs again, so after a DROP/CREATE or an ALTER its names would belong to the old table.
+
+use rusqlite::Connection;
+
+/// A double-quoted SQLite identifier.
+pub(super) fn quote(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// The quoted column names of `table`, in order.
+pub(super) fn of(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT * FROM {} LIMIT 0", quote(table)))?;
+    // Running it recompiles it if the schema changed since it was cached.
+    stmt.raw_query().next()?;
+    Ok(stmt.column_names().into_iter().map(quote).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_follow_schema_changes_of_a_cached_statement() {
+        let c = Connection::open_in_memory().unwrap();
+        c.execute_batch("CREATE TABLE t(a INTEGER PRIMARY KEY, b)")
+            .unwrap();
+        assert_eq!(of(&c, "t").unwrap(), ["\"a\"", "\"b\""]);
+        c.execute_batch("DROP TABLE t; CREATE TABLE t(id INTEGER PRIMARY KEY, id2, x)")
+            .unwrap();
+        assert_eq!(of(&c, "t").unwrap(), ["\"id\"", "\"id2\"", "\"x\""]);
+        c.execute_batch("ALTER TABLE t DROP COLUMN x").unwrap();
+        assert_eq!(of(&c, "t").unwrap(), ["\"id\"", "\"id2\""]);
+    }
+}
