@@ -4,6 +4,14 @@
 //! new), exclusive keys for the unique-index values it takes or frees, shared keys for the
 //! foreign-key parents it references, and a shared table key. Keys are stable 64-bit
 //! hashes ([`tutti_wsrep::hash_key`]); a collision can only cause a needless conflict.
+//!
+//! Two transactions whose rows would collide in an index must share a key, or both pass
+//! certification and the second cannot be applied anywhere. So a key hashes its values in
+//! the key's own column order (a foreign key in its parent key's order), and an UPDATE
+//! that changes only some columns of a composite key gets the others from the row itself
+//! (a changeset records only changed columns), read from the committed database by
+//! primary key. If that row changed since the transaction read it, the two transactions
+//! already share the primary-key key.
 
 use rusqlite::hooks::Action as Op;
 use rusqlite::session::{ChangesetItem, ChangesetIter};
@@ -13,7 +21,7 @@ use std::io::Read;
 use std::sync::Arc;
 use tutti_wsrep::{hash_key, CertKeys, Value};
 
-use crate::catalog::{row_namespace, TableMeta};
+use crate::catalog::{row_namespace, KeyDef, TableMeta};
 use crate::ExecError;
 
 /// The key of a table as a whole (schema changes conflict with its writers).
@@ -34,8 +42,11 @@ fn value(v: ValueRef<'_>) -> Value {
     }
 }
 
-/// The row image a key is computed from: old (before) or new (after) values.
-fn image(item: &ChangesetItem, n: usize, new: bool) -> Vec<Option<Value>> {
+/// A row image: one value per column, None where the changeset has none.
+pub type Image = Vec<Option<Value>>;
+
+/// The old (before) or new (after) values a changeset item records.
+fn image(item: &ChangesetItem, n: usize, new: bool) -> Image {
     (0..n)
         .map(|i| {
             let v = if new {
@@ -48,22 +59,57 @@ fn image(item: &ChangesetItem, n: usize, new: bool) -> Vec<Option<Value>> {
         .collect()
 }
 
-fn key_of(namespace: &str, row: &[Option<Value>], cols: &[usize]) -> Option<u64> {
-    let vals: Option<Vec<&Value>> = cols
+/// The hash of a key over a row image; None if a value is missing or NULL (NULLs never
+/// conflict in unique indexes, and reference no parent).
+fn key_of(def: &KeyDef, row: &[Option<Value>]) -> Option<u64> {
+    let vals: Option<Vec<&Value>> = def
+        .columns
         .iter()
-        .map(|c| row.get(*c).and_then(|v| v.as_ref()))
+        .map(|c| row.get(*c)?.as_ref().filter(|v| !v.is_null()))
         .collect();
-    let vals = vals?;
-    if vals.iter().any(|v| v.is_null()) {
-        return None; // NULLs never conflict in unique indexes, and reference no parent
-    }
-    Some(hash_key(namespace, &vals))
+    Some(hash_key(&def.namespace, &vals?))
 }
 
-/// Extracts the keys of a changeset; `meta` looks up a table by SQLite name.
+/// Reads a row of the committed database by the primary key in `row` (see the module doc).
+pub type CurrentRow<'a> =
+    dyn FnMut(&TableMeta, &Image) -> Result<Option<Vec<Value>>, ExecError> + 'a;
+
+/// What an UPDATE's images lack for a key it touches: filled from the current row, once.
+struct Fill<'a, 'b> {
+    meta: &'a TableMeta,
+    current: &'a mut CurrentRow<'b>,
+    row: Option<Option<Vec<Value>>>,
+}
+
+impl Fill<'_, '_> {
+    fn complete(&mut self, def: &KeyDef, images: [&mut Image; 2]) -> Result<(), ExecError> {
+        let missing = |img: &Image| def.columns.iter().any(|c| img[*c].is_none());
+        if !images.iter().any(|i| missing(i)) {
+            return Ok(());
+        }
+        if self.row.is_none() {
+            let pk: Image = images[0].clone();
+            self.row = Some((self.current)(self.meta, &pk)?);
+        }
+        if let Some(Some(row)) = &self.row {
+            for img in images {
+                for c in &def.columns {
+                    if img[*c].is_none() {
+                        img[*c] = row.get(*c).cloned();
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Extracts the keys of a changeset; `meta` looks up a table by SQLite name, `current`
+/// reads a row of the committed database by primary key.
 pub fn extract(
     changeset: &[u8],
     mut meta: impl FnMut(&str) -> Result<Option<Arc<TableMeta>>, ExecError>,
+    current: &mut CurrentRow<'_>,
 ) -> Result<CertKeys, ExecError> {
     let (mut ex, mut sh, mut tables) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
     let mut input: &[u8] = changeset;
@@ -75,67 +121,66 @@ pub fn extract(
         let table = op.table_name().to_string();
         let n = op.number_of_columns() as usize;
         let code = op.code();
-        let pk_cols: Vec<usize> = item
-            .pk()?
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| **f != 0)
-            .map(|(i, _)| i)
-            .collect();
         tables.insert(table_key(&table));
-        let ns = row_namespace(&table);
-        let old =
-            matches!(code, Op::SQLITE_DELETE | Op::SQLITE_UPDATE).then(|| image(item, n, false));
-        let new =
-            matches!(code, Op::SQLITE_INSERT | Op::SQLITE_UPDATE).then(|| image(item, n, true));
-        // For an UPDATE, unchanged columns are only in the old image (PK) or nowhere:
-        // merge so that new values win and PK values come from the old image.
-        let after: Option<Vec<Option<Value>>> = match (&old, &new) {
-            (Some(o), Some(nw)) => Some(
-                o.iter()
-                    .zip(nw)
-                    .map(|(a, b)| b.clone().or_else(|| a.clone()))
+        let m = meta(&table)?;
+        let primary = match &m {
+            Some(m) if m.info.columns.len() == n => m.primary.clone(),
+            // The table is gone or changed: its raw primary key still names the row.
+            _ => KeyDef {
+                namespace: row_namespace(&table),
+                columns: (0..n)
+                    .filter(|i| item.pk().is_ok_and(|p| p[*i] != 0))
                     .collect(),
-            ),
-            (None, Some(nw)) => Some(nw.clone()),
-            _ => None,
+            },
         };
-        for row in [&old, &after].into_iter().flatten() {
-            if let Some(k) = key_of(&ns, row, &pk_cols) {
-                ex.insert(k);
-            }
+        let mut old = match code {
+            Op::SQLITE_DELETE | Op::SQLITE_UPDATE => image(item, n, false),
+            _ => vec![None; n],
+        };
+        let new = match code {
+            Op::SQLITE_INSERT | Op::SQLITE_UPDATE => image(item, n, true),
+            _ => vec![None; n],
+        };
+        // After the change: new values where given, else the old ones (the primary key of
+        // an UPDATE, whose unchanged columns are in neither image).
+        let mut after: Image = if code == Op::SQLITE_DELETE {
+            vec![None; n]
+        } else {
+            new.iter()
+                .zip(&old)
+                .map(|(b, a)| b.clone().or_else(|| a.clone()))
+                .collect()
+        };
+        for row in [&old, &after] {
+            ex.extend(key_of(&primary, row));
         }
-        let Some(m) = meta(&table)? else { continue };
-        for (ins, cols) in &m.uniques {
-            // Values an UPDATE frees or takes, the values an INSERT takes, a DELETE frees.
-            let changed =
-                |row: &Option<Vec<Option<Value>>>| row.as_ref().and_then(|r| key_of(ins, r, cols));
+        let Some(m) = m.filter(|m| m.info.columns.len() == n) else {
+            continue;
+        };
+        let touched = |def: &KeyDef| {
+            code != Op::SQLITE_UPDATE || def.columns.iter().any(|c| new[*c].is_some())
+        };
+        let mut fill = Fill {
+            meta: &m,
+            current: &mut *current,
+            row: None,
+        };
+        // Values an UPDATE frees or takes, the values an INSERT takes, a DELETE frees.
+        for def in m.uniques.iter().filter(|d| touched(d)) {
             if code == Op::SQLITE_UPDATE {
-                let touched = cols
-                    .iter()
-                    .any(|c| new.as_ref().is_some_and(|nw| nw[*c].is_some()));
-                if !touched {
-                    continue;
-                }
+                fill.complete(def, [&mut old, &mut after])?;
             }
-            for k in [changed(&old), changed(&after)].into_iter().flatten() {
-                ex.insert(k);
-            }
+            ex.extend(key_of(def, &old));
+            ex.extend(key_of(def, &after));
         }
-        if let Some(after) = &after {
-            for fk in &m.foreign_keys {
-                if code == Op::SQLITE_UPDATE
-                    && !fk
-                        .columns
-                        .iter()
-                        .any(|c| new.as_ref().is_some_and(|nw| nw[*c].is_some()))
-                {
-                    continue;
-                }
-                if let Some(k) = key_of(&fk.namespace, after, &fk.columns) {
-                    sh.insert(k);
-                }
+        for def in m.foreign_keys.iter().filter(|d| touched(d)) {
+            if code == Op::SQLITE_DELETE {
+                continue;
             }
+            if code == Op::SQLITE_UPDATE {
+                fill.complete(def, [&mut old, &mut after])?;
+            }
+            sh.extend(key_of(def, &after));
         }
     }
     Ok(CertKeys {
@@ -143,4 +188,63 @@ pub fn extract(
         shared: sh.into_iter().collect(),
         tables: tables.into_iter().collect(),
     })
+}
+
+/// Reads a row by primary key on `conn` (the [`CurrentRow`] of the executor).
+pub fn read_row(
+    conn: &rusqlite::Connection,
+    meta: &TableMeta,
+    pk: &Image,
+) -> Result<Option<Vec<Value>>, ExecError> {
+    let cols = &meta.info.columns;
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let mut sql = format!("SELECT * FROM {}", quote(&meta.info.name.sqlite_name()));
+    for (k, c) in meta.primary.columns.iter().enumerate() {
+        sql.push_str(if k == 0 { " WHERE " } else { " AND " });
+        sql.push_str(&quote(&cols[*c].name));
+        sql.push_str(" = ?");
+    }
+    let mut stmt = conn.prepare_cached(&sql)?;
+    for (k, c) in meta.primary.columns.iter().enumerate() {
+        let Some(v) = pk.get(*c).cloned().flatten() else {
+            return Ok(None);
+        };
+        stmt.raw_bind_parameter(k + 1, crate::sqlite::to_sql(&v))?;
+    }
+    let mut rows = stmt.raw_query();
+    let Some(row) = rows.next()? else {
+        return Ok(None);
+    };
+    let n = row.as_ref().column_count();
+    (0..n)
+        .map(|i| {
+            row.get_ref(i)
+                .map(crate::sqlite::from_ref)
+                .map_err(Into::into)
+        })
+        .collect::<Result<Vec<_>, ExecError>>()
+        .map(Some)
+}
+
+/// The keys of a changeset on this executor: its catalog, and rows read on a reader.
+pub(crate) fn of(exec: &crate::Executor, changeset: &[u8]) -> Result<CertKeys, ExecError> {
+    let mut reader = None;
+    let mut current = |meta: &TableMeta, pk: &Image| {
+        if reader.is_none() {
+            reader = Some(
+                exec.storage
+                    .reader()
+                    .map_err(|e| ExecError::Sqlite(e.to_string()))?,
+            );
+        }
+        match reader.as_ref() {
+            Some(r) => read_row(r, meta, pk),
+            None => Ok(None),
+        }
+    };
+    extract(
+        changeset,
+        |t| exec.catalog.table(&exec.storage, t),
+        &mut current,
+    )
 }

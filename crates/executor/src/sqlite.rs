@@ -15,7 +15,7 @@ use tutti_wsrep::Value;
 use crate::result::{kind_of_decltype, kind_of_values, Column, ResultSet};
 use crate::{error::from_sqlite, ExecError};
 
-fn to_sql(v: &Value) -> ToSqlOutput<'_> {
+pub(crate) fn to_sql(v: &Value) -> ToSqlOutput<'_> {
     match v {
         Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
         Value::Int(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
@@ -72,7 +72,6 @@ pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet
     }
     let columns = stmt
         .columns()
-        .into_iter()
         .enumerate()
         .map(|(i, c)| {
             let (kind, unsigned) = kind_of_decltype(c.decl_type()).unwrap_or_else(|| {

@@ -176,12 +176,11 @@ fn certification_keys_cover_unique_and_foreign_keys() {
     );
     ok(&mut s, "INSERT INTO p VALUES (1, 'a@x')");
     let exec = &f.exec;
-    let meta = |t: &str| exec.catalog.table(&exec.storage, t);
     // Capture a child insert and check its keys.
     ok(&mut s, "BEGIN");
     ok(&mut s, "INSERT INTO c VALUES (10, 1)");
     let changes = s.txn.as_ref().unwrap().changes.clone();
-    let k = keys::extract(&changes, meta).unwrap();
+    let k = keys::of(exec, &changes).unwrap();
     assert_eq!(k.exclusive.len(), 1, "the child row");
     assert_eq!(
         k.shared,
@@ -192,7 +191,7 @@ fn certification_keys_cover_unique_and_foreign_keys() {
     ok(&mut s, "BEGIN");
     ok(&mut s, "UPDATE p SET email = 'b@x' WHERE id = 1");
     let changes = s.txn.as_ref().unwrap().changes.clone();
-    let k = keys::extract(&changes, meta).unwrap();
+    let k = keys::of(exec, &changes).unwrap();
     assert_eq!(
         k.exclusive.len(),
         3,

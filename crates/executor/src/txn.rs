@@ -91,7 +91,7 @@ impl Session {
             return Err(ExecError::Deadlock);
         }
         let exec = &self.exec;
-        let keys = keys::extract(&txn.changes, |t| exec.catalog.table(&exec.storage, t))?;
+        let keys = keys::of(exec, &txn.changes)?;
         let ws = WriteSet {
             origin: exec.provider.node_id(),
             trx_id: txn.id,
@@ -194,9 +194,7 @@ impl Session {
                     other => (state, other?),
                 }
             };
-            let keys = keys::extract(&captured.changeset, |t| {
-                exec.catalog.table(&exec.storage, t)
-            })?;
+            let keys = keys::of(&exec, &captured.changeset)?;
             let request = lock_request(&keys);
             let waited = match exec.locks.acquire(txn_id, &request, timeout) {
                 Ok(w) => w,

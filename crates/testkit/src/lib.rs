@@ -10,6 +10,9 @@
 //! flight to or from it; a restart reopens its datadir. Same seed, same run: no sleeps,
 //! no wall clock.
 
+pub mod sql;
+pub mod workload;
+
 use crossbeam_channel::Receiver;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -232,6 +235,11 @@ impl Cluster {
             .filter(|(_, c)| c.is_leader())
             .max_by_key(|(_, c)| c.term())
             .map(|(id, _)| id)
+    }
+
+    /// The commit index node `id` knows (0 while it is down).
+    pub fn commit_index(&self, id: NodeId) -> Seqno {
+        self.core(id).map(|c| c.commit_index()).unwrap_or(0)
     }
 
     /// True when node `id` is in a primary component.

@@ -17,7 +17,7 @@ pub(super) fn of(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>
     let mut stmt = conn.prepare_cached(&format!("SELECT * FROM {} LIMIT 0", quote(table)))?;
     // Running it recompiles it if the schema changed since it was cached.
     stmt.raw_query().next()?;
-    Ok(stmt.column_names().into_iter().map(quote).collect())
+    Ok(stmt.column_names().map(quote).collect())
 }
 
 #[cfg(test)]

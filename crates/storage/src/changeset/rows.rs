@@ -115,17 +115,16 @@ fn apply_all(conn: &Connection, changeset: &[u8]) -> Result<(), ChangesetConflic
         match op.code() {
             Action::SQLITE_INSERT => match insert(conn, &mut sql, table, |i| item.new_value(i))? {
                 Write::Done => {}
-                Write::UniqueTaken => aside.push((t, owned_new_row(table, &item)?)),
+                Write::UniqueTaken => aside.push((t, owned_new_row(table, item)?)),
                 Write::PrimaryKeyTaken | Write::Missing => return conflict("row exists"),
             },
-            Action::SQLITE_DELETE => {
-                if delete(conn, &mut sql, table, &pk, &item)? != Write::Done {
-                    return conflict("row not found or changed");
-                }
-            }
-            Action::SQLITE_UPDATE => match update(conn, &mut sql, table, &pk, &item)? {
+            Action::SQLITE_DELETE => match delete(conn, &mut sql, table, &pk, item)? {
                 Write::Done => {}
-                Write::UniqueTaken => match take_row(conn, &mut sql, table, &pk, &item)? {
+                _ => return conflict("row not found or changed"),
+            },
+            Action::SQLITE_UPDATE => match update(conn, &mut sql, table, &pk, item)? {
+                Write::Done => {}
+                Write::UniqueTaken => match take_row(conn, &mut sql, table, &pk, item)? {
                     Some(row) => aside.push((t, row)),
                     None => return conflict("row not found or changed"),
                 },
