@@ -117,6 +117,28 @@ pub enum ExecError {
     Sqlite(String),
 }
 
+impl ExecError {
+    /// True when the error says a schema object exists or does not: a schema change
+    /// ordered just before, on another node, may not be applied here yet.
+    pub fn depends_on_schema(&self) -> bool {
+        use tutti_sql::SqlError;
+        matches!(
+            self,
+            ExecError::Sql(
+                SqlError::UnknownDatabase(_) | SqlError::NoSuchTable(_) | SqlError::NoSuchIndex(_)
+            ) | ExecError::NoSuchTable(_)
+                | ExecError::TableExists(_)
+                | ExecError::UnknownTable(_)
+                | ExecError::UnknownColumn(_)
+                | ExecError::DuplicateColumn(_)
+                | ExecError::DuplicateKeyName(_)
+                | ExecError::UnknownDatabase(_)
+                | ExecError::DatabaseExists(_)
+                | ExecError::DropMissingDatabase(_)
+        )
+    }
+}
+
 impl From<ReplicateError> for ExecError {
     fn from(e: ReplicateError) -> ExecError {
         match e {

@@ -148,26 +148,12 @@ impl Session {
         let mut rows_before_last = false;
         while let Some(stmt) = req.next(self) {
             let last = req.is_empty();
-            let r = stmt.map_err(ExecError::from).and_then(|stmt| {
-                let returns_rows = matches!(
-                    &stmt,
-                    Stmt::Show(_)
-                        | Stmt::Query(Query {
-                            kind: QueryKind::Select,
-                            ..
-                        })
-                );
-                if returns_rows && !last {
-                    // The protocol layer can send one result set per request, last.
-                    rows_before_last = true;
-                    let what =
-                        "several statements returning rows in one query (send them one by one)";
-                    return Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(
-                        what.into(),
-                    )));
+            let mut r = self.run_translated(stmt, last, &mut rows_before_last);
+            if r.as_ref().is_err_and(ExecError::depends_on_schema) && self.catch_up() {
+                if let Some(stmt) = req.again(self) {
+                    r = self.run_translated(stmt, last, &mut rows_before_last);
                 }
-                self.run(stmt, &[])
-            });
+            }
             let failed = r.is_err();
             out.push(r);
             if failed || rows_before_last {
@@ -178,8 +164,49 @@ impl Session {
         out
     }
 
+    fn run_translated(
+        &mut self,
+        stmt: Result<Stmt, tutti_sql::SqlError>,
+        last: bool,
+        rows_before_last: &mut bool,
+    ) -> Result<Response, ExecError> {
+        let stmt = stmt?;
+        let returns_rows = matches!(
+            &stmt,
+            Stmt::Show(_)
+                | Stmt::Query(Query {
+                    kind: QueryKind::Select,
+                    ..
+                })
+        );
+        if returns_rows && !last {
+            // The protocol layer can send one result set per request, last.
+            *rows_before_last = true;
+            let what = "several statements returning rows in one query (send them one by one)";
+            return Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(
+                what.into(),
+            )));
+        }
+        self.run(stmt, &[])
+    }
+
+    /// Waits until this node has applied everything the cluster committed so far; false
+    /// if that cannot be known. A statement that failed on a schema object runs once more
+    /// after it: DDL and DML naming what another node just created (or dropped) then see
+    /// it, as they would at their place in the total order.
+    fn catch_up(&self) -> bool {
+        self.exec.provider.sync_wait(CAUSAL_READ_TIMEOUT).is_ok()
+    }
+
     /// `COM_STMT_PREPARE`.
     pub fn prepare(&mut self, sql: &str) -> Result<PreparedInfo, ExecError> {
+        match self.prepare_once(sql) {
+            Err(e) if e.depends_on_schema() && self.catch_up() => self.prepare_once(sql),
+            r => r,
+        }
+    }
+
+    fn prepare_once(&mut self, sql: &str) -> Result<PreparedInfo, ExecError> {
         let mut stmts = tutti_sql::translate(sql, self)?;
         if stmts.len() != 1 {
             return Err(ExecError::NotPreparable);
@@ -226,6 +253,13 @@ impl Session {
     /// `COM_STMT_EXECUTE`.
     pub fn execute(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
         self.exec.stats.questions.fetch_add(1, Relaxed);
+        match self.execute_once(id, params) {
+            Err(e) if e.depends_on_schema() && self.catch_up() => self.execute_once(id, params),
+            r => r,
+        }
+    }
+
+    fn execute_once(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
         let epoch = self.exec.storage.schema_epoch();
         let p = self
             .prepared

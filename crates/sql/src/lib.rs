@@ -70,6 +70,8 @@ pub struct Request<'a> {
     src: syntax::Source<'a>,
     statements: std::vec::IntoIter<lexer::StmtTokens>,
     empty: bool,
+    /// Statements handed out by [`Request::next`].
+    taken: usize,
 }
 
 impl<'a> Request<'a> {
@@ -82,6 +84,7 @@ impl<'a> Request<'a> {
             src,
             statements: statements.into_iter(),
             empty,
+            taken: 0,
         })
     }
 
@@ -106,6 +109,15 @@ impl<'a> Request<'a> {
             return Some(Ok(Stmt::Noop(self.src.sql.trim().to_string())));
         }
         let st = self.statements.next()?;
+        self.taken += 1;
+        Some(dispatch::translate_one(env, &self.src, st))
+    }
+
+    /// Translates the statement [`Request::next`] last returned once more (after the
+    /// schema it depends on has changed).
+    pub fn again(&mut self, env: &dyn Env) -> Option<Result<Stmt, SqlError>> {
+        let k = self.taken.checked_sub(1)?;
+        let st = lexer::lex(&self.src).ok()?.into_iter().nth(k)?;
         Some(dispatch::translate_one(env, &self.src, st))
     }
 }
