@@ -240,7 +240,7 @@ mod tests {
     fn same_seed_same_actions_and_every_kind_appears() {
         let run = |seed| {
             let mut w = Workload::new(seed, 3);
-            (0..500).map(|_| w.next_action()).collect::<Vec<_>>()
+            (0..2000).map(|_| w.next_action()).collect::<Vec<_>>()
         };
         assert_eq!(run(7), run(7));
         assert_ne!(run(7), run(8));
