@@ -6,13 +6,17 @@
 //!   desynced node), so a load balancer can keep it in rotation during a state transfer.
 //! - `GET /status`: the node's state as JSON.
 //! - `GET /metrics`: Prometheus text format, every numeric status variable as a gauge.
+//! - `GET /members`: the members of the cluster as this node knows them (JSON).
+//! - `DELETE /members/{name or hex id}`: asks the cluster to remove a member (an operator
+//!   retiring a node for good; `tutti member remove`). 200 with what was done, 409 with why
+//!   not.
 //!
 //! The node supplies the data through [`StatusSource`]; this crate only serves it.
 
-use axum::extract::{Query, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
-use axum::routing::get;
+use axum::routing::{delete, get};
 use axum::Router;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusRecorder};
 use std::collections::HashMap;
@@ -39,6 +43,10 @@ pub trait StatusSource: Send + Sync + 'static {
     fn status(&self) -> serde_json::Value;
     /// Numeric status variables for `/metrics` (name, value).
     fn metrics(&self) -> Vec<(String, f64)>;
+    /// The members, as `GET /members` lists them.
+    fn members(&self) -> serde_json::Value;
+    /// Removes a member (by name or hex id): what was done, or why not.
+    fn remove_member(&self, who: &str) -> Result<String, String>;
 }
 
 #[derive(Clone)]
@@ -59,6 +67,8 @@ pub async fn serve(
         .route("/health", get(health))
         .route("/status", get(status))
         .route("/metrics", get(metrics_text))
+        .route("/members", get(members))
+        .route("/members/{who}", delete(remove_member))
         .with_state(AppState { source, recorder });
     let stop = async move {
         let _ = shutdown.wait_for(|s| *s).await;
@@ -102,6 +112,22 @@ async fn health(
 
 async fn status(State(s): State<AppState>) -> impl IntoResponse {
     axum::Json(s.source.status())
+}
+
+async fn members(State(s): State<AppState>) -> impl IntoResponse {
+    axum::Json(s.source.members())
+}
+
+async fn remove_member(State(s): State<AppState>, Path(who): Path<String>) -> impl IntoResponse {
+    // The removal waits for the Raft thread: off the async runtime.
+    let source = s.source.clone();
+    let result = tokio::task::spawn_blocking(move || source.remove_member(&who))
+        .await
+        .unwrap_or_else(|e| Err(e.to_string()));
+    match result {
+        Ok(done) => (StatusCode::OK, format!("{done}\n")),
+        Err(why) => (StatusCode::CONFLICT, format!("{why}\n")),
+    }
 }
 
 async fn metrics_text(State(s): State<AppState>) -> impl IntoResponse {

@@ -26,6 +26,41 @@ pub enum Command {
     /// directory (try `tutti cluster up --base /tmp/tutti`).
     #[command(subcommand)]
     Cluster(ClusterCommand),
+    /// The cluster's members, through any node's admin endpoint: list them, or remove one
+    /// that is gone for good.
+    #[command(subcommand)]
+    Member(MemberCommand),
+}
+
+/// Where `tutti member` finds a node.
+#[derive(Debug, Args, Clone)]
+pub struct AdminTarget {
+    /// A node's admin address [default: 127.0.0.1:9200].
+    #[arg(long, value_name = "HOST:PORT", conflicts_with = "base")]
+    pub admin: Option<String>,
+    /// The directory of a local cluster made by `tutti cluster up` (any running node).
+    #[arg(long, value_name = "DIR")]
+    pub base: Option<PathBuf>,
+}
+
+/// `tutti member` commands.
+#[derive(Debug, Subcommand)]
+pub enum MemberCommand {
+    /// One row per member: name, id, role (voter or learner), reachable, leader, MySQL
+    /// address.
+    List {
+        #[command(flatten)]
+        target: AdminTarget,
+    },
+    /// Remove a member (by name or hex id) from the cluster, e.g. a node destroyed for
+    /// good; quorum is then counted without it. The leader commits the removal with a
+    /// majority of the voters. A removed node that comes back rejoins as a learner.
+    Remove {
+        /// The member's name (wsrep_node_name) or hex id (or a unique prefix of it).
+        who: String,
+        #[command(flatten)]
+        target: AdminTarget,
+    },
 }
 
 /// `tutti cluster` commands.

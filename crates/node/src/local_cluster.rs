@@ -16,8 +16,8 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -161,23 +161,6 @@ fn running(pid: u32, datadir: &Path) -> bool {
     tutti && ours && !zombie
 }
 
-/// A minimal HTTP/1.0 GET: (status code, body), or None if nobody answers properly.
-fn http_get(addr: &str, path: &str) -> Option<(u16, String)> {
-    let sock = addr.parse().ok()?;
-    let mut s = TcpStream::connect_timeout(&sock, Duration::from_secs(2)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(
-        s,
-        "GET {path} HTTP/1.0\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .ok()?;
-    let mut resp = String::new();
-    s.read_to_string(&mut resp).ok()?;
-    let code = resp.split_whitespace().nth(1)?.parse().ok()?;
-    let (_, body) = resp.split_once("\r\n\r\n")?;
-    Some((code, body.to_string()))
-}
-
 /// Starts `tutti start` for `node` with `extra` flags, detached, appending to its log.
 fn spawn(node: &mut LocalNode, extra: &[String], log_level: &str) -> Result<Child, String> {
     use std::os::unix::process::CommandExt;
@@ -213,7 +196,7 @@ fn spawn(node: &mut LocalNode, extra: &[String], log_level: &str) -> Result<Chil
 /// Waits until `node` answers `/health` with 200, failing early if its process exits.
 fn wait_synced(node: &LocalNode, child: &mut Child, deadline: Instant) -> Result<(), String> {
     loop {
-        if http_get(&node.admin, "/health").is_some_and(|(code, _)| code == 200) {
+        if crate::http::get(&node.admin, "/health").is_some_and(|(code, _)| code == 200) {
             return Ok(());
         }
         if let Ok(Some(status)) = child.try_wait() {
@@ -387,7 +370,8 @@ pub fn status(base: &Path) -> Result<bool, String> {
     for n in &c.nodes {
         let alive = running(n.pid, &n.datadir);
         let doc = if alive {
-            http_get(&n.admin, "/status").and_then(|(_, body)| serde_json::from_str(&body).ok())
+            crate::http::get(&n.admin, "/status")
+                .and_then(|(_, body)| serde_json::from_str(&body).ok())
         } else {
             None
         };

@@ -1,9 +1,15 @@
-//! Logging: `tracing` to stderr, filtered by `--log-level` / `RUST_LOG`; panics are logged
-//! as errors (a panicking connection task must not go unnoticed, nor crash the node).
+//! Logging: `tracing` to stderr, filtered by `--log-level` / `RUST_LOG`, with colours only
+//! on a terminal (a log file gets plain text).
+//!
+//! A panic in any thread ends the process: it is logged as the last line, with the thread
+//! and the location, and the process aborts (a non-zero exit status, so a supervisor
+//! restarts it). A node with a dead Raft or applier thread would otherwise keep answering
+//! 503 forever without saying why.
 
+use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
-/// Installs the subscriber once; `level` is a level or a tracing filter.
+/// Installs the subscriber and the panic hook once; `level` is a level or a tracing filter.
 pub fn init(level: &str) {
     let filter = std::env::var("RUST_LOG")
         .ok()
@@ -12,9 +18,16 @@ pub fn init(level: &str) {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_target(false)
         .try_init();
     std::panic::set_hook(Box::new(|info| {
-        tracing::error!("internal error (panic): {info}");
+        let thread = std::thread::current();
+        tracing::error!(
+            "internal error (panic) in thread '{}': {info}; the node stops (restart it: it \
+             recovers from its datadir)",
+            thread.name().unwrap_or("unnamed")
+        );
+        std::process::abort();
     }));
 }

@@ -2,7 +2,7 @@
 
 use clap::Parser;
 use std::process::ExitCode;
-use tutti::cli::{Cli, ClusterCommand, Command};
+use tutti::cli::{Cli, ClusterCommand, Command, MemberCommand};
 use tutti::local_cluster;
 use tutti::Config;
 
@@ -72,14 +72,32 @@ fn main() -> ExitCode {
                 ClusterCommand::Status { base } => local_cluster::status(&base),
                 ClusterCommand::Down { base } => local_cluster::down(&base).map(|()| true),
             };
-            match result {
-                Ok(true) => ExitCode::SUCCESS,
-                Ok(false) => ExitCode::from(1),
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(1)
+            exit(result)
+        }
+        Command::Member(cmd) => {
+            use tutti::member;
+            let result = match cmd {
+                MemberCommand::List { target } => {
+                    member::admin_address(target.admin.as_deref(), target.base.as_deref())
+                        .and_then(|a| member::list(&a))
                 }
-            }
+                MemberCommand::Remove { who, target } => {
+                    member::admin_address(target.admin.as_deref(), target.base.as_deref())
+                        .and_then(|a| member::remove(&a, &who))
+                }
+            };
+            exit(result)
+        }
+    }
+}
+
+fn exit(result: Result<bool, String>) -> ExitCode {
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -5,7 +5,10 @@
 //! slow peer must never block the Raft thread). Inbound connections are only read. Both
 //! sides start with a hello naming the cluster; a peer from another cluster, or one whose
 //! frames are malformed or fail their checksum, is disconnected and nothing it sent is
-//! used. A new node (nil cluster) learns its cluster from the hellos it receives.
+//! used. A new node (nil cluster) learns its cluster from the hellos it receives. When an
+//! inbound connection closes, the Raft thread is told (a leader whose process died is
+//! replaced at once instead of after an election timeout). Warnings about a peer that
+//! keeps failing are logged once per interval, with a count.
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender, TryRecvError, TrySendError};
 use parking_lot::{Mutex, RwLock};
@@ -16,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::Duration;
 use tutti_replication::raft::{read_frame, Input, Member, PeerMsg, ReadError, Transport};
+use tutti_replication::throttle::{repeated, Throttle};
 use tutti_wsrep::{ClusterUuid, NodeId};
 
 /// Frames queued per peer before new ones are dropped.
@@ -30,6 +34,7 @@ struct Shared {
     inbox: Sender<Input>,
     stop: AtomicBool,
     inbound: Mutex<Vec<TcpStream>>,
+    throttle: Mutex<Throttle>,
 }
 
 /// The TCP transport of one node.
@@ -54,6 +59,7 @@ impl PeerTransport {
             inbox,
             stop: AtomicBool::new(false),
             inbound: Mutex::new(Vec::new()),
+            throttle: Mutex::new(Throttle::new(Duration::from_secs(30))),
         });
         let s = shared.clone();
         std::thread::Builder::new()
@@ -161,7 +167,10 @@ fn serve_inbound(mut conn: TcpStream, s: Arc<Shared>) {
     {
         Ok(id) => id,
         Err(e) => {
-            tracing::warn!("peer connection from {peer} refused: {e}");
+            let ip = peer.rsplit_once(':').map(|(h, _)| h).unwrap_or(&peer);
+            if let Some(held) = s.throttle.lock().allow(&format!("refused {ip}")) {
+                tracing::warn!("peer connection from {peer} refused: {e}{}", repeated(held));
+            }
             return;
         }
     };
@@ -181,12 +190,15 @@ fn serve_inbound(mut conn: TcpStream, s: Arc<Shared>) {
                     return;
                 }
             }
-            Err(ReadError::Io(_)) => return,
+            Err(ReadError::Io(_)) => break,
             Err(ReadError::Wire(e)) => {
-                tracing::warn!("peer {peer} (node {from}) disconnected: {e}");
-                return;
+                tracing::warn!("peer {peer} ({from:016x}) disconnected: {e}");
+                break;
             }
         }
+    }
+    if !s.stop.load(Relaxed) {
+        let _ = s.inbox.send(Input::PeerLost(from));
     }
 }
 

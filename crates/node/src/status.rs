@@ -65,21 +65,7 @@ impl StatusSource for NodeStatus {
                 })
             })
             .collect();
-        let members: Vec<Json> = view
-            .members
-            .values()
-            .map(|m| {
-                json!({
-                    "id": format!("{:016x}", m.id),
-                    "name": m.name,
-                    "mysql": m.mysql_addr,
-                    "peer": m.peer_addr,
-                    "voter": view.voters.contains(&m.id),
-                    "alive": view.alive.contains(&m.id),
-                    "leader": view.leader == m.id,
-                })
-            })
-            .collect();
+        let members = members_json(&view);
         json!({
             "node": {
                 "name": self.config.name,
@@ -110,6 +96,14 @@ impl StatusSource for NodeStatus {
         })
     }
 
+    fn members(&self) -> Json {
+        members_json(&self.replication.view())
+    }
+
+    fn remove_member(&self, who: &str) -> Result<String, String> {
+        self.replication.remove_member(who)
+    }
+
     fn metrics(&self) -> Vec<(String, f64)> {
         let mut out: Vec<(String, f64)> = self
             .replication
@@ -134,4 +128,28 @@ impl StatusSource for NodeStatus {
         ));
         out
     }
+}
+
+/// Every member: identity, addresses, role, reachability, and what the cluster keeps for it
+/// while it is away.
+fn members_json(view: &tutti_replication::raft::View) -> Json {
+    let members: Vec<Json> = view
+        .members
+        .values()
+        .map(|m| {
+            let absent = view.absent.iter().find(|a| a.id == m.id);
+            json!({
+                "id": format!("{:016x}", m.id),
+                "name": m.name,
+                "mysql": m.mysql_addr,
+                "peer": m.peer_addr,
+                "role": if view.voters.contains(&m.id) { "voter" } else { "learner" },
+                "voter": view.voters.contains(&m.id),
+                "alive": view.alive.contains(&m.id),
+                "leader": view.leader == m.id,
+                "away_since_unix_ms": absent.map(|a| a.since_ms),
+            })
+        })
+        .collect();
+    Json::Array(members)
 }

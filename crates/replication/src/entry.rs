@@ -7,7 +7,7 @@
 
 use crate::certification::Verdict;
 use tutti_wsrep::codec::{Decoder, Encoder};
-use tutti_wsrep::{Action, CertKeys, WriteSet, WsrepError};
+use tutti_wsrep::{Action, CertKeys, NodeId, WriteSet, WsrepError};
 
 const VERSION: u8 = 1;
 
@@ -23,6 +23,12 @@ pub enum Entry {
     },
     /// Nothing to apply (an empty Raft entry, a membership change, ...).
     Noop,
+    /// `pc.bootstrap`: from here on the voters are exactly these (a surviving minority made
+    /// itself the primary component). A node replaying the log adopts this configuration.
+    Bootstrap {
+        /// The voters.
+        voters: Vec<NodeId>,
+    },
 }
 
 impl Entry {
@@ -51,6 +57,9 @@ impl Entry {
             Entry::Noop => {
                 e.u8(0);
             }
+            Entry::Bootstrap { voters } => {
+                e.u8(2).u64s(voters);
+            }
         }
         e.finish()
     }
@@ -78,6 +87,7 @@ impl Entry {
                     ws: WriteSet::decode_from(&mut d)?,
                 }
             }
+            2 => Entry::Bootstrap { voters: d.u64s()? },
             t => {
                 return Err(WsrepError::Invalid {
                     what: "log entry kind",
@@ -116,6 +126,8 @@ mod tests {
         assert!(stripped.keys.is_empty() && stripped.payload_len() == 0);
         assert_eq!(Entry::decode(&fail.encode()).unwrap(), fail);
         assert_eq!(Entry::decode(&Entry::Noop.encode()).unwrap(), Entry::Noop);
+        let b = Entry::Bootstrap { voters: vec![3] };
+        assert_eq!(Entry::decode(&b.encode()).unwrap(), b);
         assert!(Entry::decode(&[9, 9]).is_err());
     }
 }

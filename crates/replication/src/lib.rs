@@ -13,6 +13,7 @@ pub mod entry;
 mod error;
 pub mod options;
 pub mod raft;
+pub mod throttle;
 pub mod waiters;
 
 use crossbeam_channel::Sender;
@@ -199,6 +200,9 @@ impl Replication {
             return Some(format!("node is inconsistent: {e}"));
         }
         let v = self.view.read();
+        if let Some(why) = &v.join_refused {
+            return Some(format!("the cluster refused this node: {why}"));
+        }
         if v.removed {
             return Some("node has left the cluster".into());
         }
@@ -215,6 +219,42 @@ impl Replication {
             NodeState::Synced | NodeState::Desynced => None,
             s => Some(format!("node is {} ({})", s.shift_name(), s.comment())),
         }
+    }
+
+    /// Asks the driver thread something and waits (bounded) for its answer.
+    fn ask<T>(&self, make: impl FnOnce(crossbeam_channel::Sender<T>) -> Input) -> Option<T> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.inbox.send(make(tx)).ok()?;
+        rx.recv_timeout(Duration::from_secs(10)).ok()
+    }
+
+    /// `pc.bootstrap=YES`: makes this node the primary component on its own (see
+    /// [`raft`]'s bootstrap module); the line logged, or why it was refused.
+    pub fn bootstrap_component(&self) -> Result<String, String> {
+        self.ask(Input::Bootstrap)
+            .unwrap_or_else(|| Err("replication is not running".into()))
+    }
+
+    /// Removes a member, named by `wsrep_node_name` or hex id (`tutti member remove`).
+    pub fn remove_member(&self, who: &str) -> Result<String, String> {
+        let view = self.view();
+        let wanted = who.trim();
+        let matches: Vec<&Member> = view
+            .members
+            .values()
+            .filter(|m| {
+                m.name == wanted
+                    || format!("{:016x}", m.id).starts_with(&wanted.to_ascii_lowercase())
+            })
+            .collect();
+        let m = match matches.as_slice() {
+            [m] => (*m).clone(),
+            [] => return Err(format!("no member named '{wanted}'")),
+            _ => return Err(format!("'{wanted}' names several members: use the hex id")),
+        };
+        self.ask(|tx| Input::RemoveMember(m.id, tx))
+            .unwrap_or_else(|| Err("replication is not running".into()))?;
+        Ok(format!("removing {} ({:016x})", m.name, m.id))
     }
 
     /// Leaves the cluster cleanly (before a shutdown), waiting at most `timeout`.
@@ -473,6 +513,14 @@ impl Provider for Replication {
     }
 
     fn set_option(&self, key: &str, value: &str) -> Result<(), String> {
+        if key.trim() == "pc.bootstrap" {
+            let v = value.trim().trim_matches(['\'', '"']).to_ascii_uppercase();
+            return match v.as_str() {
+                "YES" | "TRUE" | "ON" | "1" => self.bootstrap_component().map(|_| ()),
+                "NO" | "FALSE" | "OFF" | "0" => Ok(()),
+                _ => Err(format!("pc.bootstrap: invalid value '{value}' (YES or NO)")),
+            };
+        }
         let last = self.applied();
         let mut o = self.options.write();
         let mut next = o.clone();

@@ -11,27 +11,31 @@
 //! - The leader certifies a write-set when it proposes it, against every passed write-set
 //!   in its log (committed or not) after the write-set's `last_seen`, and writes the verdict
 //!   into the entry. The index is rebuilt from the log whenever a node becomes leader, so
-//!   a verdict never depends on anything but the log before it.
+//!   a verdict never depends on anything but the log before it ([`inflight`](super::inflight)).
 //! - A write-set is identified by (origin, trx id). Its origin keeps it in flight and sends
-//!   it again to whoever leads until its entry is committed; the leader ignores a write-set
-//!   already in its log. A duplicate that slipped through fails certification against its
-//!   twin (same keys, same `last_seen`), so the outcome the origin sees first is the truth.
+//!   it again to whoever leads until its entry is committed, at once when a new leader
+//!   becomes known; the leader ignores a write-set already in its log. A duplicate that
+//!   slipped through fails certification against its twin, so the outcome the origin sees
+//!   first is the truth.
 //! - Entries are persisted (fsync) before they are handed out as committed.
+//! - Nothing a peer sends reaches a raft-rs assertion: a heartbeat claiming a commit index
+//!   beyond this node's log is not allowed to move the commit index.
 
-use raft::eraftpb::{ConfChangeType, EntryType, Message as RaftMessage};
-use raft::{Config, GetEntriesContext, RawNode, StateRole};
+use raft::eraftpb::{ConfChangeType, EntryType, Message as RaftMessage, MessageType};
+use raft::{Config, RawNode, StateRole};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use tutti_wsrep::{NodeId, Seqno, TrxId, WriteSet};
 
+use super::inflight::InFlight;
 use super::log_store::LogStore;
 use super::wire::{Gossip, Member, PeerMsg};
 use crate::applier::Committed;
-use crate::certification::{CertIndex, Verdict};
+use crate::certification::CertIndex;
 use crate::entry::Entry;
 use crate::ReplicationError;
 
 /// Ticks between re-sends of an in-flight write-set, join and leave requests.
-const RETRY_TICKS: u64 = 10;
+pub(super) const RETRY_TICKS: u64 = 10;
 /// Ticks between gossip rounds.
 const GOSSIP_TICKS: u64 = 3;
 
@@ -61,42 +65,55 @@ pub struct Output {
     pub reads: Vec<(u64, Seqno)>,
 }
 
-/// A local write-set waiting for its entry to commit.
-struct InFlight {
-    bytes: Vec<u8>,
-    ws: WriteSet,
-    sent_tick: u64,
-    expires_tick: u64,
-}
-
 /// The Raft core.
 pub struct RaftCore {
     pub(super) raw: RawNode<LogStore>,
     pub(super) store: LogStore,
     pub(super) cfg: CoreConfig,
+    /// raft-rs's settings and logger, kept to rebuild the node (`pc.bootstrap`).
+    pub(super) raft_config: Config,
+    pub(super) logger: slog::Logger,
     pub(super) ticks: u64,
     /// Term whose log the certification index was built from (Some only while leader).
     pub(super) cert: Option<(u64, CertIndex)>,
     /// (origin, trx) of write-sets in the leader's recent log.
     pub(super) dedup: HashMap<(NodeId, TrxId), Seqno>,
     pub(super) dedup_order: VecDeque<(NodeId, TrxId)>,
-    inflight: BTreeMap<TrxId, InFlight>,
-    /// Tick of the last message from the leader.
-    pub(super) leader_seen: u64,
-    /// Last gossip heard from each peer, with its tick.
-    pub(super) peers: HashMap<NodeId, (u64, Gossip)>,
-    /// Members that left cleanly: the seqno each will need and when it left (unix ms).
+    pub(super) inflight: BTreeMap<TrxId, InFlight>,
+    /// Causal-read requests not answered yet (asked again when a new leader is known).
+    pub(super) pending_reads: Vec<u64>,
+    /// The leader as last seen, to notice changes.
+    pub(super) known_leader: NodeId,
+    /// Tick at which this node last became leader.
+    pub(super) leader_since: u64,
+    /// Tick of the last Raft message or gossip from each peer.
+    pub(super) heard: HashMap<NodeId, u64>,
+    /// Last gossip heard from each peer.
+    pub(super) peers: HashMap<NodeId, Gossip>,
+    /// Members that left: the seqno each will need and when it left (unix ms).
     pub(super) departed: HashMap<NodeId, (Seqno, u64)>,
     /// When each peer was last heard from (unix ms).
     pub(super) heard_ms: HashMap<NodeId, u64>,
     /// Set when the cluster told this node its history is gone: the first seqno available.
     pub(super) needs_sst: Option<Seqno>,
+    /// Set when the leader refused this node's join, with the reason.
+    pub(super) join_refused: Option<String>,
     /// Peer addresses learned from hellos (a joiner knows nobody's address yet).
     pub(super) heard_addrs: HashMap<NodeId, String>,
+    /// Tick at which each non-member was last told it is not a member.
+    pub(super) told_removed: HashMap<NodeId, u64>,
+    /// Ticks of silence after which the leader removes a member (`evs.inactive_timeout`).
+    pub inactive_ticks: u64,
     /// Set while leaving cleanly.
     pub(super) leaving: bool,
-    /// Set once this node's removal is known.
+    /// Set once this node's clean leave is done.
     pub(super) removed: bool,
+    /// Set after `pc.bootstrap` until the leader has logged the new configuration.
+    pub(super) bootstrap_pending: bool,
+    /// A `pc.bootstrap` configuration met in the log: rebuild at that seqno.
+    pub(super) rebuild_at: Option<Seqno>,
+    /// Rate limit for repeating warnings.
+    pub(super) throttle: crate::throttle::Throttle,
     /// Local applied seqno and queue, reported in gossip (set by the driver).
     pub local: Gossip,
     pub(super) pending: Output,
@@ -110,9 +127,6 @@ impl RaftCore {
         applied: Seqno,
         logger: &slog::Logger,
     ) -> Result<RaftCore, ReplicationError> {
-        let state = store.state();
-        let commit = state.commit.max(applied);
-        store.set_commit(commit);
         let raft_config = Config {
             id: cfg.me.id,
             election_tick: cfg.election_tick,
@@ -125,35 +139,53 @@ impl RaftCore {
             ..Default::default()
         };
         raft_config.validate()?;
-        let mut raw = RawNode::new(&raft_config, store.clone(), logger)?;
-        if state.voters == [cfg.me.id] {
-            // Alone in the configuration: no one to wait for.
-            raw.campaign()?;
-        }
+        let raw = raw_node(&raft_config, &store, applied, logger)?;
         Ok(RaftCore {
             raw,
             store,
             cfg,
+            raft_config,
+            logger: logger.clone(),
             ticks: 0,
             cert: None,
             dedup: HashMap::new(),
             dedup_order: VecDeque::new(),
             inflight: BTreeMap::new(),
-            leader_seen: 0,
+            pending_reads: Vec::new(),
+            known_leader: 0,
+            leader_since: 0,
+            heard: HashMap::new(),
             peers: HashMap::new(),
             heard_addrs: HashMap::new(),
             departed: HashMap::new(),
             heard_ms: HashMap::new(),
             needs_sst: None,
+            join_refused: None,
+            told_removed: HashMap::new(),
+            inactive_ticks: u64::MAX,
             leaving: false,
             removed: false,
+            bootstrap_pending: false,
+            rebuild_at: None,
+            throttle: crate::throttle::Throttle::new(std::time::Duration::from_secs(30)),
             local: Gossip {
                 applied,
                 state: 0,
                 recv_queue: 0,
+                primary: false,
             },
             pending: Output::default(),
         })
+    }
+
+    /// Builds raft-rs's node again from the durable state (after `pc.bootstrap` changed the
+    /// configuration outside the log); `applied` is the last entry already handed out.
+    pub(super) fn rebuild(&mut self, applied: Seqno) -> Result<(), ReplicationError> {
+        self.raft_config.applied = applied;
+        self.raw = raw_node(&self.raft_config, &self.store, applied, &self.logger)?;
+        self.cert = None;
+        self.known_leader = 0;
+        Ok(())
     }
 
     /// This node's id.
@@ -186,43 +218,19 @@ impl RaftCore {
         self.raw.raft.raft_log.last_index()
     }
 
-    /// True when this node is in a primary component: it leads with a quorum behind it
-    /// (check-quorum makes a cut-off leader step down), or it heard from a leader within
-    /// an election timeout.
-    pub fn is_primary(&self) -> bool {
-        if self.removed {
-            return false;
-        }
-        if self.is_leader() {
-            return true;
-        }
-        self.leader() != 0 && self.ticks - self.leader_seen <= self.cfg.election_tick as u64
-    }
-
-    /// True once this node is known to have been removed from the cluster.
+    /// True once this node has left the cluster cleanly.
     pub fn removed(&self) -> bool {
         self.removed
     }
 
-    /// Members heard from recently (gossip within an election timeout), self included.
-    pub fn alive(&self) -> Vec<NodeId> {
-        let limit = 2 * self.cfg.election_tick as u64;
-        let mut v: Vec<NodeId> = self
-            .peers
-            .iter()
-            .filter(|(_, (t, _))| self.ticks - t <= limit)
-            .map(|(id, _)| *id)
-            .filter(|id| self.store.0.read().state.members.contains_key(id))
-            .collect();
-        v.push(self.id());
-        v.sort_unstable();
-        v.dedup();
-        v
+    /// Why the leader refused to let this node join, if it did.
+    pub fn join_refused(&self) -> Option<&str> {
+        self.join_refused.as_deref()
     }
 
     /// The last gossip of a peer.
     pub fn peer_gossip(&self, id: NodeId) -> Option<&Gossip> {
-        self.peers.get(&id).map(|(_, g)| g)
+        self.peers.get(&id)
     }
 
     /// The log store.
@@ -234,10 +242,8 @@ impl RaftCore {
     pub fn tick(&mut self) {
         self.ticks += 1;
         self.raw.tick();
-        if self.is_leader() {
-            self.leader_seen = self.ticks;
-        }
         if self.ticks.is_multiple_of(GOSSIP_TICKS) {
+            self.local.primary = self.is_primary();
             let g = PeerMsg::Gossip(self.local.clone());
             for m in self.other_members() {
                 self.pending.messages.push((m, g.clone()));
@@ -248,7 +254,7 @@ impl RaftCore {
         }
     }
 
-    fn other_members(&self) -> Vec<Member> {
+    pub(super) fn other_members(&self) -> Vec<Member> {
         let g = self.store.0.read();
         g.state
             .members
@@ -273,6 +279,24 @@ impl RaftCore {
         })
     }
 
+    /// A member as logs name it: `node2 (5f0c9a1e)`.
+    pub fn name_of(&self, id: NodeId) -> String {
+        let name = self
+            .store
+            .0
+            .read()
+            .state
+            .members
+            .get(&id)
+            .map(|m| m.name.clone())
+            .unwrap_or_default();
+        if name.is_empty() {
+            format!("{id:016x}")
+        } else {
+            format!("{name} ({:08x})", id >> 32)
+        }
+    }
+
     /// Remembers where a peer listens (from its hello), for peers not yet known as members.
     pub fn learn_addr(&mut self, id: NodeId, addr: String) {
         if id != 0 && !addr.is_empty() {
@@ -280,22 +304,13 @@ impl RaftCore {
         }
     }
 
-    /// Periodic work: re-send what has no answer yet, ask to join, promote learners.
+    /// Periodic work: re-send what has no answer yet, ask to join or leave, promote
+    /// caught-up learners, remove members silent for too long.
     fn retry(&mut self) {
-        let now = self.ticks;
-        self.inflight.retain(|_, f| f.expires_tick > now);
-        let due: Vec<TrxId> = self
-            .inflight
-            .iter()
-            .filter(|(_, f)| now - f.sent_tick >= RETRY_TICKS)
-            .map(|(t, _)| *t)
-            .collect();
-        for trx in due {
-            self.send_inflight(trx);
-        }
+        self.resend_due();
         let state = self.store.state();
         let member = state.voters.contains(&self.id()) || state.learners.contains(&self.id());
-        if (!member || state.left) && self.leader() == 0 && !self.leaving {
+        if (!member || state.left) && !self.leaving {
             self.ask_to_join(&state.members);
         }
         if self.leaving && !self.removed {
@@ -303,53 +318,26 @@ impl RaftCore {
         }
         if self.is_leader() {
             self.promote_caught_up_learners();
+            self.remove_inactive_members();
         }
     }
 
     /// A message from a peer.
     pub fn step(&mut self, from: NodeId, msg: PeerMsg) {
+        if matches!(msg, PeerMsg::Raft(_) | PeerMsg::Gossip(_)) {
+            self.heard.insert(from, self.ticks);
+            self.heard_ms.insert(from, super::retention::now_ms());
+            self.tell_if_not_member(from);
+        }
         match msg {
-            PeerMsg::Raft(m) => {
-                let from_leader = m.from == self.leader() || m.term > self.term();
-                if let Err(e) = self.raw.step(*m) {
-                    tracing::debug!("raft message from {from} ignored: {e}");
-                }
-                if from_leader && self.leader() == from {
-                    self.leader_seen = self.ticks;
-                }
-            }
-            PeerMsg::Submit(bytes) => match WriteSet::decode(&bytes) {
-                Ok(ws) => {
-                    if self.is_leader() {
-                        self.propose_write_set(ws, &bytes);
-                    } else if let Some(l) = self.member(self.leader()) {
-                        self.pending.messages.push((l, PeerMsg::Submit(bytes)));
-                    }
-                }
-                Err(e) => tracing::warn!("peer {from} sent an undecodable write-set: {e}"),
-            },
-            PeerMsg::Join(m) => self.on_join(m),
-            PeerMsg::Leave(id) => {
-                if self.is_leader() {
-                    let s = self.store.state();
-                    if s.voters.contains(&id) || s.learners.contains(&id) {
-                        tracing::info!("member {id} leaves the cluster");
-                        self.propose_membership(ConfChangeType::RemoveNode, id, None);
-                    } else if let Some(m) = s.members.get(&id).cloned() {
-                        self.pending.messages.push((m, PeerMsg::Removed));
-                    }
-                } else if let Some(l) = self.member(self.leader()) {
-                    self.pending.messages.push((l, PeerMsg::Leave(id)));
-                }
-            }
-            PeerMsg::Removed => {
-                if self.leaving {
-                    self.mark_removed();
-                }
-            }
+            PeerMsg::Raft(m) => self.step_raft(from, *m),
+            PeerMsg::Submit(bytes) => self.on_submit(from, bytes),
+            PeerMsg::Join(j) => self.on_join(j),
+            PeerMsg::JoinRefused(why) => self.on_join_refused(why),
+            PeerMsg::Leave(id) => self.on_leave(id),
+            PeerMsg::Removed => self.on_removed(),
             PeerMsg::Gossip(g) => {
-                self.peers.insert(from, (self.ticks, g));
-                self.heard_ms.insert(from, super::retention::now_ms());
+                self.peers.insert(from, g);
             }
             PeerMsg::NeedsSst(first) => {
                 if self.needs_sst.is_none() {
@@ -366,139 +354,40 @@ impl RaftCore {
         }
     }
 
-    /// Submits a local write-set; it stays in flight until its entry commits.
-    pub fn submit(&mut self, ws: WriteSet, expires_after_ticks: u64) {
-        let trx = ws.trx_id;
-        let bytes = ws.encode();
-        self.inflight.insert(
-            trx,
-            InFlight {
-                bytes,
-                ws,
-                sent_tick: self.ticks,
-                expires_tick: self.ticks + expires_after_ticks,
-            },
-        );
-        self.send_inflight(trx);
-    }
-
-    fn send_inflight(&mut self, trx: TrxId) {
-        let now = self.ticks;
-        let Some(f) = self.inflight.get_mut(&trx) else {
-            return;
-        };
-        f.sent_tick = now;
-        let (ws, bytes) = (f.ws.clone(), f.bytes.clone());
-        if self.is_leader() {
-            self.propose_write_set(ws, &bytes);
-        } else if let Some(l) = self.member(self.leader()) {
-            self.pending.messages.push((l, PeerMsg::Submit(bytes)));
+    fn step_raft(&mut self, from: NodeId, mut m: RaftMessage) {
+        // A heartbeat may only move the commit index within this node's log: raft-rs
+        // asserts it, and a peer (a leader that still counts an old identity of this node
+        // as caught up) must never be able to stop the node.
+        let last = self.raw.raft.raft_log.last_index();
+        if m.get_msg_type() == MessageType::MsgHeartbeat && m.commit > last {
+            tracing::debug!(
+                "heartbeat from {} claims commit {} beyond this node's log ({last})",
+                self.name_of(from),
+                m.commit
+            );
+            m.commit = self.raw.raft.raft_log.committed;
         }
-    }
-
-    /// Leader: certify and append one write-set (unless it is already in the log).
-    fn propose_write_set(&mut self, ws: WriteSet, _bytes: &[u8]) {
-        if self.leaving {
-            return;
+        if let Err(e) = self.raw.step(m) {
+            tracing::debug!("raft message from {} ignored: {e}", self.name_of(from));
         }
-        let id = (ws.origin, ws.trx_id);
-        if self.dedup.contains_key(&id) {
-            return;
-        }
-        self.ensure_cert_index();
-        let Some((_, cert)) = self.cert.as_mut() else {
-            return;
-        };
-        let verdict = cert.certify(&ws);
-        let index = self.raw.raft.raft_log.last_index() + 1;
-        let data = Entry::certified(verdict, ws.clone()).encode();
-        if let Err(e) = self.raw.propose(Vec::new(), data) {
-            tracing::debug!("write-set {}:{} not proposed: {e}", ws.origin, ws.trx_id);
-            return;
-        }
-        if self.raw.raft.raft_log.last_index() != index {
-            return;
-        }
-        if verdict == Verdict::Pass {
-            if let Some((_, cert)) = self.cert.as_mut() {
-                cert.record(index, &ws);
-            }
-        }
-        self.remember(id, index);
-    }
-
-    fn remember(&mut self, id: (NodeId, TrxId), index: Seqno) {
-        self.dedup.insert(id, index);
-        self.dedup_order.push_back(id);
-        while self.dedup_order.len() > self.cfg.cert_window {
-            if let Some(old) = self.dedup_order.pop_front() {
-                self.dedup.remove(&old);
-            }
-        }
-    }
-
-    /// Rebuilds the certification index from the log when this node starts a new term
-    /// as leader.
-    fn ensure_cert_index(&mut self) {
-        let term = self.term();
-        if self.cert.as_ref().is_some_and(|(t, _)| *t == term) {
-            return;
-        }
-        let log = &self.raw.raft.raft_log;
-        let last = log.last_index();
-        let from = log
-            .first_index()
-            .max(last.saturating_sub(self.cfg.cert_window as u64) + 1);
-        let mut cert = CertIndex::new(from - 1, self.cfg.cert_window);
-        self.dedup.clear();
-        self.dedup_order.clear();
-        let mut lo = from;
-        while lo <= last {
-            let batch = match log.slice(lo, last + 1, 8 << 20, GetEntriesContext::empty(false)) {
-                Ok(b) if !b.is_empty() => b,
-                Ok(_) => break,
-                Err(e) => {
-                    tracing::error!("cannot read the log to rebuild certification: {e}");
-                    return;
-                }
-            };
-            lo = batch.last().map(|e| e.index + 1).unwrap_or(last + 1);
-            for e in batch {
-                if e.get_entry_type() != EntryType::EntryNormal || e.data.is_empty() {
-                    continue;
-                }
-                if let Ok(Entry::WriteSet { verdict, ws }) = Entry::decode(&e.data) {
-                    if verdict == Verdict::Pass {
-                        cert.record(e.index, &ws);
-                    }
-                    self.dedup.insert((ws.origin, ws.trx_id), e.index);
-                    self.dedup_order.push_back((ws.origin, ws.trx_id));
-                }
-            }
-        }
-        tracing::debug!("certification index rebuilt from entries {from}..={last}");
-        self.cert = Some((term, cert));
-    }
-
-    /// Asks for the commit index to wait for before a causal read.
-    pub fn read_index(&mut self, request: u64) {
-        self.raw.read_index(request.to_le_bytes().to_vec());
     }
 
     /// Persists what Raft produced and returns what to do next.
     pub fn ready(&mut self) -> Result<Output, ReplicationError> {
-        if !self.raw.has_ready() {
-            self.tell_nodes_needing_sst();
-            return Ok(std::mem::take(&mut self.pending));
+        if self.raw.has_ready() {
+            self.ready_round()?;
         }
+        self.after_round()?;
+        Ok(std::mem::take(&mut self.pending))
+    }
+
+    fn ready_round(&mut self) -> Result<(), ReplicationError> {
         let mut rd = self.raw.ready();
-        let was_leader = self.is_leader();
         if let Some(ss) = rd.ss() {
             if ss.raft_state != StateRole::Leader {
                 self.cert = None;
-            }
-            if ss.leader_id != 0 && ss.leader_id != self.id() {
-                self.leader_seen = self.ticks;
+            } else {
+                self.leader_since = self.ticks;
             }
             tracing::debug!("raft role {:?}, leader {}", ss.raft_state, ss.leader_id);
         }
@@ -519,7 +408,9 @@ impl RaftCore {
         self.queue_raft_messages(msgs);
         for rs in rd.take_read_states() {
             if let Ok(b) = <[u8; 8]>::try_from(&rs.request_ctx[..]) {
-                self.pending.reads.push((u64::from_le_bytes(b), rs.index));
+                let id = u64::from_le_bytes(b);
+                self.pending_reads.retain(|r| *r != id);
+                self.pending.reads.push((id, rs.index));
             }
         }
         let mut light = self.raw.advance(rd);
@@ -531,11 +422,31 @@ impl RaftCore {
         let committed = light.take_committed_entries();
         self.handle_committed(committed)?;
         self.raw.advance_apply();
-        if was_leader && !self.is_leader() {
+        if !self.is_leader() {
             self.cert = None;
         }
+        Ok(())
+    }
+
+    /// Work after a round: a rebuild the log asked for, a new leader, SST notices.
+    fn after_round(&mut self) -> Result<(), ReplicationError> {
+        if let Some(at) = self.rebuild_at.take() {
+            self.rebuild(at)?;
+        }
+        let leader = self.leader();
+        if leader != self.known_leader {
+            self.known_leader = leader;
+            if leader != 0 {
+                // A new leader: what waits for an answer goes to it now, not at the next
+                // retry tick.
+                self.resend_all();
+            }
+        }
+        if self.bootstrap_pending && self.is_leader() {
+            self.log_bootstrap();
+        }
         self.tell_nodes_needing_sst();
-        Ok(std::mem::take(&mut self.pending))
+        Ok(())
     }
 
     fn queue_raft_messages(&mut self, msgs: Vec<RaftMessage>) {
@@ -552,6 +463,11 @@ impl RaftCore {
         entries: Vec<raft::eraftpb::Entry>,
     ) -> Result<(), ReplicationError> {
         for e in entries {
+            if self.rebuild_at.is_some() {
+                // Entries after a configuration reset are handed out again by the rebuilt
+                // node.
+                break;
+            }
             let seqno = e.index;
             let entry = match e.get_entry_type() {
                 EntryType::EntryNormal if e.data.is_empty() => Entry::Noop,
@@ -573,13 +489,73 @@ impl RaftCore {
                     )))
                 }
             };
-            if let Entry::WriteSet { ws, .. } = &entry {
-                if ws.origin == self.id() {
+            match &entry {
+                Entry::WriteSet { ws, .. } if ws.origin == self.id() => {
                     self.inflight.remove(&ws.trx_id);
                 }
+                Entry::Bootstrap { voters } => self.apply_bootstrap(seqno, voters)?,
+                _ => {}
             }
             self.pending.committed.push(Committed { seqno, entry });
         }
         Ok(())
     }
+
+    /// Submits a local write-set; it stays in flight until its entry commits.
+    pub fn submit(&mut self, ws: WriteSet, expires_after_ticks: u64) {
+        let trx = ws.trx_id;
+        let bytes = ws.encode();
+        self.inflight.insert(
+            trx,
+            InFlight {
+                bytes,
+                ws,
+                sent_tick: self.ticks,
+                expires_tick: self.ticks + expires_after_ticks,
+            },
+        );
+        self.send_inflight(trx);
+    }
+
+    /// Proposes a membership change (one at a time, Raft's rule for simple changes).
+    pub(super) fn propose_membership(
+        &mut self,
+        kind: ConfChangeType,
+        id: NodeId,
+        who: Option<&Member>,
+    ) -> bool {
+        if self.raw.raft.has_pending_conf() {
+            return false;
+        }
+        let mut cc = raft::eraftpb::ConfChange::default();
+        cc.set_change_type(kind);
+        cc.node_id = id;
+        let context = who.map(Member::encode).unwrap_or_default();
+        match self.raw.propose_conf_change(context, cc) {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::debug!(
+                    "membership change for {} not proposed: {e}",
+                    self.name_of(id)
+                );
+                false
+            }
+        }
+    }
+}
+
+/// raft-rs's node over the store; a node alone in the configuration campaigns at once.
+fn raw_node(
+    config: &Config,
+    store: &LogStore,
+    applied: Seqno,
+    logger: &slog::Logger,
+) -> Result<RawNode<LogStore>, ReplicationError> {
+    let state = store.state();
+    store.set_commit(state.commit.max(applied));
+    let mut raw = RawNode::new(config, store.clone(), logger)?;
+    if state.voters == [config.id] {
+        raw.campaign()?;
+    }
+    Ok(raw)
 }

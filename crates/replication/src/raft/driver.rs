@@ -1,32 +1,32 @@
 //! The thread that runs a node's Raft core: it turns the logical clock, feeds it messages
 //! and local requests, sends what it produces, hands committed entries to the applier, and
-//! publishes the node's view of the cluster (Galera's state machine included) for status
-//! and admission.
+//! publishes the node's [`View`] of the cluster for status and admission.
 //!
-//! Node states follow Galera: a node without a primary component is OPEN ("Initialized");
-//! with one, it is a JOINER until it has applied what was committed when it first reached
-//! the cluster, then JOINED, and SYNCED once it is a voter. Every change is logged as
-//! Galera does ("Shifting JOINED -> SYNCED (TO: 42)").
+//! A node whose applier found an inconsistency (its data differs from the cluster's)
+//! leaves the cluster, as Galera's "Node consistency compromised, leaving cluster", so the
+//! others keep their quorum and never count on it; it stays up, answering with the reason,
+//! until it is re-provisioned.
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use parking_lot::RwLock;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tutti_wsrep::{ClusterUuid, NodeId, NodeState, Seqno, WriteSet};
 
 use super::core::RaftCore;
-use super::retention::{AbsentMember, GcacheStats};
+use super::view::{log_changes, TransferTracker, View};
 use super::wire::{Member, PeerMsg};
 use crate::applier::{ApplierShared, Committed};
 use crate::entry::Entry;
 use crate::options::ProviderOptions;
+use crate::throttle::{repeated, Throttle};
 
 /// Ticks between two retention decisions.
 const RETAIN_TICKS: u64 = 20;
-/// Seconds between two IST progress lines.
-const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+/// How long a causal read waits for the leader's answer before it is forgotten.
+const READ_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Sends peer messages; implemented over TCP by the node and in memory by the testkit.
 pub trait Transport: Send + Sync {
@@ -50,6 +50,8 @@ pub enum Input {
     Peer(NodeId, PeerMsg),
     /// A peer said hello: its id and where it listens.
     PeerAddr(NodeId, String),
+    /// The connection from a peer closed (its process may be gone).
+    PeerLost(NodeId),
     /// A peer told us the cluster uuid (a joiner learns its cluster this way).
     ClusterUuid(ClusterUuid),
     /// A local write-set to order, and how long to keep retrying it.
@@ -58,73 +60,12 @@ pub enum Input {
     Read(Sender<Seqno>),
     /// Leave the cluster cleanly; reply when done (or nothing to do).
     Leave(Sender<()>),
+    /// `pc.bootstrap=YES`: become the primary component alone.
+    Bootstrap(Sender<Result<String, String>>),
+    /// Remove a member (operator request).
+    RemoveMember(NodeId, Sender<Result<(), String>>),
     /// Stop the thread.
     Stop,
-}
-
-/// The node's view of the cluster, published after every round.
-#[derive(Clone, Debug, Default)]
-pub struct View {
-    /// In a primary component.
-    pub primary: bool,
-    /// Galera state.
-    pub state: Option<NodeState>,
-    /// The leader (0: none).
-    pub leader: NodeId,
-    /// Raft term.
-    pub term: u64,
-    /// Commit index.
-    pub commit: Seqno,
-    /// Last log index.
-    pub last_index: Seqno,
-    /// Voters.
-    pub voters: Vec<NodeId>,
-    /// Learners.
-    pub learners: Vec<NodeId>,
-    /// Every member by id.
-    pub members: BTreeMap<NodeId, Member>,
-    /// Members heard from recently, self included.
-    pub alive: Vec<NodeId>,
-    /// Galera's `wsrep_cluster_conf_id`: bumped at every change of the component.
-    pub conf_id: u64,
-    /// This node left the cluster.
-    pub removed: bool,
-    /// What the gcache holds.
-    pub gcache: GcacheStats,
-    /// Members known to be away.
-    pub absent: Vec<AbsentMember>,
-    /// Set when this node's missing history is gone everywhere: the oldest seqno available.
-    pub needs_sst: Option<Seqno>,
-    /// The state transfer in progress, if any.
-    pub transfer: Option<Transfer>,
-    /// The last completed state transfer.
-    pub last_transfer: Option<Transfer>,
-}
-
-/// A state transfer (IST: catch-up from the log), in progress or done.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Transfer {
-    /// `ist` (or `sst`).
-    pub kind: &'static str,
-    /// First seqno received.
-    pub from: Seqno,
-    /// Last seqno applied so far (the end when done).
-    pub to: Seqno,
-    /// The seqno it must reach.
-    pub target: Seqno,
-    /// Bytes of write-sets received.
-    pub bytes: u64,
-    /// Seconds taken (so far).
-    pub seconds: f64,
-    /// Entries applied per second.
-    pub rate: f64,
-}
-
-impl View {
-    /// The node state, OPEN before the first round.
-    pub fn node_state(&self) -> NodeState {
-        self.state.unwrap_or(NodeState::Open)
-    }
 }
 
 struct Driver {
@@ -133,16 +74,17 @@ struct Driver {
     applier: Sender<Committed>,
     shared: Arc<ApplierShared>,
     view: Arc<RwLock<View>>,
-    reads: HashMap<u64, Sender<Seqno>>,
+    reads: HashMap<u64, (Sender<Seqno>, Instant)>,
     next_read: u64,
     leaving: Option<Sender<()>>,
+    /// Left the cluster because this node's data differs from the cluster's.
+    left_inconsistent: bool,
     join_target: Option<Seqno>,
     tick: Duration,
     ticks: u64,
     options: Arc<RwLock<ProviderOptions>>,
-    transfer: Option<(Instant, Seqno, u64)>,
-    last_progress: Instant,
-    last_transfer: Option<Transfer>,
+    transfer: TransferTracker,
+    throttle: Throttle,
 }
 
 /// What the driver thread runs with.
@@ -183,13 +125,13 @@ pub fn start(parts: DriverParts, inbox: Receiver<Input>) -> std::thread::JoinHan
         reads: HashMap::new(),
         next_read: 1,
         leaving: None,
+        left_inconsistent: false,
         join_target: None,
         tick,
         ticks: 0,
         options,
-        transfer: None,
-        last_progress: Instant::now(),
-        last_transfer: None,
+        transfer: TransferTracker::default(),
+        throttle: Throttle::new(Duration::from_secs(30)),
     };
     std::thread::Builder::new()
         .name("raft".into())
@@ -218,14 +160,7 @@ impl Driver {
                 Err(RecvTimeoutError::Timeout) => {}
             }
             if Instant::now() >= next_tick {
-                self.core.tick();
-                self.ticks += 1;
-                if self.ticks.is_multiple_of(RETAIN_TICKS) {
-                    let opts = self.options.read().clone();
-                    if let Some(line) = self.core.retain(&opts, self.shared.applied.get()) {
-                        tracing::info!("{line}");
-                    }
-                }
+                self.on_tick();
                 next_tick += self.tick;
                 if next_tick < Instant::now() {
                     next_tick = Instant::now() + self.tick;
@@ -241,6 +176,28 @@ impl Driver {
         self.finish();
     }
 
+    fn on_tick(&mut self) {
+        let opts = self.options.read().clone();
+        self.core.inactive_ticks = opts.inactive_timeout_ms / (self.tick.as_millis() as u64).max(1);
+        self.core.tick();
+        self.ticks += 1;
+        if self.ticks.is_multiple_of(RETAIN_TICKS) {
+            if let Some(line) = self.core.retain(&opts, self.shared.applied.get()) {
+                tracing::info!("{line}");
+            }
+        }
+        let expired: Vec<u64> = self
+            .reads
+            .iter()
+            .filter(|(_, (_, at))| at.elapsed() > READ_TIMEOUT)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in expired {
+            self.reads.remove(&id);
+            self.core.forget_read(id);
+        }
+    }
+
     fn finish(&mut self) {
         if let Some(reply) = self.leaving.take() {
             let _ = reply.send(());
@@ -251,6 +208,7 @@ impl Driver {
         match input {
             Input::Peer(from, msg) => self.core.step(from, msg),
             Input::PeerAddr(id, addr) => self.core.learn_addr(id, addr),
+            Input::PeerLost(id) => self.core.peer_lost(id),
             Input::ClusterUuid(uuid) => self.adopt_cluster(uuid),
             Input::Submit(ws, timeout) => {
                 let ticks = (timeout.as_millis() / self.tick.as_millis().max(1)) as u64;
@@ -259,7 +217,7 @@ impl Driver {
             Input::Read(reply) => {
                 let id = self.next_read;
                 self.next_read += 1;
-                self.reads.insert(id, reply);
+                self.reads.insert(id, (reply, Instant::now()));
                 self.core.read_index(id);
             }
             Input::Leave(reply) => {
@@ -268,6 +226,13 @@ impl Driver {
                 } else {
                     self.leaving = Some(reply);
                 }
+            }
+            Input::Bootstrap(reply) => {
+                let applied = self.shared.applied.get();
+                let _ = reply.send(self.core.force_bootstrap(applied));
+            }
+            Input::RemoveMember(id, reply) => {
+                let _ = reply.send(self.core.remove_member(id));
             }
             Input::Stop => {}
         }
@@ -287,9 +252,11 @@ impl Driver {
                 }
                 Err(e) => tracing::error!("cannot record the cluster uuid: {e}"),
             }
-        } else {
+        } else if let Some(held) = self.throttle.allow(&format!("mix {uuid}")) {
             tracing::error!(
-                "a peer belongs to cluster {uuid}, this node to {current}: refusing to mix them"
+                "a peer belongs to cluster {uuid}, this node to {current}: refusing to mix \
+                 them{}",
+                repeated(held)
             );
         }
     }
@@ -298,16 +265,15 @@ impl Driver {
     fn round(&mut self) -> Result<(), crate::ReplicationError> {
         self.core.local.applied = self.shared.applied.get();
         self.core.local.recv_queue = self.shared.queue.load(Relaxed);
+        self.leave_if_inconsistent();
         let out = self.core.ready()?;
         for (to, msg) in out.messages {
             self.transport.send(&to, msg);
         }
         if !out.committed.is_empty() {
-            if let Some((_, _, bytes)) = self.transfer.as_mut() {
-                for c in &out.committed {
-                    if let Entry::WriteSet { ws, .. } = &c.entry {
-                        *bytes += ws.payload_len() as u64;
-                    }
+            for c in &out.committed {
+                if let Entry::WriteSet { ws, .. } = &c.entry {
+                    self.transfer.add_bytes(ws.payload_len() as u64);
                 }
             }
             self.shared
@@ -318,7 +284,7 @@ impl Driver {
             }
         }
         for (id, index) in out.reads {
-            if let Some(reply) = self.reads.remove(&id) {
+            if let Some((reply, _)) = self.reads.remove(&id) {
                 let _ = reply.send(index);
             }
         }
@@ -329,6 +295,18 @@ impl Driver {
         }
         self.publish();
         Ok(())
+    }
+
+    fn leave_if_inconsistent(&mut self) {
+        if self.left_inconsistent || self.shared.inconsistent.lock().is_none() {
+            return;
+        }
+        self.left_inconsistent = true;
+        tracing::error!(
+            "Node consistency compromised, leaving the cluster: the others go on without \
+             this node, which stays up (non-Primary) until it is re-provisioned"
+        );
+        self.core.leave();
     }
 
     fn publish(&mut self) {
@@ -362,117 +340,58 @@ impl Driver {
         } else {
             NodeState::Synced
         };
-        self.track_transfer(new_state, applied);
+        failpoint_panic(new_state);
+        let target = self.join_target.unwrap_or(0).max(self.core.commit_index());
+        self.transfer.track(
+            new_state,
+            applied,
+            target,
+            self.core.last_index(),
+            self.core.needs_sst.is_some(),
+        );
         let opts = self.options.read().clone();
-        let gcache = self.core.gcache_stats(&opts);
-        let absent = if self.ticks.is_multiple_of(5) || self.view.read().absent.is_empty() {
+        let old = self.view.read().clone();
+        let absent = if self.ticks.is_multiple_of(5) || old.absent.is_empty() {
             self.core.absent_members()
         } else {
-            self.view.read().absent.clone()
+            old.absent.clone()
         };
-        let alive = self.core.alive();
-        let mut v = self.view.write();
-        let old_state = v.node_state();
-        if v.state.is_some_and(|s| s != new_state) {
-            if old_state == NodeState::Joiner && new_state == NodeState::Synced {
-                // Caught up and promoted in the same round: JOINED was passed through.
-                tracing::info!("Shifting JOINER -> JOINED (TO: {applied})");
-                tracing::info!("Shifting JOINED -> SYNCED (TO: {applied})");
-            } else {
-                tracing::info!(
-                    "Shifting {} -> {} (TO: {applied})",
-                    old_state.shift_name(),
-                    new_state.shift_name()
-                );
-            }
-        }
-        let component_changed =
-            v.primary != primary || v.voters != state.voters || v.alive != alive;
-        if component_changed {
-            v.conf_id += 1;
-        }
-        v.primary = primary;
-        v.state = Some(new_state);
-        v.leader = self.core.leader();
-        v.term = self.core.term();
-        v.commit = self.core.commit_index();
-        v.last_index = self.core.last_index();
-        v.voters = state.voters;
-        v.learners = state.learners;
-        v.members = state.members;
-        v.alive = alive;
-        v.removed = self.core.removed();
-        v.gcache = gcache;
-        v.absent = absent;
-        v.needs_sst = self.core.needs_sst;
-        v.transfer = self
-            .transfer
-            .map(|(t0, from, bytes)| self.transfer_report(t0, from, bytes, applied));
-        v.last_transfer = self.last_transfer.clone();
+        let next = View {
+            primary,
+            state: Some(new_state),
+            leader: self.core.leader(),
+            term: self.core.term(),
+            commit: self.core.commit_index(),
+            last_index: self.core.last_index(),
+            voters: state.voters,
+            learners: state.learners,
+            members: state.members,
+            alive: self.core.alive(),
+            conf_id: state.conf_changes + self.core.term(),
+            removed: self.core.removed(),
+            join_refused: self.core.join_refused().map(str::to_string),
+            gcache: self.core.gcache_stats(&opts),
+            absent,
+            needs_sst: self.core.needs_sst,
+            transfer: self.transfer.report(applied, target),
+            last_transfer: self.transfer.last.clone(),
+        };
+        let tick = self.tick;
+        log_changes(&old, &next, applied, |id| {
+            self.core
+                .silent_ticks(id)
+                .map(|t| tick * t.min(u32::MAX as u64) as u32)
+        });
+        *self.view.write() = next;
     }
+}
 
-    fn transfer_report(&self, t0: Instant, from: Seqno, bytes: u64, applied: Seqno) -> Transfer {
-        let seconds = t0.elapsed().as_secs_f64();
-        let done = applied.saturating_sub(from.saturating_sub(1));
-        Transfer {
-            kind: "ist",
-            from,
-            to: applied,
-            target: self.join_target.unwrap_or(0).max(self.core.commit_index()),
-            bytes,
-            seconds,
-            rate: if seconds > 0.0 {
-                done as f64 / seconds
-            } else {
-                0.0
-            },
-        }
-    }
-
-    /// Follows catch-up (IST): progress lines while JOINER, a report once caught up.
-    fn track_transfer(&mut self, state: NodeState, applied: Seqno) {
-        match (state, self.transfer) {
-            (NodeState::Joiner, None) if self.core.needs_sst.is_none() => {
-                self.transfer = Some((Instant::now(), applied + 1, 0));
-                self.last_progress = Instant::now();
-            }
-            (NodeState::Joiner, Some((t0, from, bytes)))
-                if self.last_progress.elapsed() >= PROGRESS_EVERY =>
-            {
-                self.last_progress = Instant::now();
-                let r = self.transfer_report(t0, from, bytes, applied);
-                let remaining = r.target.saturating_sub(applied);
-                let eta = if r.rate > 0.0 {
-                    remaining as f64 / r.rate
-                } else {
-                    f64::NAN
-                };
-                tracing::info!(
-                    "IST: received up to {}, applied {applied}, remaining {remaining}, \
-                         {:.0} write-sets/s, ETA {eta:.0} s",
-                    self.core.last_index(),
-                    r.rate
-                );
-            }
-            (NodeState::Joiner, Some(_)) => {}
-            (NodeState::Open, _) => self.transfer = None,
-            (_, Some((t0, from, bytes))) => {
-                self.transfer = None;
-                if applied < from {
-                    return; // nothing was missing
-                }
-                let r = self.transfer_report(t0, from, bytes, applied);
-                tracing::info!(
-                    "IST complete: seqnos {}..={} ({} bytes) in {:.2} s, {:.0} write-sets/s",
-                    r.from,
-                    r.to,
-                    r.bytes,
-                    r.seconds,
-                    r.rate
-                );
-                self.last_transfer = Some(r);
-            }
-            _ => {}
-        }
+/// Test hook: `TUTTI_TEST_PANIC=raft` makes this thread panic once the node is Synced
+/// (end-to-end tests check that a panic ends the process).
+fn failpoint_panic(state: NodeState) {
+    static ARMED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let armed = *ARMED.get_or_init(|| std::env::var("TUTTI_TEST_PANIC").is_ok_and(|v| v == "raft"));
+    if armed && state == NodeState::Synced {
+        panic!("test hook TUTTI_TEST_PANIC=raft");
     }
 }

@@ -25,7 +25,7 @@ use super::wire::Member;
 use crate::ReplicationError;
 
 const STATE_FILE: &str = "raft.state";
-const STATE_VERSION: u8 = 1;
+const STATE_VERSION: u8 = 2;
 
 /// The durable state beside the log.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -42,8 +42,13 @@ pub struct ClusterState {
     pub learners: Vec<NodeId>,
     /// Every member's addresses, by id.
     pub members: BTreeMap<NodeId, Member>,
-    /// True once this node has left the cluster cleanly (it rejoins on restart).
+    /// True once this node has left the cluster cleanly, or learned it was removed while
+    /// away: it asks to join again.
     pub left: bool,
+    /// Membership changes applied so far (`wsrep_cluster_conf_id` counts them).
+    pub conf_changes: u64,
+    /// The seqno of the last membership change applied (so a replay counts it once).
+    pub conf_index: u64,
 }
 
 impl ClusterState {
@@ -56,6 +61,8 @@ impl ClusterState {
             .u64s(&self.voters)
             .u64s(&self.learners)
             .u8(self.left as u8)
+            .u64(self.conf_changes)
+            .u64(self.conf_index)
             .u32(self.members.len() as u32);
         for m in self.members.values() {
             e.bytes(&m.encode());
@@ -72,7 +79,8 @@ impl ClusterState {
         }
         let mut d = Decoder::new(&b[4..], "raft state");
         let err = |e: tutti_wsrep::WsrepError| e.to_string();
-        if d.u8().map_err(err)? != STATE_VERSION {
+        let version = d.u8().map_err(err)?;
+        if version != 1 && version != STATE_VERSION {
             return Err("unknown version".into());
         }
         let mut s = ClusterState {
@@ -82,8 +90,12 @@ impl ClusterState {
             voters: d.u64s().map_err(err)?,
             learners: d.u64s().map_err(err)?,
             left: d.u8().map_err(err)? == 1,
-            members: BTreeMap::new(),
+            ..Default::default()
         };
+        if version >= 2 {
+            s.conf_changes = d.u64().map_err(err)?;
+            s.conf_index = d.u64().map_err(err)?;
+        }
         for _ in 0..d.u32().map_err(err)? {
             let m = Member::decode(d.bytes().map_err(err)?).map_err(err)?;
             s.members.insert(m.id, m);
@@ -333,6 +345,8 @@ mod tests {
             voters: vec![1, 2],
             learners: vec![3],
             left: true,
+            conf_changes: 4,
+            conf_index: 9,
             ..Default::default()
         };
         s.members.insert(

@@ -1,6 +1,8 @@
 //! raft-rs logs through `slog`; tutti logs through `tracing`. This drain forwards every
 //! raft record to `tracing` (target `raft`), once, so there is one log stream and one
-//! filter (`--log-level`, `RUST_LOG`).
+//! filter (`--log-level`, `RUST_LOG`). raft-rs's own chatter (elections, role changes,
+//! rejected votes) is DEBUG: tutti logs what an operator needs in Galera's words (view
+//! changes, members lost and returned); raft-rs errors stay errors.
 
 use slog::{Drain, Level, OwnedKVList, Record, KV};
 use std::fmt::Write as _;
@@ -27,8 +29,7 @@ impl Drain for TracingDrain {
         let msg = record.msg();
         match record.level() {
             Level::Critical | Level::Error => tracing::error!(target: "raft", "{msg}{}", kv.0),
-            Level::Warning => tracing::warn!(target: "raft", "{msg}{}", kv.0),
-            Level::Info => tracing::info!(target: "raft", "{msg}{}", kv.0),
+            Level::Warning | Level::Info => tracing::debug!(target: "raft", "{msg}{}", kv.0),
             Level::Debug | Level::Trace => tracing::trace!(target: "raft", "{msg}{}", kv.0),
         }
         Ok(())

@@ -1,11 +1,26 @@
 //! Membership: joining as a learner, promotion to voter once caught up, leaving cleanly,
-//! and applying committed membership changes (which also keep every member's addresses).
+//! replacing a member that came back under the same name, removing members that stayed
+//! away, and applying committed membership changes (which also keep every member's
+//! addresses).
 //!
-//! A new node asks any member to join; the leader adds it as a learner (the entry's context
-//! carries its name and addresses), replicates the whole log to it, and promotes it to voter
-//! when it has everything. A node stopping cleanly hands leadership over if it leads, then
-//! asks to be removed and waits for the removal, so the others keep their quorum. One
-//! membership change is in flight at a time (Raft's rule for simple changes).
+//! A node asks any member to join, saying where its history ends; the leader checks that
+//! this history is the cluster's (the entry at that seqno has the same term in the
+//! leader's log, and it is not beyond the log), adds it as a learner (the entry's context
+//! carries its name and addresses), replicates what it lacks, and promotes it to voter when
+//! it has everything. One membership change is in flight at a time (Raft's rule for simple
+//! changes).
+//!
+//! The rule the cluster guarantees, in Galera's terms: a member that nobody has heard from
+//! for `evs.inactive_timeout` is removed from the configuration by the leader, which needs
+//! a majority of the current voters to commit the removal. Quorum is then counted over the
+//! members that remain, as Galera counts it over the previous primary component: a 3-node
+//! cluster that lost one node for longer than the timeout is a 2-node cluster, which
+//! survives no further failure, while one that lost a node for less than the timeout still
+//! counts 3 voters and survives the loss of the node that is away only if it comes back. A
+//! removed node that returns is told so, rejoins as a learner, catches up (IST) and becomes
+//! a voter again. A node that joins under the name of a member that is not alive (a node
+//! rebuilt with an empty datadir) replaces it: the old identity is removed first. A live
+//! member's name cannot be taken.
 
 use protobuf::Message as _;
 use raft::eraftpb::{ConfChange, ConfChangeType};
@@ -13,7 +28,7 @@ use std::collections::BTreeMap;
 use tutti_wsrep::NodeId;
 
 use super::core::RaftCore;
-use super::wire::{Member, PeerMsg};
+use super::wire::{JoinRequest, Member, PeerMsg};
 use crate::ReplicationError;
 
 impl RaftCore {
@@ -33,10 +48,16 @@ impl RaftCore {
                 });
             }
         }
+        let applied = self.local.applied;
+        let request = JoinRequest {
+            member: self.cfg.me.clone(),
+            applied,
+            applied_term: self.raw.raft.raft_log.term(applied).unwrap_or(0),
+        };
         for t in targets {
             self.pending
                 .messages
-                .push((t, PeerMsg::Join(self.cfg.me.clone())));
+                .push((t, PeerMsg::Join(request.clone())));
         }
     }
 
@@ -63,50 +84,168 @@ impl RaftCore {
                 .get(id)
                 .is_some_and(|p| p.matched >= committed);
             if caught_up {
-                tracing::info!("promoting member {id} to voter: it has the whole log");
+                tracing::info!(
+                    "promoting {} to voter: it has the whole log",
+                    self.name_of(id)
+                );
                 self.propose_membership(ConfChangeType::AddNode, id, None);
                 return;
             }
         }
     }
 
-    pub(super) fn propose_membership(
-        &mut self,
-        kind: ConfChangeType,
-        id: NodeId,
-        who: Option<&Member>,
-    ) {
-        if self.raw.raft.has_pending_conf() {
+    /// Leader: removes one member silent for longer than `evs.inactive_timeout`.
+    pub(super) fn remove_inactive_members(&mut self) {
+        if self.raw.raft.has_pending_conf() || self.leaving {
             return;
         }
-        let mut cc = ConfChange::default();
-        cc.set_change_type(kind);
-        cc.node_id = id;
-        let context = who.map(Member::encode).unwrap_or_default();
-        if let Err(e) = self.raw.propose_conf_change(context, cc) {
-            tracing::debug!("membership change for {id} not proposed: {e}");
+        let s = self.store.state();
+        // Silence counts from when this node became leader at the latest: before that it
+        // did not listen for everyone.
+        let led = self.ticks - self.leader_since;
+        for id in s.voters.iter().chain(&s.learners).copied() {
+            if id == self.id() {
+                continue;
+            }
+            let silent = self.silent_ticks(id).unwrap_or(u64::MAX).min(led);
+            if silent > self.inactive_ticks {
+                tracing::warn!(
+                    "member {} unreachable for {silent} ticks (longer than evs.inactive_timeout): \
+                     removing it from the cluster; it rejoins when it comes back",
+                    self.name_of(id)
+                );
+                self.propose_membership(ConfChangeType::RemoveNode, id, None);
+                return;
+            }
         }
     }
 
-    pub(super) fn on_join(&mut self, m: Member) {
+    /// Leader: a node asks to join. Forwarded when not leading.
+    pub(super) fn on_join(&mut self, j: JoinRequest) {
         if !self.is_leader() {
             if let Some(l) = self.member(self.leader()) {
-                self.pending.messages.push((l, PeerMsg::Join(m)));
+                self.pending.messages.push((l, PeerMsg::Join(j)));
             }
             return;
         }
+        let m = &j.member;
         let s = self.store.state();
         if s.voters.contains(&m.id) || s.learners.contains(&m.id) {
             return;
         }
+        let namesake = s
+            .members
+            .values()
+            .find(|o| o.id != m.id && !m.name.is_empty() && o.name == m.name)
+            .map(|o| o.id);
+        if let Some(old) = namesake {
+            if self.alive().contains(&old) {
+                let why = format!(
+                    "a live member is already named '{}' ({:016x}): choose another \
+                     --name, or stop that node first",
+                    m.name, old
+                );
+                self.refuse_join(m, why);
+            } else if self.propose_membership(ConfChangeType::RemoveNode, old, None) {
+                tracing::warn!(
+                    "node '{}' ({:016x}) joins under the name of member {}, which is not \
+                     alive: removing the old identity first",
+                    m.name,
+                    m.id,
+                    self.name_of(old)
+                );
+            }
+            return;
+        }
+        if let Err(why) = self.check_history(&j) {
+            self.refuse_join(m, why);
+            return;
+        }
         tracing::info!(
-            "node '{}' ({}) at {} asks to join: adding it as a learner",
+            "node '{}' ({:016x}) at {} asks to join at seqno {}: adding it as a learner",
             m.name,
             m.id,
-            m.peer_addr
+            m.peer_addr,
+            j.applied
         );
-        let id = m.id;
-        self.propose_membership(ConfChangeType::AddLearnerNode, id, Some(&m));
+        let member = m.clone();
+        self.propose_membership(ConfChangeType::AddLearnerNode, member.id, Some(&member));
+    }
+
+    /// The joiner's history must be a prefix of the cluster's, or catching up from the
+    /// log would overwrite what its database already applied.
+    fn check_history(&self, j: &JoinRequest) -> Result<(), String> {
+        if j.applied == 0 {
+            return Ok(());
+        }
+        let log = &self.raw.raft.raft_log;
+        if j.applied > log.last_index() {
+            return Err(format!(
+                "its history is not the cluster's: it applied seqno {}, the cluster's \
+                 history ends at {} (it needs a state snapshot transfer, SST)",
+                j.applied,
+                log.last_index()
+            ));
+        }
+        match log.term(j.applied) {
+            Ok(t) if j.applied_term != 0 && t != j.applied_term => Err(format!(
+                "its history is not the cluster's: seqno {} has term {} there and {t} in \
+                 the cluster (it needs a state snapshot transfer, SST)",
+                j.applied, j.applied_term
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn refuse_join(&mut self, m: &Member, why: String) {
+        tracing::warn!("join of node '{}' ({:016x}) refused: {why}", m.name, m.id);
+        let to = if m.peer_addr.is_empty() {
+            self.member(m.id)
+        } else {
+            Some(m.clone())
+        };
+        if let Some(to) = to {
+            self.pending.messages.push((to, PeerMsg::JoinRefused(why)));
+        }
+    }
+
+    pub(super) fn on_join_refused(&mut self, why: String) {
+        if self.join_refused.as_deref() != Some(why.as_str()) {
+            tracing::error!("the cluster refused this node: {why}");
+        }
+        self.join_refused = Some(why);
+    }
+
+    /// A member asks to be removed (a clean leave, or an operator's `member remove`).
+    pub(super) fn on_leave(&mut self, id: NodeId) {
+        if self.is_leader() {
+            let s = self.store.state();
+            if s.voters.contains(&id) || s.learners.contains(&id) {
+                tracing::info!("member {} leaves the cluster", self.name_of(id));
+                self.propose_membership(ConfChangeType::RemoveNode, id, None);
+            } else if let Some(m) = self.member(id) {
+                self.pending.messages.push((m, PeerMsg::Removed));
+            }
+        } else if let Some(l) = self.member(self.leader()) {
+            self.pending.messages.push((l, PeerMsg::Leave(id)));
+        }
+    }
+
+    /// The leader says this node is not a member.
+    pub(super) fn on_removed(&mut self) {
+        if self.leaving {
+            self.mark_removed();
+            return;
+        }
+        let s = self.store.state();
+        let thinks_member = s.voters.contains(&self.id()) || s.learners.contains(&self.id());
+        if thinks_member && !s.left {
+            tracing::warn!(
+                "this node is no longer a member of the cluster (removed while it was away): \
+                 rejoining"
+            );
+            let _ = self.store.update(|s| s.left = true);
+        }
     }
 
     /// Starts leaving the cluster cleanly. Returns true when there is nothing to do
@@ -134,12 +273,45 @@ impl RaftCore {
         false
     }
 
+    /// Asks the leader to remove a member (`tutti member remove`).
+    pub fn remove_member(&mut self, id: NodeId) -> Result<(), String> {
+        let s = self.store.state();
+        if !(s.voters.contains(&id) || s.learners.contains(&id)) {
+            return Err(format!("{id:016x} is not a member"));
+        }
+        if s.voters == [id] {
+            return Err("the last voter cannot be removed".into());
+        }
+        if self.leader() == 0 {
+            return Err("no leader is known (the cluster has no primary component)".into());
+        }
+        if id == self.id() {
+            return Err("a node does not remove itself: stop it (a clean stop leaves)".into());
+        }
+        tracing::warn!("operator removes member {}", self.name_of(id));
+        self.on_leave(id);
+        Ok(())
+    }
+
     pub(super) fn mark_removed(&mut self) {
         if !self.removed {
             self.removed = true;
             let _ = self.store.update(|s| s.left = true);
             tracing::info!("this node has left the cluster");
         }
+    }
+
+    /// Counts a membership change once (a replay of the same entry does not count again).
+    pub(super) fn count_conf_change(
+        &mut self,
+        seqno: tutti_wsrep::Seqno,
+    ) -> Result<(), ReplicationError> {
+        self.store.update(|s| {
+            if seqno > s.conf_index {
+                s.conf_index = seqno;
+                s.conf_changes += 1;
+            }
+        })
     }
 
     pub(super) fn apply_conf_change(
@@ -152,22 +324,24 @@ impl RaftCore {
         let id = cc.node_id;
         let kind = cc.get_change_type();
         let joining = Member::decode(&e.context).ok();
+        let who = self.name_of(id);
         if kind == ConfChangeType::RemoveNode && id != self.id() {
             let needs = self
                 .peers
                 .get(&id)
-                .map(|(_, g)| g.applied + 1)
+                .map(|g| g.applied + 1)
                 .unwrap_or(e.index);
             self.departed
                 .insert(id, (needs, super::retention::now_ms()));
+            if self.is_leader() {
+                if let Some(m) = self.member(id) {
+                    self.pending.messages.push((m, PeerMsg::Removed));
+                }
+            }
         } else {
             self.departed.remove(&id);
         }
-        if kind == ConfChangeType::RemoveNode && self.is_leader() {
-            if let Some(m) = self.member(id) {
-                self.pending.messages.push((m, PeerMsg::Removed));
-            }
-        }
+        let me = self.cfg.me.clone();
         self.store.update(|s| {
             s.voters = cs.voters.clone();
             s.learners = cs.learners.clone();
@@ -179,22 +353,45 @@ impl RaftCore {
                     if let Some(m) = joining {
                         s.members.insert(m.id, m);
                     }
-                    if id == self.cfg.me.id {
+                    if id == me.id {
                         s.left = false;
-                        s.members.insert(id, self.cfg.me.clone());
+                        s.members.insert(id, me.clone());
                     }
                 }
             }
         })?;
+        self.count_conf_change(e.index)?;
+        let names = |ids: &[NodeId]| {
+            ids.iter()
+                .map(|i| self.name_of(*i))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let what = match kind {
+            ConfChangeType::AddNode => "voter",
+            ConfChangeType::AddLearnerNode => "learner (joining)",
+            ConfChangeType::RemoveNode => "removed",
+        };
         tracing::info!(
-            "membership change at seqno {}: {:?} {id}; voters {:?}, learners {:?}",
+            "membership change at seqno {}: {who} {what}; voters [{}], learners [{}]",
             e.index,
-            kind,
-            cs.voters,
-            cs.learners
+            names(&cs.voters),
+            names(&cs.learners)
         );
-        if kind == ConfChangeType::RemoveNode && id == self.id() {
-            self.mark_removed();
+        if id == self.id() {
+            match kind {
+                ConfChangeType::RemoveNode if self.leaving => self.mark_removed(),
+                ConfChangeType::RemoveNode => {
+                    // Removed while away (a replay during catch-up, or the removal reached
+                    // this node late): it asks to join again unless re-added later in
+                    // the log.
+                    let _ = self.store.update(|s| s.left = true);
+                }
+                _ => {
+                    self.removed = false;
+                    self.join_refused = None;
+                }
+            }
         }
         Ok(())
     }

@@ -59,11 +59,14 @@ impl RaftCore {
         let first = self.store.0.read().gcache.first_index();
         for id in self.store.take_snapshot_requests() {
             if let Some(m) = self.member(id) {
-                tracing::warn!(
-                    "member {id} ({}) needs entries before seqno {first}, which this node no \
-                     longer has: it needs SST",
-                    m.name
-                );
+                if let Some(held) = self.throttle.allow(&format!("sst {id}")) {
+                    tracing::warn!(
+                        "member {} needs entries before seqno {first}, which this node no \
+                         longer has: it needs SST{}",
+                        self.name_of(id),
+                        crate::throttle::repeated(held)
+                    );
+                }
                 self.pending.messages.push((m, PeerMsg::NeedsSst(first)));
             }
         }
@@ -80,11 +83,7 @@ impl RaftCore {
             if alive.contains(id) {
                 continue;
             }
-            let needs_from = self
-                .peers
-                .get(id)
-                .map(|(_, g)| g.applied + 1)
-                .unwrap_or(first);
+            let needs_from = self.peers.get(id).map(|g| g.applied + 1).unwrap_or(first);
             out.push(AbsentMember {
                 id: *id,
                 name: state
@@ -125,7 +124,7 @@ impl RaftCore {
             let need = if self.is_leader() {
                 self.raw.raft.prs().get(*id).map(|p| p.matched + 1)
             } else {
-                self.peers.get(id).map(|(_, g)| g.applied + 1)
+                self.peers.get(id).map(|g| g.applied + 1)
             };
             if let Some(n) = need {
                 protected = protected.min(n);

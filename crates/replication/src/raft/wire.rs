@@ -15,7 +15,7 @@ use tutti_wsrep::codec::{Decoder, Encoder};
 use tutti_wsrep::{ClusterUuid, NodeId, Seqno, WsrepError};
 
 /// Version of the peer protocol spoken by this build.
-pub const PROTOCOL_VERSION: u8 = 1;
+pub const PROTOCOL_VERSION: u8 = 2;
 /// Largest frame payload accepted (a Raft append carries at most a few MiB of entries,
 /// but one entry may be a large write-set).
 pub const MAX_FRAME: usize = 512 << 20;
@@ -75,6 +75,20 @@ pub struct Gossip {
     pub state: u32,
     /// Committed entries waiting for its applier.
     pub recv_queue: u64,
+    /// It is in a primary component.
+    pub primary: bool,
+}
+
+/// A node asking to join (or rejoin) the cluster, with where its history ends, so the
+/// leader can check that history is the cluster's before letting it catch up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinRequest {
+    /// The node.
+    pub member: Member,
+    /// The last seqno its database applied (0: empty).
+    pub applied: Seqno,
+    /// The Raft term of that entry in its log (0: unknown).
+    pub applied_term: u64,
 }
 
 /// One message between nodes.
@@ -93,11 +107,15 @@ pub enum PeerMsg {
     Raft(Box<RaftMessage>),
     /// A write-set for the leader to certify and order (an encoded `WriteSet`).
     Submit(Vec<u8>),
-    /// A new node asks to be added as a learner.
-    Join(Member),
+    /// A new (or returning) node asks to be added as a learner.
+    Join(JoinRequest),
+    /// The leader refuses a join, saying why (a live member has the same name, or the
+    /// node's history is not the cluster's).
+    JoinRefused(String),
     /// A member leaving cleanly asks to be removed.
     Leave(NodeId),
-    /// The leader tells a leaving node that its removal is committed.
+    /// The leader tells a node that it is not a member (its removal is committed, or it
+    /// was removed while it was away).
     Removed,
     /// Periodic status of the sender.
     Gossip(Gossip),
@@ -117,6 +135,7 @@ impl PeerMsg {
             PeerMsg::Removed => 6,
             PeerMsg::Gossip(_) => 7,
             PeerMsg::NeedsSst(_) => 8,
+            PeerMsg::JoinRefused(_) => 9,
         }
     }
 
@@ -137,13 +156,22 @@ impl PeerMsg {
             PeerMsg::Submit(ws) => {
                 e.bytes(ws);
             }
-            PeerMsg::Join(m) => m.encode_into(&mut e),
+            PeerMsg::Join(j) => {
+                j.member.encode_into(&mut e);
+                e.u64(j.applied).u64(j.applied_term);
+            }
+            PeerMsg::JoinRefused(why) => {
+                e.str(why);
+            }
             PeerMsg::Leave(id) => {
                 e.u64(*id);
             }
             PeerMsg::Removed => {}
             PeerMsg::Gossip(g) => {
-                e.u64(g.applied).u32(g.state).u64(g.recv_queue);
+                e.u64(g.applied)
+                    .u32(g.state)
+                    .u64(g.recv_queue)
+                    .u8(g.primary as u8);
             }
             PeerMsg::NeedsSst(first) => {
                 e.u64(*first);
@@ -203,15 +231,21 @@ impl PeerMsg {
                 PeerMsg::Raft(Box::new(m))
             }
             3 => PeerMsg::Submit(d.bytes()?.to_vec()),
-            4 => PeerMsg::Join(Member::decode_from(&mut d)?),
+            4 => PeerMsg::Join(JoinRequest {
+                member: Member::decode_from(&mut d)?,
+                applied: d.u64()?,
+                applied_term: d.u64()?,
+            }),
             5 => PeerMsg::Leave(d.u64()?),
             6 => PeerMsg::Removed,
             7 => PeerMsg::Gossip(Gossip {
                 applied: d.u64()?,
                 state: d.u32()?,
                 recv_queue: d.u64()?,
+                primary: d.u8()? == 1,
             }),
             8 => PeerMsg::NeedsSst(d.u64()?),
+            9 => PeerMsg::JoinRefused(d.str()?),
             k => return Err(WireError(format!("unknown frame kind {k}"))),
         };
         d.finish()?;
@@ -283,7 +317,12 @@ mod tests {
             },
             PeerMsg::Raft(Box::new(rm)),
             PeerMsg::Submit(vec![1, 2, 3]),
-            PeerMsg::Join(member.clone()),
+            PeerMsg::Join(JoinRequest {
+                member: member.clone(),
+                applied: 10,
+                applied_term: 2,
+            }),
+            PeerMsg::JoinRefused("history diverged".into()),
             PeerMsg::Leave(5),
             PeerMsg::Removed,
             PeerMsg::NeedsSst(12),
@@ -291,6 +330,7 @@ mod tests {
                 applied: 1,
                 state: 4,
                 recv_queue: 2,
+                primary: true,
             }),
         ] {
             round_trip(m);

@@ -1,0 +1,107 @@
+//! `pc.bootstrap`: an operator makes a surviving minority the primary component.
+//!
+//! As in Galera, this is the way out when the majority is gone for good (two of three nodes
+//! destroyed): `SET GLOBAL wsrep_provider_options='pc.bootstrap=YES'` on the survivor. It
+//! is refused while this node is in a primary component, or while any member it can reach
+//! says it is in one (that would make two primary components). Otherwise this node
+//! becomes the only voter: the configuration is rewritten outside the log, raft-rs's node
+//! is rebuilt from it and campaigns alone, and the new leader then writes an
+//! [`Entry::Bootstrap`] naming the voters, so that any node replaying the log later adopts
+//! the same configuration at the same place. The other members, when they come back, are
+//! told they are not members and rejoin as learners (their history is checked first: what
+//! they applied after the survivor's history ends is lost to the cluster, exactly as with
+//! Galera's pc.bootstrap on the node that has the least, and such a node needs SST).
+
+use tutti_wsrep::{NodeId, Seqno};
+
+use super::core::RaftCore;
+use crate::entry::Entry;
+use crate::ReplicationError;
+
+impl RaftCore {
+    /// Makes this node the primary component on its own (see the module doc).
+    pub fn force_bootstrap(&mut self, applied: Seqno) -> Result<String, String> {
+        if self.is_primary() {
+            return Err(
+                "this node is in a primary component: pc.bootstrap is only for a \
+                 non-Primary component"
+                    .into(),
+            );
+        }
+        let window = 2 * self.cfg.election_tick as u64;
+        let primary_peer = self
+            .peers
+            .iter()
+            .filter(|(id, g)| g.primary && self.silent_ticks(**id).is_some_and(|t| t <= window))
+            .map(|(id, _)| *id)
+            .next();
+        if let Some(p) = primary_peer {
+            return Err(format!(
+                "{} is in a primary component and reachable: refused (it would make two \
+                 primary components)",
+                self.name_of(p)
+            ));
+        }
+        let me = self.cfg.me.clone();
+        self.store
+            .update(|s| {
+                s.voters = vec![me.id];
+                s.learners.clear();
+                s.members.retain(|id, _| *id == me.id);
+                s.left = false;
+            })
+            .map_err(|e| e.to_string())?;
+        self.rebuild(applied.max(self.raft_config.applied))
+            .map_err(|e| e.to_string())?;
+        self.bootstrap_pending = true;
+        self.removed = false;
+        self.join_refused = None;
+        let line = format!(
+            "pc.bootstrap: {} is now the primary component on its own, at seqno {applied}; \
+             the other members rejoin as learners when they come back",
+            self.name_of(me.id)
+        );
+        tracing::warn!("{line}");
+        Ok(line)
+    }
+
+    /// Leader after `pc.bootstrap`: writes the new configuration into the log.
+    pub(super) fn log_bootstrap(&mut self) {
+        let voters = self.store.state().voters;
+        let data = Entry::Bootstrap { voters }.encode();
+        match self.raw.propose(Vec::new(), data) {
+            Ok(()) => self.bootstrap_pending = false,
+            Err(e) => tracing::debug!("bootstrap entry not proposed yet: {e}"),
+        }
+    }
+
+    /// A committed [`Entry::Bootstrap`]: adopt its configuration (raft-rs's node is rebuilt
+    /// after this round, and hands out the entries after it again).
+    pub(super) fn apply_bootstrap(
+        &mut self,
+        seqno: Seqno,
+        voters: &[NodeId],
+    ) -> Result<(), ReplicationError> {
+        let state = self.store.state();
+        let me = self.id();
+        if state.voters == voters && state.learners.is_empty() {
+            self.count_conf_change(seqno)?;
+            return Ok(());
+        }
+        tracing::warn!(
+            "seqno {seqno}: the cluster was bootstrapped by an operator (pc.bootstrap); voters \
+             are now {voters:?}"
+        );
+        self.store.update(|s| {
+            s.voters = voters.to_vec();
+            s.learners.clear();
+            s.members.retain(|id, _| voters.contains(id) || *id == me);
+            if !voters.contains(&me) {
+                s.left = true;
+            }
+        })?;
+        self.count_conf_change(seqno)?;
+        self.rebuild_at = Some(seqno);
+        Ok(())
+    }
+}

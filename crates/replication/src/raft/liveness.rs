@@ -1,0 +1,121 @@
+//! Who is alive, whether this node is in a primary component, and a fast election when
+//! the leader's process is gone.
+//!
+//! The primary component is Galera's notion, not Raft's leader: a node is in it while it
+//! hears from a majority of the voters (itself included when it votes) within an election
+//! timeout. Losing the leader therefore does not make the survivors non-Primary: they keep
+//! serving reads while they elect a new one, and writes wait for it (within the commit
+//! timeout) instead of failing. A node cut off from the majority becomes non-Primary within
+//! an election timeout, as before.
+//!
+//! When the leader's connection closes (its process died: the kernel closes its sockets at
+//! once) a follower does not wait out the election timeout: it forgets the leader (so it
+//! grants votes at once) and schedules its own campaign one tick later, staggered by its
+//! rank among the voters so that two survivors do not split the vote. If the leader was
+//! alive after all, its next heartbeat restores it; a pre-vote cannot disturb a live
+//! leader, since every other follower still hears it.
+
+use tutti_wsrep::NodeId;
+
+use super::core::RaftCore;
+use super::wire::PeerMsg;
+
+impl RaftCore {
+    /// Ticks within which a peer must have been heard to count as present.
+    fn presence_ticks(&self) -> u64 {
+        self.cfg.election_tick as u64
+    }
+
+    fn heard_within(&self, id: NodeId, ticks: u64) -> bool {
+        id == self.id()
+            || self
+                .heard
+                .get(&id)
+                .is_some_and(|t| self.ticks.saturating_sub(*t) <= ticks)
+    }
+
+    /// True when this node is in a primary component (see the module doc).
+    pub fn is_primary(&self) -> bool {
+        if self.removed {
+            return false;
+        }
+        if self.is_leader() {
+            // check-quorum makes a leader cut off from the majority step down.
+            return true;
+        }
+        let voters = self.store.0.read().state.voters.clone();
+        if voters.is_empty() {
+            return false;
+        }
+        let window = self.presence_ticks();
+        let present = voters
+            .iter()
+            .filter(|v| self.heard_within(**v, window))
+            .count();
+        2 * present > voters.len()
+    }
+
+    /// Members heard from recently, self included.
+    pub fn alive(&self) -> Vec<NodeId> {
+        let window = 2 * self.presence_ticks();
+        let state = self.store.0.read().state.clone();
+        let mut v: Vec<NodeId> = state
+            .members
+            .keys()
+            .copied()
+            .filter(|id| self.heard_within(*id, window))
+            .collect();
+        v.push(self.id());
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
+    /// Ticks since a peer was last heard from (None: never, since this node started).
+    pub fn silent_ticks(&self, id: NodeId) -> Option<u64> {
+        self.heard.get(&id).map(|t| self.ticks.saturating_sub(*t))
+    }
+
+    /// The transport lost its connection from `id`.
+    pub fn peer_lost(&mut self, id: NodeId) {
+        if id == 0 || id != self.leader() || self.is_leader() {
+            return;
+        }
+        let voters = self.store.0.read().state.voters.clone();
+        if !voters.contains(&self.id()) {
+            return;
+        }
+        let rank = voters
+            .iter()
+            .filter(|v| **v != id && **v < self.id())
+            .count();
+        let r = &mut self.raw.raft;
+        let timeout = r.randomized_election_timeout();
+        r.leader_id = 0;
+        r.election_elapsed = timeout.saturating_sub(1 + 2 * rank);
+        tracing::info!(
+            "lost the connection from the leader {}: electing a new one",
+            self.name_of(id)
+        );
+    }
+
+    /// The leader answers a Raft message or gossip from a node outside the configuration:
+    /// it was removed while it was away (or replaced), and must ask to join again.
+    pub(super) fn tell_if_not_member(&mut self, from: NodeId) {
+        if !self.is_leader() {
+            return;
+        }
+        let state = self.store.0.read().state.clone();
+        if state.voters.contains(&from) || state.learners.contains(&from) {
+            return;
+        }
+        let last = self.told_removed.get(&from).copied();
+        if last.is_some_and(|t| self.ticks - t < super::core::RETRY_TICKS) {
+            return;
+        }
+        self.told_removed.insert(from, self.ticks);
+        if let Some(m) = self.member(from) {
+            self.pending.messages.push((m, PeerMsg::Removed));
+        }
+    }
+}
