@@ -41,8 +41,9 @@ pub fn list(admin: &str) -> Result<bool, String> {
     if code != 200 {
         return Err(format!("{admin}: HTTP {code}: {}", body.trim()));
     }
-    let members: Vec<Json> =
+    let mut members: Vec<Json> =
         serde_json::from_str(&body).map_err(|e| format!("{admin}: bad answer: {e}"))?;
+    members.sort_by_key(|m| m["name"].as_str().unwrap_or_default().to_string());
     say(format!(
         "{:<12} {:<16} {:<8} {:<10} {:<7} {}",
         "NAME", "ID", "ROLE", "REACHABLE", "LEADER", "MYSQL"

@@ -93,6 +93,7 @@ impl Replication {
                 heartbeat_tick: config.heartbeat_ticks,
                 cert_window: config.cert_window,
                 seeds: config.seeds.clone(),
+                tick: config.tick,
             },
             store.clone(),
             applied,

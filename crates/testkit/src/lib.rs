@@ -10,6 +10,7 @@
 //! flight to or from it; a restart reopens its datadir. Same seed, same run: no sleeps,
 //! no wall clock.
 
+pub mod fixtures;
 pub mod sql;
 pub mod workload;
 
@@ -81,6 +82,8 @@ struct Net {
 pub struct Cluster {
     /// The nodes by id (ids 1..=n).
     pub nodes: BTreeMap<NodeId, SimNode>,
+    /// `evs.inactive_timeout` of every node, in ticks (default: never).
+    pub inactive_ticks: u64,
     net: Net,
     rng: u64,
     now: u64,
@@ -138,6 +141,7 @@ fn open_node(id: NodeId, dir: &Path, bootstrap: bool, cluster: Option<&Storage>)
             heartbeat_tick: config.heartbeat_ticks,
             cert_window: config.cert_window,
             seeds: config.seeds.clone(),
+            tick: config.tick,
         },
         store,
         applied,
@@ -167,6 +171,7 @@ impl Cluster {
         }
         let mut c = Cluster {
             nodes,
+            inactive_ticks: u64::MAX,
             net: Net::default(),
             rng: seed.max(1),
             now: 0,
@@ -275,7 +280,8 @@ impl Cluster {
     }
 
     /// Kills a node: its in-memory state and its messages in flight are lost; its disk
-    /// (gcache, Raft state, database) stays.
+    /// (gcache, Raft state, database) stays. The others see its connections close, as
+    /// they would when its process dies (not when a link is cut: see [`Cluster::partition`]).
     pub fn crash(&mut self, id: NodeId) {
         let n = self.nodes.get_mut(&id).expect("node");
         n.core = None;
@@ -283,6 +289,11 @@ impl Cluster {
             .waiters
             .fail_all(tutti_wsrep::ReplicateError::Shutdown);
         self.net.queue.retain(|e| e.from != id && e.to != id);
+        for other in self.nodes.values_mut() {
+            if let Some(core) = other.core.as_mut() {
+                core.peer_lost(id);
+            }
+        }
     }
 
     /// Restarts a crashed node from its datadir.
@@ -327,6 +338,7 @@ impl Cluster {
     fn round(&mut self, id: NodeId, tick: bool) {
         let n = self.nodes.get_mut(&id).expect("node");
         let Some(core) = n.core.as_mut() else { return };
+        core.inactive_ticks = self.inactive_ticks;
         if tick {
             core.tick();
         }

@@ -28,7 +28,8 @@ impl RaftCore {
                     .into(),
             );
         }
-        let window = 2 * self.cfg.election_tick as u64;
+        // Heard within the window that decides this node's own component.
+        let window = self.cfg.election_tick as u64;
         let primary_peer = self
             .peers
             .iter()
@@ -88,9 +89,11 @@ impl RaftCore {
             self.count_conf_change(seqno)?;
             return Ok(());
         }
+        let names: Vec<String> = voters.iter().map(|v| self.name_of(*v)).collect();
         tracing::warn!(
             "seqno {seqno}: the cluster was bootstrapped by an operator (pc.bootstrap); voters \
-             are now {voters:?}"
+             are now [{}]",
+            names.join(", ")
         );
         self.store.update(|s| {
             s.voters = voters.to_vec();

@@ -52,6 +52,8 @@ pub struct CoreConfig {
     pub cert_window: usize,
     /// Where to ask to join when not yet a member (seed addresses).
     pub seeds: Vec<String>,
+    /// Length of one tick (for log lines in seconds).
+    pub tick: std::time::Duration,
 }
 
 /// What one round of work produced.
@@ -355,9 +357,20 @@ impl RaftCore {
     }
 
     fn step_raft(&mut self, from: NodeId, mut m: RaftMessage) {
+        // A node rebuilt with an empty datadir listens where its old identity did: the
+        // others may still send that identity's messages (a heartbeat saying it has 209
+        // entries) to this address. raft-rs does not check the recipient.
+        if m.to != self.id() {
+            tracing::debug!(
+                "raft message for {:016x} from {} ignored: this node is {:016x}",
+                m.to,
+                self.name_of(from),
+                self.id()
+            );
+            return;
+        }
         // A heartbeat may only move the commit index within this node's log: raft-rs
-        // asserts it, and a peer (a leader that still counts an old identity of this node
-        // as caught up) must never be able to stop the node.
+        // asserts it, and no peer may be able to stop the node.
         let last = self.raw.raft.raft_log.last_index();
         if m.get_msg_type() == MessageType::MsgHeartbeat && m.commit > last {
             tracing::debug!(
@@ -442,11 +455,21 @@ impl RaftCore {
                 self.resend_all();
             }
         }
+        self.campaign_if_alone();
         if self.bootstrap_pending && self.is_leader() {
             self.log_bootstrap();
         }
         self.tell_nodes_needing_sst();
         Ok(())
+    }
+
+    /// The only voter leads: raft-rs refuses to campaign while a membership change is
+    /// committed but not applied (a node that just bootstrapped), so campaign once it is.
+    fn campaign_if_alone(&mut self) {
+        let alone = self.store.0.read().state.voters == [self.id()];
+        if alone && self.raw.raft.state == StateRole::Follower && !self.leaving {
+            let _ = self.raw.campaign();
+        }
     }
 
     fn queue_raft_messages(&mut self, msgs: Vec<RaftMessage>) {

@@ -9,7 +9,7 @@
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use parking_lot::RwLock;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -84,6 +84,8 @@ struct Driver {
     ticks: u64,
     options: Arc<RwLock<ProviderOptions>>,
     transfer: TransferTracker,
+    /// Members reported lost and not yet back.
+    lost: BTreeSet<NodeId>,
     throttle: Throttle,
 }
 
@@ -131,6 +133,7 @@ pub fn start(parts: DriverParts, inbox: Receiver<Input>) -> std::thread::JoinHan
         ticks: 0,
         options,
         transfer: TransferTracker::default(),
+        lost: BTreeSet::new(),
         throttle: Throttle::new(Duration::from_secs(30)),
     };
     std::thread::Builder::new()
@@ -377,7 +380,7 @@ impl Driver {
             last_transfer: self.transfer.last.clone(),
         };
         let tick = self.tick;
-        log_changes(&old, &next, applied, |id| {
+        log_changes(&old, &next, applied, &mut self.lost, |id| {
             self.core
                 .silent_ticks(id)
                 .map(|t| tick * t.min(u32::MAX as u64) as u32)

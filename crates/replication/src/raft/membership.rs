@@ -109,8 +109,9 @@ impl RaftCore {
             }
             let silent = self.silent_ticks(id).unwrap_or(u64::MAX).min(led);
             if silent > self.inactive_ticks {
+                let secs = self.cfg.tick.as_secs_f64() * silent as f64;
                 tracing::warn!(
-                    "member {} unreachable for {silent} ticks (longer than evs.inactive_timeout): \
+                    "member {} unreachable for {secs:.1} s (longer than evs.inactive_timeout): \
                      removing it from the cluster; it rejoins when it comes back",
                     self.name_of(id)
                 );
@@ -161,15 +162,16 @@ impl RaftCore {
             self.refuse_join(m, why);
             return;
         }
-        tracing::info!(
-            "node '{}' ({:016x}) at {} asks to join at seqno {}: adding it as a learner",
-            m.name,
-            m.id,
-            m.peer_addr,
-            j.applied
-        );
         let member = m.clone();
-        self.propose_membership(ConfChangeType::AddLearnerNode, member.id, Some(&member));
+        if self.propose_membership(ConfChangeType::AddLearnerNode, member.id, Some(&member)) {
+            tracing::info!(
+                "node '{}' ({:016x}) at {} asks to join at seqno {}: adding it as a learner",
+                member.name,
+                member.id,
+                member.peer_addr,
+                j.applied
+            );
+        }
     }
 
     /// The joiner's history must be a prefix of the cluster's, or catching up from the
@@ -211,7 +213,7 @@ impl RaftCore {
 
     pub(super) fn on_join_refused(&mut self, why: String) {
         if self.join_refused.as_deref() != Some(why.as_str()) {
-            tracing::error!("the cluster refused this node: {why}");
+            tracing::warn!("the cluster refused this node (it keeps asking): {why}");
         }
         self.join_refused = Some(why);
     }
@@ -324,7 +326,10 @@ impl RaftCore {
         let id = cc.node_id;
         let kind = cc.get_change_type();
         let joining = Member::decode(&e.context).ok();
-        let who = self.name_of(id);
+        let who = match &joining {
+            Some(m) if !m.name.is_empty() => format!("{} ({:08x})", m.name, m.id >> 32),
+            _ => self.name_of(id),
+        };
         if kind == ConfChangeType::RemoveNode && id != self.id() {
             let needs = self
                 .peers

@@ -30,3 +30,6 @@ pub fn channel() -> (
 ) {
     crossbeam_channel::unbounded()
 }
+
+#[cfg(test)]
+mod tests;

@@ -12,7 +12,7 @@
 //! changes in the log plus the Raft term (both agreed by the whole cluster), so it moves
 //! with every membership change and every leader change, and only then.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 use tutti_wsrep::{NodeId, NodeState, Seqno};
 
@@ -133,11 +133,13 @@ impl View {
 }
 
 /// Logs what changed between two views: Galera's state shifts, the view line, members
-/// lost and returned. `silent` says how long a member has not been heard from.
+/// lost and returned (`lost` remembers who was reported lost). `silent` says how long a
+/// member has not been heard from.
 pub(super) fn log_changes(
     old: &View,
     new: &View,
     applied: Seqno,
+    lost: &mut BTreeSet<NodeId>,
     silent: impl Fn(NodeId) -> Option<Duration>,
 ) {
     let (from, to) = (old.node_state(), new.node_state());
@@ -164,13 +166,15 @@ pub(super) fn log_changes(
                 None => "never heard since this node started".into(),
             };
             tracing::warn!("member {} lost: {why}", new.name(*id));
+            lost.insert(*id);
         }
     }
     for id in &new.alive {
-        if !old.alive.contains(id) && old.state.is_some() && old.members.contains_key(id) {
+        if !old.alive.contains(id) && lost.remove(id) {
             tracing::info!("member {} returned", new.name(*id));
         }
     }
+    lost.retain(|id| new.members.contains_key(id));
 }
 
 /// IST progress, followed while the node is a JOINER.

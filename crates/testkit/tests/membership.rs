@@ -1,0 +1,117 @@
+//! Membership that heals itself, on simulated clusters: a leader crash does not make the
+//! survivors non-Primary, a member silent past `evs.inactive_timeout` is removed and rejoins
+//! as a voter when it returns, and `pc.bootstrap` makes a lone survivor Primary with the
+//! others rejoining afterwards.
+
+use tutti_testkit::fixtures::{all_identical, insert, schema, wait, ELECTION};
+use tutti_testkit::Cluster;
+use tutti_wsrep::NodeId;
+
+fn others(c: &Cluster, but: NodeId) -> Vec<NodeId> {
+    c.nodes.keys().copied().filter(|i| *i != but).collect()
+}
+
+#[test]
+fn survivors_stay_primary_while_they_elect_a_new_leader() {
+    for seed in [3, 8, 21] {
+        let mut c = Cluster::new(3, seed);
+        schema(&mut c);
+        let leader = c.leader().unwrap();
+        let rest = others(&c, leader);
+        // A write-set in flight from a follower when the leader dies.
+        let ws = insert(&c, rest[0], 500, 1);
+        let rx = c.submit(rest[0], ws);
+        c.crash(leader);
+        let mut steps = 0;
+        while c.leader().is_none_or(|l| l == leader) {
+            for id in &rest {
+                assert!(
+                    c.is_primary(*id),
+                    "seed {seed}: node {id} non-Primary at step {steps}"
+                );
+            }
+            c.step();
+            steps += 1;
+            assert!(steps < 10 * ELECTION, "seed {seed}: no new leader");
+        }
+        // The connection closed: the election starts at once, not after a timeout.
+        assert!(steps < ELECTION, "seed {seed}: took {steps} steps");
+        assert!(wait(&mut c, &rx).is_ok(), "seed {seed}");
+        c.restart(leader);
+        assert_eq!(all_identical(&mut c).len(), 1);
+    }
+}
+
+#[test]
+fn a_member_away_past_the_inactive_timeout_is_removed_and_rejoins() {
+    let mut c = Cluster::new(3, 13);
+    c.inactive_ticks = 30;
+    schema(&mut c);
+    let away = *others(&c, c.leader().unwrap()).last().unwrap();
+    c.crash(away);
+    let rest = others(&c, away);
+    assert!(
+        c.run_until(40 * ELECTION, |c| {
+            rest.iter()
+                .all(|id| c.voters(*id).len() == 2 && !c.voters(*id).contains(&away))
+        }),
+        "not removed:{}",
+        c.describe()
+    );
+    // Quorum is now counted over the two that remain: writes go on.
+    let ws = insert(&c, rest[0], 700, 7);
+    let rx = c.submit(rest[0], ws);
+    assert!(wait(&mut c, &rx).is_ok());
+    c.restart(away);
+    assert!(
+        c.run_until(40 * ELECTION, |c| c.voters(rest[0]).len() == 3
+            && c.voters(away).len() == 3
+            && c.caught_up(away)),
+        "did not rejoin:{}",
+        c.describe()
+    );
+    assert_eq!(
+        all_identical(&mut c),
+        ["Integer(7)|Integer(".to_string() + &rest[0].to_string() + ")"]
+    );
+}
+
+#[test]
+fn pc_bootstrap_makes_a_lone_survivor_primary_and_the_others_rejoin() {
+    let mut c = Cluster::new(3, 17);
+    schema(&mut c);
+    let ws = insert(&c, 1, 800, 8);
+    let rx = c.submit(1, ws);
+    assert!(wait(&mut c, &rx).is_ok());
+    assert!(c.settle(5000));
+    let survivor = 1;
+    let gone = others(&c, survivor);
+    for id in &gone {
+        c.crash(*id);
+    }
+    assert!(c.run_until(4 * ELECTION, |c| !c.is_primary(survivor)));
+    // Refused where a primary component exists.
+    let applied = c.node(survivor).applied();
+    let core = c.nodes.get_mut(&survivor).unwrap().core.as_mut().unwrap();
+    core.force_bootstrap(applied).unwrap();
+    assert!(c.run_until(4 * ELECTION, |c| c.is_primary(survivor)
+        && c.leader() == Some(survivor)));
+    let ws = insert(&c, survivor, 801, 9);
+    let rx = c.submit(survivor, ws);
+    assert!(wait(&mut c, &rx).is_ok());
+    let core = c.nodes.get_mut(&survivor).unwrap().core.as_mut().unwrap();
+    assert!(core.force_bootstrap(applied).is_err(), "already Primary");
+    for id in &gone {
+        c.restart(*id);
+    }
+    assert!(
+        c.run_until(60 * ELECTION, |c| c.nodes.keys().all(|id| c
+            .voters(*id)
+            .len()
+            == 3
+            && c.caught_up(*id))),
+        "did not rejoin:{}",
+        c.describe()
+    );
+    assert_eq!(all_identical(&mut c).len(), 2);
+}
