@@ -92,8 +92,8 @@ pub struct RaftCore {
     pub(super) heard: HashMap<NodeId, u64>,
     /// Last gossip heard from each peer.
     pub(super) peers: HashMap<NodeId, Gossip>,
-    /// Members that left: the seqno each will need and when it left (unix ms).
-    pub(super) departed: HashMap<NodeId, (Seqno, u64)>,
+    /// Members that left: the seqno each will need, when it left (unix ms), its name.
+    pub(super) departed: HashMap<NodeId, (Seqno, u64, String)>,
     /// When each peer was last heard from (unix ms).
     pub(super) heard_ms: HashMap<NodeId, u64>,
     /// Set when the cluster told this node its history is gone: the first seqno available.

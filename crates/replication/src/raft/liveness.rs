@@ -2,8 +2,8 @@
 //! the leader's process is gone.
 //!
 //! The primary component is Galera's notion, not Raft's leader: a node is in it while it
-//! hears from a majority of the voters (itself included when it votes) within an election
-//! timeout. Losing the leader therefore does not make the survivors non-Primary: they keep
+//! hears from the leader, or from a majority of the voters (itself included when it
+//! votes), within an election timeout. Losing the leader therefore does not make the survivors non-Primary: they keep
 //! serving reads while they elect a new one, and writes wait for it (within the commit
 //! timeout) instead of failing. A node cut off from the majority becomes non-Primary within
 //! an election timeout, as before.
@@ -43,11 +43,16 @@ impl RaftCore {
             // check-quorum makes a leader cut off from the majority step down.
             return true;
         }
+        let window = self.presence_ticks();
+        if self.leader() != 0 && self.heard_within(self.leader(), window) {
+            // The leader has a majority behind it: whoever hears it is in its component
+            // (a learner, too, before the other voters know it).
+            return true;
+        }
         let voters = self.store.0.read().state.voters.clone();
         if voters.is_empty() {
             return false;
         }
-        let window = self.presence_ticks();
         let present = voters
             .iter()
             .filter(|v| self.heard_within(**v, window))

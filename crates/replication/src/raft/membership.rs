@@ -189,8 +189,10 @@ impl RaftCore {
                 log.last_index()
             ));
         }
+        // raft-rs answers 0 for an entry no longer in the log: unknown, not different (a
+        // node whose history is purged here needs SST, which catching up will tell it).
         match log.term(j.applied) {
-            Ok(t) if j.applied_term != 0 && t != j.applied_term => Err(format!(
+            Ok(t) if t != 0 && j.applied_term != 0 && t != j.applied_term => Err(format!(
                 "its history is not the cluster's: seqno {} has term {} there and {t} in \
                  the cluster (it needs a state snapshot transfer, SST)",
                 j.applied, j.applied_term
@@ -200,7 +202,14 @@ impl RaftCore {
     }
 
     fn refuse_join(&mut self, m: &Member, why: String) {
-        tracing::warn!("join of node '{}' ({:016x}) refused: {why}", m.name, m.id);
+        if let Some(held) = self.throttle.allow(&format!("refuse {} {why}", m.id)) {
+            tracing::warn!(
+                "join of node '{}' ({:016x}) refused: {why}{}",
+                m.name,
+                m.id,
+                crate::throttle::repeated(held)
+            );
+        }
         let to = if m.peer_addr.is_empty() {
             self.member(m.id)
         } else {
@@ -337,7 +346,7 @@ impl RaftCore {
                 .map(|g| g.applied + 1)
                 .unwrap_or(e.index);
             self.departed
-                .insert(id, (needs, super::retention::now_ms()));
+                .insert(id, (needs, super::retention::now_ms(), who.clone()));
             if self.is_leader() {
                 if let Some(m) = self.member(id) {
                     self.pending.messages.push((m, PeerMsg::Removed));

@@ -97,10 +97,10 @@ impl RaftCore {
                 left: false,
             });
         }
-        for (id, (needs_from, since)) in &self.departed {
+        for (id, (needs_from, since, name)) in &self.departed {
             out.push(AbsentMember {
                 id: *id,
-                name: String::new(),
+                name: name.clone(),
                 needs_from: *needs_from,
                 since_ms: *since,
                 ist_possible: *needs_from >= first,
@@ -149,10 +149,10 @@ impl RaftCore {
         };
         let decision = decide(&inputs);
         for id in &decision.dropped_absent {
-            if self.departed.remove(id).is_some() {
+            if let Some((_, _, name)) = self.departed.remove(id) {
                 tracing::warn!(
-                    "gcache: no longer keeping history for departed member {id} (time or disk \
-                     budget exceeded): it will need SST"
+                    "gcache: no longer keeping history for departed member {name} (time or \
+                     disk budget exceeded): it will need SST"
                 );
             }
         }
