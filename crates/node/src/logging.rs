@@ -23,10 +23,21 @@ pub fn init(level: &str) {
         .try_init();
     std::panic::set_hook(Box::new(|info| {
         let thread = std::thread::current();
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(no message)".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         tracing::error!(
-            "internal error (panic) in thread '{}': {info}; the node stops (restart it: it \
+            "internal error (panic) in thread '{}'{at}: {}; the node stops (restart it: it \
              recovers from its datadir)",
-            thread.name().unwrap_or("unnamed")
+            thread.name().unwrap_or("unnamed"),
+            what.replace('\n', " ")
         );
         std::process::abort();
     }));

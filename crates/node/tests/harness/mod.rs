@@ -48,6 +48,8 @@ pub struct NodeProc {
     pub peer_port: u16,
     pub log: PathBuf,
     pub extra: Vec<String>,
+    /// Environment variables of the process (test hooks).
+    pub env: Vec<(String, String)>,
     child: Option<Child>,
 }
 
@@ -63,6 +65,7 @@ impl NodeProc {
             admin_port: free_port(),
             peer_port: free_port(),
             extra: Vec::new(),
+            env: Vec::new(),
             child: None,
         }
     }
@@ -135,6 +138,7 @@ impl NodeProc {
             .unwrap();
         let child = Command::new(bin())
             .args(self.args())
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(log.try_clone().unwrap())
             .stderr(log)
@@ -209,6 +213,47 @@ impl NodeProc {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Waits (bounded) for the process to exit by itself; its exit status.
+    pub fn wait_exit(&mut self, timeout: Duration) -> std::process::ExitStatus {
+        let c = self.child.as_mut().expect("running");
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(s)) = c.try_wait() {
+                self.child = None;
+                return s;
+            }
+            assert!(Instant::now() < deadline, "{} did not exit", self.name);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// kill -9, then removes the datadir: the node comes back as a new identity.
+    pub fn wipe(&mut self) {
+        self.kill9();
+        let _ = std::fs::remove_dir_all(&self.datadir);
+        // A rebuilt node joins, it does not bootstrap.
+        self.extra.retain(|a| a != "--bootstrap");
+    }
+
+    /// `GET /members`, as JSON.
+    pub fn members(&self) -> Vec<serde_json::Value> {
+        let (code, body) = self.http_get("/members");
+        assert_eq!(code, 200, "{body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    /// Voter names as this node knows them, sorted.
+    pub fn voters(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .members()
+            .iter()
+            .filter(|m| m["voter"] == true)
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
     }
 
     /// True while the process runs.
