@@ -192,3 +192,40 @@ fn schema_made_on_one_node_is_there_for_the_next_statement_on_another() {
         },
     );
 }
+
+#[test]
+fn a_node_whose_data_differs_leaves_and_the_others_go_on() {
+    let base = temp_base("apply-diverged");
+    let mut nodes = cluster(base.path(), 3);
+    run(
+        &nodes[0],
+        &[
+            "CREATE DATABASE d",
+            "CREATE TABLE d.t (id INT PRIMARY KEY, v INT)",
+            "INSERT INTO d.t VALUES (1, 1), (2, 2)",
+        ],
+    );
+    let refs: Vec<&NodeProc> = nodes.iter().collect();
+    converge(&refs, "SELECT * FROM d.t");
+    // node3's data is changed behind the cluster's back.
+    nodes[2].kill9();
+    let db = rusqlite::Connection::open(nodes[2].datadir.join("tutti.db")).unwrap();
+    db.execute_batch("DELETE FROM \"d.t\" WHERE id = 1")
+        .unwrap();
+    drop(db);
+    nodes[2].start();
+    run(&nodes[0], &["UPDATE d.t SET v = 10 WHERE id = 1"]);
+    // node3 cannot apply it: it says why, leaves, and the others keep their quorum.
+    wait_for("node3 to leave", Duration::from_secs(60), || {
+        let (code, body) = nodes[2].http_get("/health");
+        (code == 503 && body.contains("inconsistent") && nodes[0].voters() == ["node1", "node2"])
+            .then_some(())
+    });
+    assert!(nodes[2].log_text().contains("Node consistency compromised"));
+    run(&nodes[1], &["UPDATE d.t SET v = 20 WHERE id = 2"]);
+    let refs: Vec<&NodeProc> = nodes[..2].iter().collect();
+    assert_eq!(converge(&refs, "SELECT * FROM d.t ORDER BY id").len(), 2);
+    for n in &nodes[..2] {
+        assert_eq!(n.wsrep("wsrep_cluster_status"), "Primary");
+    }
+}
