@@ -330,3 +330,37 @@ fn a_panic_ends_the_process_with_a_last_line() {
         "last line: {last}\n{log}"
     );
 }
+
+#[test]
+fn a_node_rebuilt_right_after_the_leader_crashed_joins() {
+    let base = temp_base("member-rebuild-leader");
+    let mut nodes = cluster(base.path(), 3);
+    schema(&nodes[0]);
+    for i in 0..50 {
+        write(&nodes[0], i);
+    }
+    let leader_name = nodes[0].wsrep("wsrep_cluster_leader");
+    let leader = nodes.iter().position(|n| n.name == leader_name).unwrap();
+    let rebuilt = if leader == 2 { 1 } else { 2 };
+    nodes[leader].kill9();
+    nodes[rebuilt].wipe();
+    if rebuilt == 0 {
+        let seed = nodes[1].peer_addr();
+        nodes[0].extra = vec!["--join".into(), seed];
+    }
+    // The old leader and the rebuilt node come back together (a majority is needed).
+    nodes[leader].spawn();
+    nodes[rebuilt].spawn();
+    for n in nodes.iter_mut() {
+        n.wait_synced(LONG);
+    }
+    wait_for("three voters", LONG, || {
+        (nodes[0].voters() == names(&["node1", "node2", "node3"]) && nodes[0].members().len() == 3)
+            .then_some(())
+    });
+    let refs: Vec<&NodeProc> = nodes.iter().collect();
+    assert_eq!(converge(&refs, "SELECT * FROM m.t").len(), 50);
+    for n in &nodes {
+        assert!(!n.log_text().contains("panic"), "{}", n.name);
+    }
+}
