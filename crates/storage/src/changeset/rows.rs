@@ -241,13 +241,25 @@ fn delete(
     item: &ChangesetItem,
 ) -> Result<Write, ChangesetConflict> {
     let all: Vec<usize> = (0..table.columns.len()).collect();
+    delete_where(conn, sql, table, &all, pk, |i| item.old_value(i))
+}
+
+/// `DELETE FROM table WHERE` the `which` columns equal `value(column)`.
+fn delete_where<'v>(
+    conn: &Connection,
+    sql: &mut String,
+    table: &Table,
+    which: &[usize],
+    pk: &[u8],
+    value: impl Fn(usize) -> rusqlite::Result<ValueRef<'v>>,
+) -> Result<Write, ChangesetConflict> {
     sql.clear();
     sql.push_str("DELETE FROM ");
     sql.push_str(&quote(&table.name));
-    conditions(sql, &table.columns, &all, pk);
+    conditions(sql, &table.columns, which, pk);
     let mut stmt = conn.prepare_cached(sql)?;
-    for i in all {
-        bind(&mut stmt, i + 1, item.old_value(i)?)?;
+    for (p, c) in which.iter().enumerate() {
+        bind(&mut stmt, p + 1, value(*c)?)?;
     }
     run(&mut stmt)
 }
@@ -328,15 +340,7 @@ fn take_row(
             .collect::<rusqlite::Result<_>>()?
     };
     let keys: Vec<usize> = (0..cols.len()).filter(|i| pk[*i] != 0).collect();
-    sql.clear();
-    sql.push_str("DELETE FROM ");
-    sql.push_str(&quote(&table.name));
-    conditions(sql, cols, &keys, pk);
-    let mut stmt = conn.prepare_cached(sql)?;
-    for (p, c) in keys.iter().enumerate() {
-        bind(&mut stmt, p + 1, row[*c].as_ref())?;
-    }
-    if run(&mut stmt)? != Write::Done {
+    if delete_where(conn, sql, table, &keys, pk, |c| Ok(row[c].as_ref()))? != Write::Done {
         return Ok(None);
     }
     for (i, v) in row.iter_mut().enumerate() {
