@@ -190,9 +190,8 @@ fn pc_bootstrap_revives_a_lone_survivor_and_the_others_rejoin() {
         .conn()
         .query_drop("SET GLOBAL wsrep_provider_options='pc.bootstrap=YES'")
         .unwrap();
-    wait_for("node1 Primary", LONG, || {
-        (status_of(&nodes[0]) == "Primary").then_some(())
-    });
+    nodes[0].wait_synced(LONG);
+    assert_eq!(status_of(&nodes[0]), "Primary");
     write(&nodes[0], 2);
     assert!(nodes[0].log_text().contains("pc.bootstrap"));
     for n in &mut nodes[1..] {

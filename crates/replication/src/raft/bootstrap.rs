@@ -52,7 +52,8 @@ impl RaftCore {
                 s.left = false;
             })
             .map_err(|e| e.to_string())?;
-        self.rebuild(applied.max(self.raft_config.applied))
+        // Everything raft-rs handed out stays handed out: nothing is applied twice.
+        self.rebuild(self.raw.raft.raft_log.applied)
             .map_err(|e| e.to_string())?;
         self.bootstrap_pending = true;
         self.removed = false;

@@ -63,8 +63,11 @@ impl RaftCore {
     /// Members heard from recently, self included.
     pub fn alive(&self) -> Vec<NodeId> {
         let window = 2 * self.presence_ticks();
-        let state = self.store.0.read().state.clone();
-        let mut v: Vec<NodeId> = state
+        let mut v: Vec<NodeId> = self
+            .store
+            .0
+            .read()
+            .state
             .members
             .keys()
             .copied()
@@ -110,9 +113,11 @@ impl RaftCore {
         if !self.is_leader() {
             return;
         }
-        let state = self.store.0.read().state.clone();
-        if state.voters.contains(&from) || state.learners.contains(&from) {
-            return;
+        {
+            let g = self.store.0.read();
+            if g.state.voters.contains(&from) || g.state.learners.contains(&from) {
+                return;
+            }
         }
         let last = self.told_removed.get(&from).copied();
         if last.is_some_and(|t| self.ticks - t < super::core::RETRY_TICKS) {
