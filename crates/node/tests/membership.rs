@@ -126,8 +126,9 @@ fn a_member_away_past_the_inactive_timeout_is_removed_and_readmitted() {
             && nodes[1].voters() == names(&["node1", "node2"]))
         .then_some(())
     });
+    // (The last message from node3 may precede the kill by a heartbeat interval.)
     assert!(
-        t0.elapsed() >= Duration::from_secs(3),
+        t0.elapsed() >= Duration::from_millis(2500),
         "removed before the timeout"
     );
     // The view changed, and both survivors show the same one.
@@ -147,10 +148,6 @@ fn a_member_away_past_the_inactive_timeout_is_removed_and_readmitted() {
     nodes[2].wait_synced(LONG);
     let refs: Vec<&NodeProc> = nodes.iter().collect();
     assert_eq!(converge(&refs, "SELECT * FROM m.t").len(), 1);
-    let confs: Vec<String> = nodes
-        .iter()
-        .map(|n| n.wsrep("wsrep_cluster_conf_id"))
-        .collect();
     wait_for("one conf_id on all", LONG, || {
         let c: Vec<String> = nodes
             .iter()
@@ -158,7 +155,6 @@ fn a_member_away_past_the_inactive_timeout_is_removed_and_readmitted() {
             .collect();
         c.iter().all(|x| *x == c[0]).then_some(())
     });
-    drop(confs);
     assert!(nodes[2].log_text().contains("rejoining"));
 }
 
