@@ -18,6 +18,11 @@ pub enum ExecError {
     /// A row lock was not granted in time; the statement (not the transaction) failed.
     #[error("Lock wait timeout exceeded; try restarting transaction")]
     LockWaitTimeout,
+    /// Snapshot isolation: the statement would lock or change a row that another
+    /// transaction changed after this transaction's read view (MariaDB's ER_CHECKREAD,
+    /// `innodb_snapshot_isolation`); the statement failed, the transaction goes on.
+    #[error("Record has changed since last read in table '{0}'")]
+    RecordChanged(String),
     /// The node may not serve now (non-Primary, joining, inconsistent).
     #[error("WSREP has not yet prepared node for application use")]
     NotReady(String),

@@ -248,3 +248,9 @@ pub(crate) fn of(exec: &crate::Executor, changeset: &[u8]) -> Result<CertKeys, E
         &mut current,
     )
 }
+
+/// The primary-key key of a row of `meta`'s table, from its values in column order.
+pub fn row_key(meta: &TableMeta, row: &[Value]) -> Option<u64> {
+    let image: Image = row.iter().cloned().map(Some).collect();
+    key_of(&meta.primary, &image)
+}

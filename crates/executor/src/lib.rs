@@ -20,6 +20,8 @@ pub mod catalog;
 mod error;
 pub mod keys;
 pub mod locks;
+mod matched;
+mod reads;
 mod result;
 mod session;
 mod set;

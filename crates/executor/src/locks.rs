@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use tutti_wsrep::{CertKeys, Seqno, TrxId};
 
 /// How many recently ordered write-sets [`LockManager::touched_since`] remembers.
-const RECENT: usize = 8192;
+const RECENT: usize = 65_536;
 
 /// Lock mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +126,8 @@ impl State {
 /// between its execution and the moment its locks were granted.
 #[derive(Default)]
 struct Recent {
-    entries: std::collections::VecDeque<(Seqno, Vec<u64>)>,
+    /// (seqno, keys it changed or depended on, how many of them it changed: the first n).
+    entries: std::collections::VecDeque<(Seqno, Vec<u64>, usize)>,
     /// Everything at or below this was forgotten.
     forgotten: Seqno,
     /// The last seqno that wrote to each table (by table key).
@@ -251,17 +252,39 @@ impl LockManager {
         for t in &keys.tables {
             r.tables.insert(*t, seqno);
         }
-        let all = if ddl {
-            keys.tables.clone()
+        let (all, changed) = if ddl {
+            (keys.tables.clone(), 0)
         } else {
-            keys.exclusive.iter().chain(&keys.shared).copied().collect()
+            let all: Vec<u64> = keys.exclusive.iter().chain(&keys.shared).copied().collect();
+            (all, keys.exclusive.len())
         };
-        r.entries.push_back((seqno, all));
+        r.entries.push_back((seqno, all, changed));
         while r.entries.len() > RECENT {
-            if let Some((s, _)) = r.entries.pop_front() {
+            if let Some((s, _, _)) = r.entries.pop_front() {
                 r.forgotten = r.forgotten.max(s);
             }
         }
+    }
+
+    /// True if a write-set ordered after `since` changed one of `keys` (or if that is no
+    /// longer known): snapshot isolation's test for a transaction whose read view is
+    /// `since`.
+    pub fn changed_since(&self, since: Seqno, keys: &[u64]) -> bool {
+        let r = self.recent.lock();
+        if since < r.forgotten {
+            return true;
+        }
+        r.entries
+            .iter()
+            .rev()
+            .take_while(|(s, _, _)| *s > since)
+            .any(|(_, ks, n)| ks[..*n].iter().any(|k| keys.contains(k)))
+    }
+
+    /// True if any write-set was ordered after `since`.
+    pub fn anything_since(&self, since: Seqno) -> bool {
+        let r = self.recent.lock();
+        since < r.forgotten || r.entries.back().is_some_and(|(s, _, _)| *s > since)
     }
 
     /// True if a write-set ordered after `since` wrote to the table with this key.
@@ -283,8 +306,13 @@ impl LockManager {
         r.entries
             .iter()
             .rev()
-            .take_while(|(s, _)| *s > since)
-            .any(|(_, ks)| ks.iter().any(|k| keys.iter().any(|(x, _)| x == k)))
+            .take_while(|(s, _, _)| *s > since)
+            .any(|(_, ks, _)| ks.iter().any(|k| keys.iter().any(|(x, _)| x == k)))
+    }
+
+    /// Number of transactions waiting for a lock.
+    pub fn waiting(&self) -> usize {
+        self.state.lock().waits_for.len()
     }
 
     /// Number of keys locked (for status).

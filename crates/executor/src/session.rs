@@ -13,7 +13,7 @@ use crate::txn::Txn;
 use crate::{sqlite, vars, ExecError, Executor, SessionInfo};
 
 /// How long a causal read (`wsrep_sync_wait`) may wait.
-const CAUSAL_READ_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const CAUSAL_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A prepared statement's metadata, as COM_STMT_PREPARE reports it.
 #[derive(Clone, Debug, PartialEq)]
@@ -345,9 +345,15 @@ impl Session {
                 }
             }
             Stmt::Ddl(d) => self.ddl(d),
-            Stmt::Begin { read_only } => {
+            Stmt::Begin {
+                read_only,
+                consistent_snapshot,
+            } => {
                 self.commit()?;
                 self.begin(read_only);
+                if consistent_snapshot {
+                    self.start_read_view()?;
+                }
                 Ok(Response::ok())
             }
             Stmt::Commit => {
@@ -388,58 +394,6 @@ impl Session {
                 })?;
         }
         Ok(())
-    }
-
-    fn read(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
-        // As in Galera, a SELECT that reads no table (`SELECT 1`, `SELECT @@version`, what
-        // drivers send on connect) works on a node that is not ready. The translated SQL
-        // is canonical (upper-case keywords), so a FROM anywhere means tables (or, for a
-        // string literal, a harmless refusal).
-        if q.sql.contains("FROM") {
-            self.check_ready(true)?;
-            self.sync_wait(1)?;
-        }
-        if self.txn.is_none() && !self.autocommit() {
-            self.begin(false);
-        }
-        let exec = self.exec.clone();
-        let rs = match self.txn.as_mut() {
-            Some(txn) if !txn.changes.is_empty() => {
-                if q.locking {
-                    txn.pinned = true;
-                }
-                let w = exec.storage.writer();
-                *self.info.interrupt.lock() = Some(w.get_interrupt_handle());
-                sqlite::query_in_txn(&w, &txn.changes, exec.storage.fk_actions(), &q.sql, params)?
-            }
-            Some(txn) => {
-                if q.locking {
-                    txn.pinned = true;
-                }
-                if txn.snapshot.is_none() {
-                    let r = exec
-                        .storage
-                        .reader()
-                        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
-                    r.execute_batch("BEGIN")?;
-                    txn.snapshot = Some(r);
-                }
-                let r = txn.snapshot.as_ref().expect("snapshot just set");
-                *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
-                sqlite::query(r, &q.sql, params)?
-            }
-            None => {
-                let r = exec
-                    .storage
-                    .reader()
-                    .map_err(|e| ExecError::Sqlite(e.to_string()))?;
-                *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
-                sqlite::query(&r, &q.sql, params)?
-            }
-        };
-        self.found_rows = rs.rows.len() as u64;
-        self.row_count = -1;
-        Ok(Response::Rows(rs))
     }
 
     fn kill(&mut self, id: u64, query_only: bool) -> Result<Response, ExecError> {

@@ -150,6 +150,19 @@ pub fn query_in_txn(
     query(w, sql, params)
 }
 
+/// Runs two SELECTs on the writer on top of the transaction's own changes, in one
+/// replay (a locking read's key query and the read itself see the same state).
+pub fn query_pair_in_txn(
+    w: &Connection,
+    changes: &[u8],
+    fk_actions: bool,
+    sql: (&str, &str),
+    params: &[Value],
+) -> Result<(ResultSet, ResultSet), ExecError> {
+    let _guard = replay(w, changes, fk_actions)?;
+    Ok((query(w, sql.0, params)?, query(w, sql.1, params)?))
+}
+
 /// What a captured write statement did.
 #[derive(Debug)]
 pub struct Captured {
@@ -159,6 +172,8 @@ pub struct Captured {
     pub affected: u64,
     /// First AUTO_INCREMENT id it generated.
     pub insert_id: Option<i64>,
+    /// Every row an UPDATE rewrote, changed or not: (SQLite table, current values).
+    pub rewritten: Vec<(String, Vec<Value>)>,
 }
 
 /// What the write capture needs to know about the statement.
@@ -201,12 +216,14 @@ pub fn capture(
         let max: i64 = w.prepare_cached(&sql)?.query_row([table], |r| r.get(0))?;
         autoinc.prepare(max, *offset, *increment);
     }
+    let matched = crate::matched::MatchedRows::start(w);
     let affected = {
         let mut s = w.prepare_cached(stmt.sql)?;
         bind(&mut s, stmt.params)?;
         s.raw_execute()
             .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };
+    let rewritten = matched.finish()?;
     // Foreign keys are declared deferred (see tutti_storage::deferred_fk_violations):
     // the statement fails if it left any violation behind, as MySQL's check would.
     if deferred_fk_violations(w) > 0 {
@@ -225,6 +242,7 @@ pub fn capture(
     Ok(Captured {
         changeset,
         affected,
+        rewritten,
         insert_id,
     })
 }

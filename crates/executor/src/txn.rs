@@ -6,12 +6,19 @@
 //! its rows before the locks were granted, it runs again on the newer state (at most a
 //! few times) so it works on what the other writer committed, as InnoDB would.
 //!
-//! `last_seen` (the state certification checks against) is the state the latest statement
-//! ran on. That is sound because every row the transaction already changed is locked: no
-//! local transaction can change it, and a write-set from the cluster that does would have
-//! BF-aborted this one. When that cannot be guaranteed (a statement did not run on a
-//! stable state, or a locking read was made), `last_seen` is pinned and certification
-//! decides, as in Galera.
+//! Under snapshot isolation (see [`crate::reads`]) a transaction with a read view may not
+//! change a row that a write-set ordered after its read view changed: the statement fails
+//! with 1020 (`ER_CHECKREAD`), as in MariaDB 11.8, and the write-set is certified against
+//! the read view, so the same conflict with another node fails the commit (1213). No lost
+//! update either way.
+//!
+//! Without a read view (autocommit statements, write-only transactions, or the variable
+//! OFF) `last_seen` (the state certification checks against) is the state the latest
+//! statement ran on, as InnoDB's writers work on the newest state. That is sound because
+//! every row the transaction already changed is locked: no local transaction can change
+//! it, and a write-set from the cluster that does would have BF-aborted this one. When
+//! that cannot be guaranteed (a statement did not run on a stable state, or a locking read
+//! was made), `last_seen` is pinned and certification decides, as in Galera.
 
 use std::time::Duration;
 use tutti_sql::{DdlStmt, Query, QueryKind};
@@ -26,7 +33,7 @@ use crate::sqlite::{self, WriteStmt};
 use crate::ExecError;
 
 /// How many times a statement runs again after a lock wait before `last_seen` is pinned.
-const MAX_ATTEMPTS: usize = 4;
+pub(crate) const MAX_ATTEMPTS: usize = 4;
 
 /// An open transaction.
 pub(crate) struct Txn {
@@ -42,6 +49,10 @@ pub(crate) struct Txn {
     pub last_seen: Option<Seqno>,
     /// `last_seen` may no longer move forward.
     pub pinned: bool,
+    /// Snapshot isolation: the seqno of the transaction's read view, once it has one.
+    pub read_view: Option<Seqno>,
+    /// Keys of the rows its locking reads locked (certified with its write-set).
+    pub lock_keys: std::collections::BTreeSet<u64>,
 }
 
 fn lock_request(k: &CertKeys) -> Vec<(u64, Mode)> {
@@ -62,7 +73,14 @@ impl Session {
             changes: Vec::new(),
             last_seen: None,
             pinned: false,
+            read_view: None,
+            lock_keys: Default::default(),
         });
+    }
+
+    /// `innodb_lock_wait_timeout`.
+    pub(crate) fn lock_wait_timeout(&self) -> Duration {
+        Duration::from_secs(self.var_int("innodb_lock_wait_timeout").clamp(1, 1 << 30) as u64)
     }
 
     /// Rolls back the open transaction, if any (nothing was written anywhere).
@@ -84,18 +102,26 @@ impl Session {
     }
 
     fn replicate_txn(&self, txn: &mut Txn) -> Result<(), ExecError> {
-        if txn.changes.is_empty() {
-            return Ok(());
-        }
+        // A transaction a write-set from the cluster aborted fails, even if it wrote
+        // nothing: what it read under its locks is no longer true (as in Galera).
         if self.exec.locks.is_aborted(txn.id) {
             return Err(ExecError::Deadlock);
         }
+        if txn.changes.is_empty() {
+            return Ok(());
+        }
         let exec = &self.exec;
-        let keys = keys::of(exec, &txn.changes)?;
+        let mut keys = keys::of(exec, &txn.changes)?;
+        if !txn.lock_keys.is_empty() {
+            keys.shared.extend(txn.lock_keys.iter().copied());
+            keys.shared.sort_unstable();
+            keys.shared.dedup();
+        }
+        let read_view = txn.read_view.filter(|_| self.snapshot_isolation());
         let ws = WriteSet {
             origin: exec.provider.node_id(),
             trx_id: txn.id,
-            last_seen: txn.last_seen.unwrap_or(0),
+            last_seen: read_view.or(txn.last_seen).unwrap_or(0),
             keys,
             action: Action::Rows(std::mem::take(&mut txn.changes)),
         };
@@ -149,8 +175,8 @@ impl Session {
     fn capture_in_txn(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
         let exec = self.exec.clone();
         let txn_id = self.txn.as_ref().expect("open transaction").id;
-        let timeout =
-            Duration::from_secs(self.var_int("innodb_lock_wait_timeout").clamp(1, 1 << 30) as u64);
+        let timeout = self.lock_wait_timeout();
+        let si = self.snapshot_isolation();
         let (offset, increment) = exec.provider.auto_increment();
         let stmt = WriteStmt {
             sql: &q.sql,
@@ -195,7 +221,15 @@ impl Session {
                 }
             };
             let keys = keys::of(&exec, &captured.changeset)?;
-            let request = lock_request(&keys);
+            // Rows the statement rewrote without changing them are written all the same.
+            let mut rewritten = std::collections::BTreeSet::new();
+            for (table, row) in &captured.rewritten {
+                if let Some(meta) = exec.catalog.table(&exec.storage, table)? {
+                    rewritten.extend(keys::row_key(&meta, row));
+                }
+            }
+            let mut request = lock_request(&keys);
+            request.extend(rewritten.iter().map(|k| (*k, Mode::Exclusive)));
             let waited = match exec.locks.acquire(txn_id, &request, timeout) {
                 Ok(w) => w,
                 Err(LockError::Deadlock | LockError::Aborted) => return Err(ExecError::Deadlock),
@@ -206,6 +240,17 @@ impl Session {
                 continue;
             }
             let txn = self.txn.as_mut().expect("open transaction");
+            if let Some(view) = txn.read_view.filter(|_| si) {
+                let written: Vec<u64> = keys.exclusive.iter().chain(&rewritten).copied().collect();
+                if exec.locks.changed_since(view, &written) {
+                    let table = q
+                        .target
+                        .as_ref()
+                        .map(|t| t.table.clone())
+                        .unwrap_or_default();
+                    return Err(ExecError::RecordChanged(table));
+                }
+            }
             if !stable {
                 txn.pinned = true;
             }
@@ -213,6 +258,7 @@ impl Session {
                 txn.last_seen = Some(state);
             }
             txn.changes = captured.changeset;
+            txn.lock_keys.extend(rewritten);
             if let Some(id) = captured.insert_id {
                 self.last_insert_id = id as u64;
             }

@@ -103,6 +103,7 @@ pub static VARS: &[VarDef] = &[
     v("identity", Session, Int, false, "0"),
     v("init_connect", Global, Text, false, ""),
     v("innodb_lock_wait_timeout", Both, Int, false, "50"),
+    v("innodb_snapshot_isolation", Both, Bool, false, "1"),
     v("interactive_timeout", Both, Int, false, "28800"),
     v("last_insert_id", Session, Int, false, "0"),
     v("license", Global, Text, true, "Apache-2.0"),

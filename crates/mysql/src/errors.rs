@@ -22,6 +22,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         },
         E::Deadlock => ER_LOCK_DEADLOCK,
         E::LockWaitTimeout => ER_LOCK_WAIT_TIMEOUT,
+        E::RecordChanged(_) => ER_CHECKREAD,
         E::NotReady(_) => ER_UNKNOWN_COM_ERROR,
         E::CommitUnknown(_) => ER_ERROR_DURING_COMMIT,
         E::Shutdown => ER_SERVER_SHUTDOWN,
@@ -73,6 +74,11 @@ mod tests {
         assert_eq!(
             m,
             "Deadlock found when trying to get lock; try restarting transaction"
+        );
+        let (k, m) = mysql_error(&ExecError::RecordChanged("t".into()));
+        assert_eq!(
+            (k as u16, m.as_str()),
+            (1020, "Record has changed since last read in table 't'")
         );
         let (k, _) = mysql_error(&ExecError::NotReady("non-Primary".into()));
         assert_eq!((k as u16, k.sqlstate()), (1047, b"08S01"));

@@ -18,7 +18,7 @@ fn sysbench(port: u16, args: &[&str]) -> String {
             "--tables=2",
             "--table-size=2000",
             // The default "special" distribution hammers ~1% of the rows: genuine deadlocks,
-            // as with InnoDB. Uniform keeps this assertion of zero errors deterministic.
+            // as with InnoDB. Uniform keeps conflicts rare.
             "--rand-type=uniform",
         ])
         .output()
@@ -62,8 +62,16 @@ fn sysbench_oltp_read_write_runs_without_errors() {
                 &format!("--db-ps-mode={mode}"),
             ],
         );
-        assert!(count(&out, "transactions:") > 0, "{out}");
-        assert_eq!(count(&out, "ignored errors:"), 0, "ps-mode {mode}:\n{out}");
+        let txns = count(&out, "transactions:");
+        assert!(txns > 0, "{out}");
+        // Snapshot isolation: a transaction that writes a row another one changed after its
+        // read view fails with 1020 (or 1213), which sysbench retries, as with MariaDB 11.8.
+        // Any other error would have stopped sysbench.
+        let retried = count(&out, "ignored errors:");
+        assert!(
+            retried * 20 < txns,
+            "ps-mode {mode}: {retried} retries:\n{out}"
+        );
         assert_eq!(count(&out, "reconnects:"), 0, "ps-mode {mode}:\n{out}");
     }
     let mut c = n.conn();

@@ -36,14 +36,20 @@ use crate::{autoinc, Env, Query, QueryKind, SqlError, Stmt, TableInfo, TableName
 pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<Stmt, SqlError> {
     let mut rw = Rewriter::new(info.env);
     rw.statement(&mut stmt)?;
-    Ok(finish(
-        info,
-        &rw,
-        stmt.to_string(),
-        QueryKind::Select,
-        None,
-        false,
-    ))
+    let lock = match (&stmt, rw.lock, info.locking) {
+        (Statement::Query(q), Some(spec), _) => Some(crate::locking::row_lock(info.env, q, spec)?),
+        (Statement::Query(q), None, true) => Some(crate::locking::row_lock(
+            info.env,
+            q,
+            crate::locking::LockSpec::share(),
+        )?),
+        _ => None,
+    };
+    let mut s = finish(info, &rw, stmt.to_string(), QueryKind::Select, None, false);
+    if let Stmt::Query(q) = &mut s {
+        q.row_lock = lock;
+    }
+    Ok(s)
 }
 
 fn finish(
@@ -60,7 +66,9 @@ fn finish(
         params: info.params,
         target,
         autoinc,
-        locking: info.locking || rw.locking,
+        locking: info.locking || rw.lock.is_some(),
+        row_lock: None,
+        reads: rw.reads(),
         volatile: rw.ex.volatile,
     })
 }

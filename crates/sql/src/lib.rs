@@ -31,6 +31,7 @@ mod error;
 mod exprs;
 mod lexer;
 mod literals;
+mod locking;
 mod names;
 mod rewrite;
 mod session;

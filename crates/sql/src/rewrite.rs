@@ -26,7 +26,7 @@ use sqlparser::ast::{
 use crate::ast_build::select_star_from;
 use crate::exprs::{pre_rewrite, ExprCtx};
 use crate::names::{parts, quote, quoted, resolve_parts, sqlite_object};
-use crate::{Env, SqlError};
+use crate::{Env, SqlError, TableName};
 
 /// Rewrites queries and expressions in place; see the module docs.
 pub(crate) struct Rewriter<'a> {
@@ -34,8 +34,11 @@ pub(crate) struct Rewriter<'a> {
     pub ex: ExprCtx<'a>,
     /// CTE names in scope, one list per enclosing query (lower case).
     ctes: Vec<Vec<String>>,
-    /// A locking clause was removed.
-    pub locking: bool,
+    /// The locking clause removed (`FOR UPDATE`, `FOR SHARE`), if any.
+    pub lock: Option<crate::locking::LockSpec>,
+    /// Base tables named (resolved), and whether anything else was (a view).
+    tables: Vec<TableName>,
+    other_objects: bool,
     /// WITH clauses already rewritten, put back after their query's visit (one per query).
     withs: Vec<Option<sqlparser::ast::With>>,
 }
@@ -63,7 +66,9 @@ impl<'a> Rewriter<'a> {
                 volatile: false,
             },
             ctes: Vec::new(),
-            locking: false,
+            lock: None,
+            tables: Vec::new(),
+            other_objects: false,
             withs: Vec::new(),
         }
     }
@@ -81,6 +86,11 @@ impl<'a> Rewriter<'a> {
     /// Rewrites an expression (and any subqueries in it).
     pub fn expr(&mut self, e: &mut Expr) -> Result<(), SqlError> {
         result(e.visit(self))
+    }
+
+    /// The tables read, when every object named is a known table.
+    pub fn reads(&self) -> Option<Vec<TableName>> {
+        (!self.other_objects).then(|| self.tables.clone())
     }
 
     fn in_cte(&self, name: &str) -> bool {
@@ -118,7 +128,8 @@ impl<'a> Rewriter<'a> {
         self.withs.push(with);
         self.ctes.push(names);
         if !q.locks.is_empty() {
-            self.locking = true;
+            let spec = crate::locking::LockSpec::of(&q.locks)?;
+            self.lock = Some(self.lock.map_or(spec, |l| l.merge(spec)));
             q.locks.clear();
         }
         fix_set_expr(&mut q.body)
@@ -197,6 +208,13 @@ impl<'a> Rewriter<'a> {
                 } else {
                     let table = resolve_parts(self.ex.env, &ids)?;
                     *name = sqlite_object(&table);
+                    if self.ex.env.table(&table).is_some() {
+                        if !self.tables.contains(&table) {
+                            self.tables.push(table.clone());
+                        }
+                    } else {
+                        self.other_objects = true;
+                    }
                     if alias.is_none() {
                         *alias = Some(table_alias(&table.table));
                     }

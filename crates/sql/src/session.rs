@@ -25,7 +25,10 @@ pub(crate) fn session(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
     let stmt = match first.as_str() {
         "BEGIN" => {
             p.eat_word("WORK");
-            Stmt::Begin { read_only: false }
+            Stmt::Begin {
+                read_only: false,
+                consistent_snapshot: false,
+            }
         }
         "START" => {
             if !p.eat_word("TRANSACTION") {
@@ -86,13 +89,14 @@ pub(crate) fn session(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
 
 /// `START TRANSACTION` modes.
 fn start_transaction(p: &mut Parser<'_>) -> Res<Stmt> {
-    let mut read_only = false;
+    let (mut read_only, mut consistent_snapshot) = (false, false);
     loop {
         if p.eat_words(&["READ", "ONLY"]) {
             read_only = true;
         } else if p.eat_words(&["READ", "WRITE"]) {
             read_only = false;
         } else if p.eat_words(&["WITH", "CONSISTENT", "SNAPSHOT"]) {
+            consistent_snapshot = true;
         } else {
             break;
         }
@@ -100,7 +104,10 @@ fn start_transaction(p: &mut Parser<'_>) -> Res<Stmt> {
             break;
         }
     }
-    Ok(Stmt::Begin { read_only })
+    Ok(Stmt::Begin {
+        read_only,
+        consistent_snapshot,
+    })
 }
 
 /// `[AND [NO] CHAIN] [[NO] RELEASE]`: only the NO forms are accepted.
@@ -146,19 +153,20 @@ mod tests {
 
     #[test]
     fn transactions() {
-        assert_eq!(one("BEGIN").unwrap(), Stmt::Begin { read_only: false });
-        assert_eq!(one("begin work").unwrap(), Stmt::Begin { read_only: false });
-        assert_eq!(
-            one("START TRANSACTION").unwrap(),
-            Stmt::Begin { read_only: false }
-        );
+        let begin = |read_only, consistent_snapshot| Stmt::Begin {
+            read_only,
+            consistent_snapshot,
+        };
+        assert_eq!(one("BEGIN").unwrap(), begin(false, false));
+        assert_eq!(one("begin work").unwrap(), begin(false, false));
+        assert_eq!(one("START TRANSACTION").unwrap(), begin(false, false));
         assert_eq!(
             one("START TRANSACTION READ ONLY").unwrap(),
-            Stmt::Begin { read_only: true }
+            begin(true, false)
         );
         assert_eq!(
             one("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ WRITE").unwrap(),
-            Stmt::Begin { read_only: false }
+            begin(false, true)
         );
         assert_eq!(one("COMMIT").unwrap(), Stmt::Commit);
         assert_eq!(one("COMMIT WORK").unwrap(), Stmt::Commit);

@@ -115,6 +115,8 @@ pub enum Stmt {
     Begin {
         /// `READ ONLY` was given.
         read_only: bool,
+        /// `WITH CONSISTENT SNAPSHOT`: the read view starts now, not at the first read.
+        consistent_snapshot: bool,
     },
     /// `COMMIT [WORK]`.
     Commit,
@@ -180,9 +182,28 @@ pub struct Query {
     pub autoinc: bool,
     /// `SELECT ... FOR UPDATE` / `LOCK IN SHARE MODE` (the clause is removed from `sql`).
     pub locking: bool,
+    /// For a locking SELECT: how to find and lock the rows it reads.
+    pub row_lock: Option<RowLock>,
+    /// The tables the statement reads, when known (None when it reads a view or anything
+    /// else whose tables are not known here).
+    pub reads: Option<Vec<TableName>>,
     /// Session values (`@@x`, `@x`, `LAST_INSERT_ID()`, ...) were substituted into `sql`, so
     /// it must be translated again for each execution.
     pub volatile: bool,
+}
+
+/// The rows a locking SELECT reads, and how to lock them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowLock {
+    /// `FOR UPDATE` (exclusive); `FOR SHARE` / `LOCK IN SHARE MODE` (shared).
+    pub exclusive: bool,
+    /// `NOWAIT`: fail at once rather than wait for another transaction's lock.
+    pub nowait: bool,
+    /// SQLite SQL (same parameters as the SELECT) returning the primary-key values of every
+    /// row the SELECT reads: for each table of `tables`, its key columns in key order.
+    pub keys_sql: String,
+    /// The tables locked, with the number of key columns of each, in column order.
+    pub tables: Vec<(TableName, usize)>,
 }
 
 /// A translated schema change.

@@ -181,6 +181,12 @@ pub fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.raw_execute().map(|_| ())
 }
 
+/// The seqno of the state the connection's read transaction sees (starting the read
+/// transaction's snapshot if it has not started yet): a read view's position in the order.
+pub fn snapshot_seqno(conn: &Connection) -> Result<Seqno, StorageError> {
+    system::seqno(conn)
+}
+
 /// Unresolved foreign-key violations of the connection's transaction. tutti declares
 /// foreign keys `DEFERRABLE INITIALLY DEFERRED` (so a changeset can list a child before
 /// its parent) and checks this counter after every statement and every applied

@@ -26,6 +26,15 @@ pub(crate) fn create(c: &Connection) -> Result<(), StorageError> {
     Ok(())
 }
 
+/// The applied seqno as this connection sees it (cached statement: hot path).
+pub(crate) fn seqno(c: &Connection) -> Result<Seqno, StorageError> {
+    let v: String = c
+        .prepare_cached("SELECT v FROM tutti_meta WHERE k = 'seqno'")?
+        .query_row([], |r| r.get(0))?;
+    v.parse()
+        .map_err(|_| StorageError::Corrupt("tutti_meta.seqno is not a number".into()))
+}
+
 pub(crate) fn load(c: &Connection) -> Result<Stored, StorageError> {
     let get = |k: &str| -> Result<String, StorageError> {
         Ok(c.query_row("SELECT v FROM tutti_meta WHERE k = ?1", [k], |r| r.get(0))?)

@@ -10,7 +10,13 @@ fn several_statements_in_order() {
     )
     .unwrap();
     assert_eq!(v.len(), 4);
-    assert_eq!(v[0], Stmt::Begin { read_only: false });
+    assert_eq!(
+        v[0],
+        Stmt::Begin {
+            read_only: false,
+            consistent_snapshot: false
+        }
+    );
     assert!(matches!(&v[1], Stmt::Query(q) if q.params == 2 && q.kind == QueryKind::Update));
     assert!(matches!(&v[2], Stmt::Query(q) if q.params == 1 && q.sql == r#"SELECT ?1 AS "?""#));
     assert_eq!(v[3], Stmt::Commit);

@@ -2,6 +2,8 @@
 
 use super::*;
 use std::time::Duration;
+
+mod isolation;
 use tutti_replication::Replication;
 use tutti_storage::Durability;
 
@@ -27,6 +29,15 @@ fn fixture() -> Fixture {
         _dir: dir,
         exec,
         repl,
+    }
+}
+
+/// Polls (bounded) until `n` transactions wait for a row lock.
+fn wait_until_waiting(f: &Fixture, n: usize) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while f.exec.locks.waiting() != n {
+        assert!(std::time::Instant::now() < deadline, "no lock wait");
+        std::thread::yield_now();
     }
 }
 
@@ -144,7 +155,7 @@ fn same_row_writers_wait_and_deadlocks_are_detected() {
             .unwrap();
         (b, r)
     });
-    std::thread::sleep(Duration::from_millis(200));
+    wait_until_waiting(&f, 1);
     // ...and a asking for row 2 (held by b) closes the cycle: a is the victim.
     assert_eq!(
         err(&mut a, "UPDATE d.t SET v = v + 1 WHERE id = 2"),
