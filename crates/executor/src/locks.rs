@@ -270,6 +270,14 @@ impl LockManager {
     /// longer known): snapshot isolation's test for a transaction whose read view is
     /// `since`.
     pub fn changed_since(&self, since: Seqno, keys: &[u64]) -> bool {
+        self.any_since(since, |ks, changed| {
+            ks[..changed].iter().any(|k| keys.contains(k))
+        })
+    }
+
+    /// True if a recorded write-set ordered after `since` matches `f(its keys, how many of
+    /// them it changed)`, or if what came after `since` is no longer known.
+    fn any_since(&self, since: Seqno, f: impl Fn(&[u64], usize) -> bool) -> bool {
         let r = self.recent.lock();
         if since < r.forgotten {
             return true;
@@ -278,7 +286,7 @@ impl LockManager {
             .iter()
             .rev()
             .take_while(|(s, _, _)| *s > since)
-            .any(|(_, ks, n)| ks[..*n].iter().any(|k| keys.contains(k)))
+            .any(|(_, ks, n)| f(ks, *n))
     }
 
     /// True if any write-set was ordered after `since`.
@@ -299,15 +307,9 @@ impl LockManager {
     /// True if a write-set ordered after `since` touched one of `keys` (or if that is no
     /// longer known): a statement executed on the state at `since` must run again.
     pub fn touched_since(&self, since: Seqno, keys: &[(u64, Mode)]) -> bool {
-        let r = self.recent.lock();
-        if since < r.forgotten {
-            return true;
-        }
-        r.entries
-            .iter()
-            .rev()
-            .take_while(|(s, _, _)| *s > since)
-            .any(|(_, ks, _)| ks.iter().any(|k| keys.iter().any(|(x, _)| x == k)))
+        self.any_since(since, |ks, _| {
+            ks.iter().any(|k| keys.iter().any(|(x, _)| x == k))
+        })
     }
 
     /// Number of transactions waiting for a lock.
