@@ -15,13 +15,22 @@ pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_tutti")
 }
 
-/// A port nobody listens on right now.
+/// A port nobody listens on right now, and never handed out before by this process (the
+/// OS may hand a just-released port out again before the node that got it binds it).
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    loop {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut given = GIVEN.lock().unwrap();
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
 }
 
 /// Polls `f` until it returns Some, at most `timeout`.
