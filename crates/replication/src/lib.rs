@@ -34,6 +34,9 @@ pub use error::ReplicationError;
 use options::ProviderOptions;
 use raft::{Input, LogStore, Member, RaftCore, Transport, View};
 
+/// How long an operator request (`pc.bootstrap`, `member remove`) waits for the Raft thread.
+const ASK_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// Settings of the replication layer.
 #[derive(Clone, Debug)]
 pub struct ReplicationConfig {
@@ -223,16 +226,20 @@ impl Replication {
     }
 
     /// Asks the driver thread something and waits (bounded) for its answer.
-    fn ask<T>(&self, make: impl FnOnce(crossbeam_channel::Sender<T>) -> Input) -> Option<T> {
+    fn ask<T>(
+        &self,
+        make: impl FnOnce(crossbeam_channel::Sender<T>) -> Input,
+        timeout: Duration,
+    ) -> Option<T> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.inbox.send(make(tx)).ok()?;
-        rx.recv_timeout(Duration::from_secs(10)).ok()
+        rx.recv_timeout(timeout).ok()
     }
 
     /// `pc.bootstrap=YES`: makes this node the primary component on its own (see
     /// [`raft`]'s bootstrap module); the line logged, or why it was refused.
     pub fn bootstrap_component(&self) -> Result<String, String> {
-        self.ask(Input::Bootstrap)
+        self.ask(Input::Bootstrap, ASK_TIMEOUT)
             .unwrap_or_else(|| Err("replication is not running".into()))
     }
 
@@ -253,7 +260,7 @@ impl Replication {
             [] => return Err(format!("no member named '{wanted}'")),
             _ => return Err(format!("'{wanted}' names several members: use the hex id")),
         };
-        self.ask(|tx| Input::RemoveMember(m.id, tx))
+        self.ask(|tx| Input::RemoveMember(m.id, tx), ASK_TIMEOUT)
             .unwrap_or_else(|| Err("replication is not running".into()))?;
         Ok(format!("removing {} ({:016x})", m.name, m.id))
     }
@@ -261,8 +268,7 @@ impl Replication {
     /// Leaves the cluster cleanly (before a shutdown), waiting at most `timeout`.
     pub fn leave(&self, timeout: Duration) {
         self.shutting_down.store(true, Relaxed);
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        if self.inbox.send(Input::Leave(tx)).is_ok() && rx.recv_timeout(timeout).is_err() {
+        if self.ask(Input::Leave, timeout).is_none() {
             tracing::warn!("could not leave the cluster cleanly within {timeout:?}");
         }
     }
