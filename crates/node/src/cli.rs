@@ -114,7 +114,7 @@ pub enum ClusterCommand {
 #[derive(Debug, Args, Clone)]
 pub struct StartArgs {
     /// TOML configuration file (keys: name, datadir, mysql_listen, admin_listen,
-    /// peer_listen, join, provider_options, gcache_segment_size, max_allowed_packet,
+    /// peer_listen, peer_advertise, join, provider_options, gcache_segment_size, max_allowed_packet,
     /// max_connections, log_level, [[users]]).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -133,6 +133,10 @@ pub struct StartArgs {
     /// Address for node-to-node replication traffic [default: 127.0.0.1:4567].
     #[arg(long, value_name = "ADDR")]
     pub peer_listen: Option<String>,
+    /// Peer address the other members dial, when it is not --peer-listen (NAT, a port
+    /// forward, a proxy), like wsrep_node_address [default: the --peer-listen address].
+    #[arg(long, value_name = "ADDR")]
+    pub peer_advertise: Option<String>,
     /// Join an existing cluster through any of these members' peer addresses
     /// (comma-separated or repeated; a name resolving to several addresses counts as
     /// several members), like wsrep_cluster_address. Only needed the first time: a
@@ -164,6 +168,7 @@ impl StartArgs {
             admin_listen: self.admin_listen.clone(),
             log_level: self.log_level.clone(),
             peer_listen: self.peer_listen.clone(),
+            peer_advertise: self.peer_advertise.clone(),
             join: self.join.clone(),
             bootstrap: self.bootstrap,
             provider_options: self.provider_options.clone(),

@@ -95,6 +95,9 @@ pub struct FileConfig {
     pub log_level: Option<String>,
     /// Node-to-node (replication) address.
     pub peer_listen: Option<String>,
+    /// Peer address the other members dial (like `wsrep_node_address`) when it differs
+    /// from `peer_listen`: behind NAT, a port forward or a proxy.
+    pub peer_advertise: Option<String>,
     /// Peer addresses of members to join through (like `wsrep_cluster_address`).
     #[serde(default)]
     pub join: Vec<String>,
@@ -124,6 +127,8 @@ pub struct Overrides {
     pub log_level: Option<String>,
     /// `--peer-listen ADDR`.
     pub peer_listen: Option<String>,
+    /// `--peer-advertise ADDR`.
+    pub peer_advertise: Option<String>,
     /// `--join HOST:PORT[,...]` (replaces the file's list when given).
     pub join: Vec<String>,
     /// `--bootstrap`.
@@ -151,6 +156,8 @@ pub struct Config {
     pub log_level: String,
     /// Node-to-node address.
     pub peer_listen: SocketAddr,
+    /// The peer address other members dial, when not `peer_listen` itself.
+    pub peer_advertise: Option<SocketAddr>,
     /// Resolved peer addresses to join through (every address a name resolves to).
     pub join: Vec<SocketAddr>,
     /// Start a new cluster.
@@ -297,6 +304,12 @@ impl Config {
                 .or(f.log_level)
                 .unwrap_or_else(|| "info".into()),
             peer_listen: resolve(&peer, "peer_listen")?,
+            peer_advertise: o
+                .peer_advertise
+                .clone()
+                .or(f.peer_advertise)
+                .map(|a| resolve(&a, "peer_advertise"))
+                .transpose()?,
             join,
             bootstrap: o.bootstrap,
             provider,

@@ -83,6 +83,7 @@ impl Node {
         let mysql_addr = local(mysql_listener.local_addr())?;
         let admin_addr = local(admin_listener.local_addr())?;
         let peer_addr = local(peer_listener.local_addr())?;
+        let advertised = config.peer_advertise.unwrap_or(peer_addr);
         // 3. The database. The replicated log is the durability point (fsynced before an
         //    entry counts as committed), so SQLite need not fsync every batch.
         let storage = Arc::new(Storage::open(datadir.path(), Durability::Normal)?);
@@ -95,14 +96,14 @@ impl Node {
         // 4. Replication: the peer transport, then Raft (bootstrap, join or restart),
         //    certification and the applier.
         let inbox = tutti_replication::raft::channel();
-        let transport = PeerTransport::start(peer_listener, node_id, inbox.0.clone())
+        let transport = PeerTransport::start(peer_listener, advertised, node_id, inbox.0.clone())
             .map_err(|e| NodeError::Config(format!("peer transport: {e}")))?;
         let replication = Replication::start(
             ReplicationConfig {
                 me: Member {
                     id: node_id,
                     name: config.name.clone(),
-                    peer_addr: peer_addr.to_string(),
+                    peer_addr: advertised.to_string(),
                     mysql_addr: mysql_addr.to_string(),
                 },
                 datadir: datadir.path().to_path_buf(),
@@ -182,8 +183,13 @@ impl Node {
             )),
             tokio::spawn(tutti_admin::serve(admin_listener, status, stopped)),
         ];
+        let via = if advertised == peer_addr {
+            String::new()
+        } else {
+            format!(" (advertised as {advertised})")
+        };
         tracing::info!(
-            "node '{}' listening: MySQL on {mysql_addr}, admin on http://{admin_addr}, peers on {peer_addr}",
+            "node '{}' listening: MySQL on {mysql_addr}, admin on http://{admin_addr}, peers on {peer_addr}{via}",
             config.name
         );
         Ok(Node {

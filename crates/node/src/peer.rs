@@ -45,16 +45,18 @@ pub struct PeerTransport {
 }
 
 impl PeerTransport {
-    /// Starts accepting peers on `listener`; messages go to `inbox`.
+    /// Starts accepting peers on `listener`, introducing itself as `advertised` (the
+    /// address the others dial); messages go to `inbox`.
     pub fn start(
         listener: TcpListener,
+        advertised: SocketAddr,
         me: NodeId,
         inbox: Sender<Input>,
     ) -> std::io::Result<Arc<PeerTransport>> {
         let local = listener.local_addr()?;
         let shared = Arc::new(Shared {
             me,
-            addr: local.to_string(),
+            addr: advertised.to_string(),
             cluster: RwLock::new(ClusterUuid::nil()),
             inbox,
             stop: AtomicBool::new(false),

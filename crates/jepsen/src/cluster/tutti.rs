@@ -1,0 +1,272 @@
+//! A tutti cluster of real processes on 127.0.0.1: `tutti start` per node with its own
+//! datadir, log and free ports, each behind its [`proxy`](super::proxy) on the peer side.
+//! node1 bootstraps, the others join through node1's proxy; a restart reuses the same
+//! arguments minus `--bootstrap`.
+
+use super::proxy::{self, Net};
+use super::{signal, Cluster};
+use crate::client::Endpoint;
+use crate::JepsenError;
+use mysql::prelude::*;
+use parking_lot::Mutex;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One node process.
+struct NodeProc {
+    args: Vec<String>,
+    log: PathBuf,
+    mysql_port: u16,
+    admin_port: u16,
+    child: Option<Child>,
+}
+
+/// A cluster of `tutti` processes.
+pub struct TuttiCluster {
+    bin: PathBuf,
+    nodes: Vec<Mutex<NodeProc>>,
+    net: Arc<Net>,
+}
+
+fn listener() -> Result<TcpListener, JepsenError> {
+    Ok(TcpListener::bind("127.0.0.1:0")?)
+}
+
+/// A port free right now (the OS does not hand it out again at once).
+fn free_port() -> Result<u16, JepsenError> {
+    Ok(listener()?.local_addr()?.port())
+}
+
+impl TuttiCluster {
+    /// Starts `n` nodes of `bin` under `dir` and waits until all are synced.
+    pub fn launch(bin: &Path, dir: &Path, n: usize) -> Result<TuttiCluster, JepsenError> {
+        if !bin.is_file() {
+            return Err(JepsenError::Setup(format!(
+                "no tutti binary at {} (cargo build --release, or --tutti PATH)",
+                bin.display()
+            )));
+        }
+        std::fs::create_dir_all(dir)?;
+        let proxies: Vec<TcpListener> = (0..n).map(|_| listener()).collect::<Result<_, _>>()?;
+        let advertised: Vec<SocketAddr> = proxies
+            .iter()
+            .map(|l| l.local_addr())
+            .collect::<Result<_, _>>()?;
+        let net = Net::new(&advertised);
+        let mut nodes = Vec::new();
+        for (i, l) in proxies.into_iter().enumerate() {
+            let name = format!("n{}", i + 1);
+            let peer_port = free_port()?;
+            let (mysql_port, admin_port) = (free_port()?, free_port()?);
+            proxy::start(
+                net.clone(),
+                i,
+                l,
+                SocketAddr::from(([127, 0, 0, 1], peer_port)),
+            )?;
+            let mut args: Vec<String> = [
+                "start",
+                "--name",
+                &name,
+                "--datadir",
+                &dir.join(&name).display().to_string(),
+                "--mysql-listen",
+                &format!("127.0.0.1:{mysql_port}"),
+                "--admin-listen",
+                &format!("127.0.0.1:{admin_port}"),
+                "--peer-listen",
+                &format!("127.0.0.1:{peer_port}"),
+                "--peer-advertise",
+                &advertised[i].to_string(),
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            if i == 0 {
+                args.push("--bootstrap".into());
+            } else {
+                args.extend(["--join".to_string(), advertised[0].to_string()]);
+            }
+            nodes.push(Mutex::new(NodeProc {
+                args,
+                log: dir.join(format!("{name}.log")),
+                mysql_port,
+                admin_port,
+                child: None,
+            }));
+        }
+        let cluster = TuttiCluster {
+            bin: bin.to_path_buf(),
+            nodes,
+            net,
+        };
+        for i in 0..n {
+            cluster.start(i)?;
+            let deadline = Instant::now() + Duration::from_secs(60);
+            while !cluster.healthy(i) {
+                if !cluster.running(i) || Instant::now() > deadline {
+                    cluster.shutdown();
+                    return Err(JepsenError::Cluster(format!(
+                        "n{} did not start; see {}",
+                        i + 1,
+                        cluster.nodes[i].lock().log.display()
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            // The datadir now belongs to the cluster: a restart must not bootstrap.
+            cluster.nodes[i].lock().args.retain(|a| a != "--bootstrap");
+        }
+        Ok(cluster)
+    }
+
+    fn pid(&self, i: usize) -> Option<u32> {
+        let mut n = self.nodes[i].lock();
+        let c = n.child.as_mut()?;
+        matches!(c.try_wait(), Ok(None)).then(|| c.id())
+    }
+}
+
+/// GET `path` on a local port: the status code.
+fn http_status(port: u16, path: &str) -> Option<u16> {
+    let mut s = TcpStream::connect_timeout(
+        &SocketAddr::from(([127, 0, 0, 1], port)),
+        Duration::from_millis(500),
+    )
+    .ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+    write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
+    let mut head = [0u8; 12];
+    s.read_exact(&mut head).ok()?;
+    std::str::from_utf8(&head[9..12]).ok()?.parse().ok()
+}
+
+impl Cluster for TuttiCluster {
+    fn size(&self) -> usize {
+        self.nodes.len()
+    }
+
+    fn endpoint(&self, i: usize) -> Endpoint {
+        Endpoint {
+            port: self.nodes[i].lock().mysql_port,
+            user: "root".into(),
+            password: String::new(),
+        }
+    }
+
+    fn kill(&self, i: usize) -> Result<(), JepsenError> {
+        if let Some(mut c) = self.nodes[i].lock().child.take() {
+            let _ = signal(c.id(), "CONT");
+            c.kill()?;
+            c.wait()?;
+        }
+        Ok(())
+    }
+
+    fn start(&self, i: usize) -> Result<(), JepsenError> {
+        let mut n = self.nodes[i].lock();
+        if n.child
+            .as_mut()
+            .is_some_and(|c| matches!(c.try_wait(), Ok(None)))
+        {
+            return Ok(());
+        }
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&n.log)?;
+        let child = Command::new(&self.bin)
+            .args(&n.args)
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .spawn()?;
+        n.child = Some(child);
+        Ok(())
+    }
+
+    fn stop(&self, i: usize) -> Result<(), JepsenError> {
+        let Some(mut c) = self.nodes[i].lock().child.take() else {
+            return Ok(());
+        };
+        signal(c.id(), "TERM")?;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if c.try_wait()?.is_some() {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = c.kill();
+        let _ = c.wait();
+        Err(JepsenError::Cluster(format!(
+            "n{} did not stop within 30 s of SIGTERM",
+            i + 1
+        )))
+    }
+
+    fn pause(&self, i: usize) -> Result<(), JepsenError> {
+        match self.pid(i) {
+            Some(pid) => signal(pid, "STOP"),
+            None => Ok(()),
+        }
+    }
+
+    fn resume(&self, i: usize) -> Result<(), JepsenError> {
+        match self.pid(i) {
+            Some(pid) => signal(pid, "CONT"),
+            None => Ok(()),
+        }
+    }
+
+    fn running(&self, i: usize) -> bool {
+        self.pid(i).is_some()
+    }
+
+    fn healthy(&self, i: usize) -> bool {
+        let port = self.nodes[i].lock().admin_port;
+        self.running(i) && http_status(port, "/health") == Some(200)
+    }
+
+    fn leader(&self) -> Option<usize> {
+        (0..self.size()).filter(|&i| self.running(i)).find(|&i| {
+            let opts = mysql::OptsBuilder::from_opts(self.endpoint(i).opts())
+                .tcp_connect_timeout(Some(Duration::from_millis(500)))
+                .read_timeout(Some(Duration::from_secs(2)));
+            mysql::Conn::new(opts)
+                .and_then(|mut c| {
+                    c.query_first::<(String, String), _>("SHOW STATUS LIKE 'wsrep_is_leader'")
+                })
+                .ok()
+                .flatten()
+                .is_some_and(|(_, v)| v == "1")
+        })
+    }
+
+    fn network(&self) -> Option<&Net> {
+        Some(&self.net)
+    }
+
+    fn shutdown(&self) {
+        for i in 0..self.size() {
+            let _ = self.resume(i);
+            if self.stop(i).is_err() {
+                let _ = self.kill(i);
+            }
+        }
+        self.net.stop();
+    }
+}
+
+impl Drop for TuttiCluster {
+    fn drop(&mut self) {
+        for i in 0..self.size() {
+            let _ = self.kill(i);
+        }
+        self.net.stop();
+    }
+}
