@@ -30,6 +30,8 @@ pub struct Endpoint {
     pub user: String,
     /// Its password.
     pub password: String,
+    /// Statements run on every new connection (e.g. `SET SESSION ...`).
+    pub init: Vec<String>,
 }
 
 impl Endpoint {
@@ -49,7 +51,11 @@ impl Endpoint {
 
     /// A new connection.
     pub fn connect(&self) -> Result<mysql::Conn, mysql::Error> {
-        mysql::Conn::new(self.opts())
+        let mut c = mysql::Conn::new(self.opts())?;
+        for sql in &self.init {
+            c.query_drop(sql)?;
+        }
+        Ok(c)
     }
 }
 

@@ -62,6 +62,10 @@ struct Args {
     /// Seconds each fault is held.
     #[arg(long, default_value_t = 8)]
     hold: u64,
+    /// A statement every client runs on connecting (repeatable), e.g.
+    /// "SET SESSION innodb_snapshot_isolation = OFF".
+    #[arg(long)]
+    session_sql: Vec<String>,
     /// System under test.
     #[arg(long, value_enum, default_value = "tutti")]
     target: Target,
@@ -163,6 +167,7 @@ fn main() -> ExitCode {
                         quiet: Duration::from_secs(args.quiet),
                         hold: Duration::from_secs(args.hold),
                     },
+                    session_sql: args.session_sql.clone(),
                 };
                 let dir = out.join(format!("{target}-{}-{}-{seed}", name(k), nemesis.name()));
                 let result = match args.target {

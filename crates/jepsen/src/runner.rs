@@ -32,6 +32,8 @@ pub struct Plan {
     pub clients_per_node: usize,
     /// Fault timing.
     pub schedule: Schedule,
+    /// Statements every client runs on connecting (e.g. to change the isolation).
+    pub session_sql: Vec<String>,
 }
 
 /// What a run found.
@@ -88,6 +90,35 @@ fn final_reads<W: Workload>(
     out
 }
 
+/// Waits (bounded) until every node shows the initial state: clients start on a cluster
+/// where the setup is visible everywhere, as a reader with `wsrep_sync_wait = 0` expects.
+fn wait_for_setup<W: Workload>(
+    w: &W,
+    cluster: &dyn Cluster,
+    initial: &W::Final,
+) -> Result<(), JepsenError> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    for i in 0..cluster.size() {
+        loop {
+            let seen = cluster
+                .endpoint(i)
+                .connect()
+                .and_then(|mut c| w.final_read(&mut c));
+            if seen.as_ref().is_ok_and(|s| s == initial) {
+                break;
+            }
+            if Instant::now() > deadline {
+                return Err(JepsenError::Cluster(format!(
+                    "n{} does not show the initial state: {seen:?}",
+                    i + 1
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    Ok(())
+}
+
 fn write_jsonl<T: Serialize>(path: &Path, items: &[T]) -> Result<(), JepsenError> {
     let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
     for i in items {
@@ -109,7 +140,9 @@ pub fn run<W: Workload>(
     std::fs::create_dir_all(out)?;
     let mut setup = cluster.endpoint(0).connect()?;
     w.setup(&mut setup)?;
+    let initial = w.final_read(&mut setup)?;
     drop(setup);
+    wait_for_setup(w, cluster, &initial)?;
     let clock = Clock::start();
     let started = Instant::now();
     let deadline = started + plan.duration;
@@ -122,7 +155,10 @@ pub fn run<W: Workload>(
         for p in 0..processes {
             let (events, ids, unique) = (&events, &ids, &unique);
             let node = p % cluster.size();
-            let endpoint = cluster.endpoint(node);
+            let endpoint = Endpoint {
+                init: plan.session_sql.clone(),
+                ..cluster.endpoint(node)
+            };
             let seed = plan.seed.wrapping_mul(1_000_003).wrapping_add(p as u64);
             s.spawn(move || {
                 let mut rng = StdRng::seed_from_u64(seed);
@@ -153,7 +189,11 @@ pub fn run<W: Workload>(
                 }
             });
         }
-        let mut rng = StdRng::seed_from_u64(plan.seed ^ 0x6e656d65);
+        // Each workload meets its own sequence of faults for the same seed.
+        let salt = name
+            .bytes()
+            .fold(0x6e656d65u64, |h, b| h.rotate_left(5) ^ b as u64);
+        let mut rng = StdRng::seed_from_u64(plan.seed ^ salt);
         nemesis::run(
             plan.nemesis,
             cluster,

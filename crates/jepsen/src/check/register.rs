@@ -3,7 +3,8 @@
 //! on other nodes.
 //!
 //! Found here: `lost-update` (two committed increments read the same value: P4),
-//! `lost-write` (the final value is below the acknowledged increments), `phantom-write`
+//! `lost-increment` (the final value is below the acknowledged increments: the net effect
+//! of lost updates or of acknowledged writes that vanished), `phantom-write`
 //! (above every increment that may have committed), `stale-read` (a causal read returned
 //! less than an increment acknowledged before the read began: real-time order) and
 //! `future-read` (a value more increments than had even been attempted).
@@ -131,7 +132,7 @@ pub fn check(history: &[Event<RegOp>], finals: &[(usize, BTreeMap<Key, i64>)]) -
         for (k, (ok, info)) in &counts {
             let v = values.get(k).copied().unwrap_or(0);
             if v < *ok {
-                f.add("lost-write", || {
+                f.add("lost-increment", || {
                     format!(
                         "register {k} on n{}: {v} at the end, {ok} increments acknowledged",
                         node + 1
@@ -209,7 +210,7 @@ mod tests {
             "lost-update",
             "stale-read",
             "future-read",
-            "lost-write",
+            "lost-increment",
             "phantom-write",
         ] {
             assert!(f.anomalies.contains_key(class), "{class}: {f:?}");

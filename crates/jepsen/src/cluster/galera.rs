@@ -85,6 +85,7 @@ impl Cluster for GaleraCluster {
             port: self.port_base + 1 + i as u16,
             user: "bench".into(),
             password: "bench".into(),
+            init: Vec::new(),
         }
     }
 

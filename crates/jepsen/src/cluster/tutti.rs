@@ -155,6 +155,7 @@ impl Cluster for TuttiCluster {
             port: self.nodes[i].lock().mysql_port,
             user: "root".into(),
             password: String::new(),
+            init: Vec::new(),
         }
     }
 
