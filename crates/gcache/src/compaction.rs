@@ -8,7 +8,6 @@
 
 use crate::segment::{self, io};
 use crate::{Gcache, GcacheError};
-use std::fs;
 
 impl Gcache {
     /// Removes whole segments whose entries are all at or below `index`, never the newest
@@ -30,7 +29,7 @@ impl Gcache {
         self.locs.drain(..(last - self.compacted.0) as usize);
         self.compacted = point;
         for s in self.segments.drain(..n) {
-            fs::remove_file(&s.path).map_err(io(&s.path))?;
+            tutti_vfs::remove_file(&s.path).map_err(io(&s.path))?;
         }
         self.seg_base += n;
         self.dir_dirty = true;
@@ -49,7 +48,7 @@ impl Gcache {
         // leaves a prefix of the old log (or none) under the old point, never stale
         // entries after the new one.
         while let Some(s) = self.segments.pop() {
-            fs::remove_file(&s.path).map_err(io(&s.path))?;
+            tutti_vfs::remove_file(&s.path).map_err(io(&s.path))?;
         }
         self.seg_base = 0;
         self.locs.clear();

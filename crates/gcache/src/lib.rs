@@ -24,9 +24,8 @@ pub use error::GcacheError;
 
 use segment::{io, Segment};
 use std::collections::VecDeque;
-use std::fs;
-use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
+use tutti_vfs::SyncPoint;
 
 /// What a log entry is, for Raft.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,7 +353,9 @@ impl Gcache {
     fn roll(&mut self, first: u64) -> Result<(), GcacheError> {
         if let Some(s) = self.segments.last() {
             if self.opts.sync {
-                s.file.sync_data().map_err(io(&s.path))?;
+                s.file
+                    .sync(SyncPoint::GcacheAppend, true)
+                    .map_err(io(&s.path))?;
             }
         }
         self.segments
@@ -379,7 +380,7 @@ impl Gcache {
             || self.segments.last().is_some_and(|s| s.first == index)
         {
             let s = self.segments.pop().expect("segment");
-            fs::remove_file(&s.path).map_err(io(&s.path))?;
+            tutti_vfs::remove_file(&s.path).map_err(io(&s.path))?;
             removed = true;
         }
         if removed {
@@ -406,7 +407,9 @@ impl Gcache {
             return Ok(());
         }
         if let Some(s) = self.segments.last() {
-            s.file.sync_data().map_err(io(&s.path))?;
+            s.file
+                .sync(SyncPoint::GcacheAppend, true)
+                .map_err(io(&s.path))?;
         }
         if self.dir_dirty {
             segment::sync_dir(&self.dir)?;

@@ -12,14 +12,13 @@
 use crate::segment::{self, io, Segment};
 use crate::{record, Gcache, GcacheError, GcacheOptions, Loc, Recovery};
 use std::collections::VecDeque;
-use std::fs::{self, OpenOptions};
-use std::io::Read;
 use std::path::{Path, PathBuf};
+use tutti_vfs::{File, SyncPoint};
 
 impl Gcache {
     /// Opens (creating `dir` if missing) the gcache, repairing a torn tail.
     pub fn open(dir: &Path, opts: GcacheOptions) -> Result<(Gcache, Recovery), GcacheError> {
-        fs::create_dir_all(dir).map_err(io(dir))?;
+        tutti_vfs::create_dir_all(dir).map_err(io(dir))?;
         let compacted = segment::read_meta(dir)?;
         let names = segment::list_segments(dir)?;
         let mut g = Gcache {
@@ -60,7 +59,7 @@ impl Gcache {
         while !g.segments.is_empty() && g.segment_last(0) <= g.compacted.0 {
             let s = g.segments.remove(0);
             g.seg_base += 1;
-            fs::remove_file(&s.path).map_err(io(&s.path))?;
+            tutti_vfs::remove_file(&s.path).map_err(io(&s.path))?;
             g.dir_dirty = true;
         }
         rec.segments = g.segments.len();
@@ -83,13 +82,8 @@ impl Gcache {
         path: PathBuf,
         last: bool,
     ) -> Result<(u64, u64), GcacheError> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&path)
-            .map_err(io(&path))?;
-        let mut buf = Vec::new();
-        file.read_to_end(&mut buf).map_err(io(&path))?;
+        let file = File::open(&path).map_err(io(&path))?;
+        let buf = file.read_all().map_err(io(&path))?;
         let corrupt = |offset: usize, reason: &str| GcacheError::Corrupt {
             file: path.clone(),
             offset: offset as u64,
@@ -102,7 +96,7 @@ impl Gcache {
                 path.display()
             );
             drop(file);
-            fs::remove_file(&path).map_err(io(&path))?;
+            tutti_vfs::remove_file(&path).map_err(io(&path))?;
             self.dir_dirty = true;
             return Ok((first, buf.len() as u64));
         }
@@ -154,7 +148,8 @@ impl Gcache {
         let mut truncated = 0;
         if let Some(at) = cut {
             file.set_len(at as u64).map_err(io(&path))?;
-            file.sync_all().map_err(io(&path))?;
+            file.sync(SyncPoint::GcacheAppend, false)
+                .map_err(io(&path))?;
             truncated = (buf.len() - at) as u64;
         }
         self.segments.push(Segment {

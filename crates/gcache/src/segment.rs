@@ -4,18 +4,17 @@
 //! name is the index of its first record, so the directory listing alone orders the log.
 //! `meta` holds the compaction point (index, term, crc32 of both), replaced atomically
 //! (write a temporary file, fsync it, rename it over, fsync the directory), so a crash
-//! leaves either the old point or the new one, never a mix.
+//! leaves either the old point or the new one, never a mix. All writes go through the
+//! file layer (`tutti_vfs`), so tests can cut the power under them.
 
 use crate::record;
 use crate::GcacheError;
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::fs;
 use std::path::{Path, PathBuf};
+use tutti_vfs::{File, SyncPoint};
 
 /// The compaction point's file name.
 const META: &str = "meta";
-/// Where a new compaction point is written before it is renamed over [`META`].
-const META_TMP: &str = "meta.tmp";
 
 /// One open segment file.
 pub(crate) struct Segment {
@@ -72,14 +71,8 @@ pub(crate) fn list_segments(dir: &Path) -> Result<Vec<(u64, PathBuf)>, GcacheErr
 /// Creates a new segment (replacing any file of that name) holding just the header.
 pub(crate) fn create_segment(dir: &Path, first: u64) -> Result<Segment, GcacheError> {
     let path = segment_path(dir, first);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&path)
-        .map_err(io(&path))?;
-    file.write_all(&record::HEADER).map_err(io(&path))?;
+    let file = File::create(&path).map_err(io(&path))?;
+    file.write_all_at(&record::HEADER, 0).map_err(io(&path))?;
     Ok(Segment {
         first,
         path,
@@ -90,7 +83,7 @@ pub(crate) fn create_segment(dir: &Path, first: u64) -> Result<Segment, GcacheEr
 
 /// fsyncs the directory itself, making file creations, renames and removals durable.
 pub(crate) fn sync_dir(dir: &Path) -> Result<(), GcacheError> {
-    File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+    tutti_vfs::sync_dir(dir).map_err(io(dir))
 }
 
 /// Reads the compaction point; (0, 0) when there is no `meta` yet.
@@ -117,11 +110,6 @@ pub(crate) fn write_meta(dir: &Path, point: (u64, u64)) -> Result<(), GcacheErro
     b.extend_from_slice(&point.0.to_le_bytes());
     b.extend_from_slice(&point.1.to_le_bytes());
     b.extend_from_slice(&crc32fast::hash(&b).to_le_bytes());
-    let tmp = dir.join(META_TMP);
     let path = dir.join(META);
-    let mut f = File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(&b).map_err(io(&tmp))?;
-    f.sync_all().map_err(io(&tmp))?;
-    fs::rename(&tmp, &path).map_err(io(&path))?;
-    sync_dir(dir)
+    tutti_vfs::write_atomic(&path, &b, SyncPoint::GcacheMeta).map_err(io(&path))
 }

@@ -1,7 +1,7 @@
 //! Tests of the gcache on disk: round trips, conflicts, recovery, purge and reset.
 
 use super::*;
-use std::fs::OpenOptions;
+use std::fs::{self, OpenOptions};
 use std::path::Path;
 
 fn e(index: u64, term: u64, data: &str) -> LogEntry {

@@ -3,7 +3,6 @@
 //! state transfer, since it lives outside the database).
 
 use std::fs::{self, File, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use tutti_wsrep::NodeId;
 
@@ -31,7 +30,7 @@ impl Datadir {
         if path.exists() && !path.is_dir() {
             return Err(err(path, "exists and is not a directory"));
         }
-        fs::create_dir_all(path).map_err(|e| err(path, format!("cannot create: {e}")))?;
+        tutti_vfs::create_dir_all(path).map_err(|e| err(path, format!("cannot create: {e}")))?;
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -84,17 +83,7 @@ impl Datadir {
 
 /// Writes a small file atomically (temp file, fsync, rename, fsync dir).
 pub fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(data)?;
-        f.sync_all()?;
-    }
-    fs::rename(&tmp, path)?;
-    if let Some(dir) = path.parent() {
-        File::open(dir)?.sync_all()?;
-    }
-    Ok(())
+    tutti_vfs::write_atomic(path, data, tutti_vfs::SyncPoint::NodeId)
 }
 
 #[cfg(test)]

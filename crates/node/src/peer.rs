@@ -199,6 +199,11 @@ fn serve_inbound(mut conn: TcpStream, s: Arc<Shared>) {
             }
         }
     }
+    // The clone kept in `inbound` would hold the socket open: close it for both.
+    let _ = reader.get_ref().shutdown(std::net::Shutdown::Both);
+    s.inbound
+        .lock()
+        .retain(|c| c.peer_addr().ok().is_some_and(|a| a.to_string() != peer));
     if !s.stop.load(Relaxed) {
         let _ = s.inbox.send(Input::PeerLost(from));
     }

@@ -18,6 +18,45 @@ fn mysql_code(e: &mysql::Error) -> Option<u16> {
     }
 }
 
+/// The leader, once every node in `among` names the same one in `GET /members` and that
+/// node says so itself in `/metrics` (`tutti_wsrep_is_leader 1`); its index in `nodes`.
+fn agreed_leader(nodes: &[NodeProc], among: &[usize]) -> Option<usize> {
+    let mut agreed: Option<String> = None;
+    for &i in among {
+        let (code, body) = try_http_get(nodes[i].admin_port, "/members")?;
+        let members: Vec<serde_json::Value> = serde_json::from_str(&body).ok()?;
+        let leaders: Vec<&str> = members
+            .iter()
+            .filter(|m| m["leader"] == true)
+            .filter_map(|m| m["name"].as_str())
+            .collect();
+        if code != 200 || leaders.len() != 1 {
+            return None;
+        }
+        match &agreed {
+            Some(name) if name != leaders[0] => return None,
+            _ => agreed = Some(leaders[0].to_string()),
+        }
+    }
+    let leader = nodes
+        .iter()
+        .position(|n| Some(&n.name) == agreed.as_ref())?;
+    let (_, metrics) = try_http_get(nodes[leader].admin_port, "/metrics")?;
+    (among.contains(&leader)
+        && metrics
+            .lines()
+            .any(|l| l.trim() == "tutti_wsrep_is_leader 1"))
+    .then_some(leader)
+}
+
+/// Waits (bounded) until the acknowledged transfers number `more` beyond `from`.
+fn wait_acked(acked: &Mutex<Vec<i64>>, from: usize, more: usize, what: &str) -> usize {
+    wait_for(what, Duration::from_secs(60), || {
+        let n = acked.lock().unwrap().len();
+        (n >= from + more).then_some(n)
+    })
+}
+
 #[test]
 fn writes_on_every_node_are_visible_on_all() {
     let base = tempfile::tempdir().unwrap();
@@ -172,17 +211,28 @@ fn bank_survives_kill_9_of_a_follower_and_the_leader() {
             }));
         }
     }
-    std::thread::sleep(Duration::from_secs(2));
-    // Kill a node that is not the leader, and one that is (bounded, one after the other).
-    let leader_name = nodes[0].wsrep("wsrep_cluster_leader");
-    let leader = nodes.iter().position(|n| n.name == leader_name).unwrap();
-    let follower = (leader + 1) % 3;
-    for victim in [follower, leader] {
+    let mut done = wait_acked(&acked, 0, 10, "transfers before the kills");
+    // Kill a node that is not the leader, and one that is (bounded, one after the other);
+    // transfers go on while it is down, and after it is back.
+    for role in ["follower", "leader"] {
+        let leader = wait_for("an agreed leader", Duration::from_secs(30), || {
+            agreed_leader(&nodes, &[0, 1, 2])
+        });
+        let victim = if role == "leader" {
+            leader
+        } else {
+            (leader + 1) % 3
+        };
         nodes[victim].kill9();
-        std::thread::sleep(Duration::from_secs(2));
+        done = wait_acked(&acked, done, 10, &format!("transfers without the {role}"));
         nodes[victim].spawn();
         nodes[victim].wait_synced(Duration::from_secs(60));
-        std::thread::sleep(Duration::from_secs(1));
+        done = wait_acked(
+            &acked,
+            done,
+            10,
+            &format!("transfers after the {role} is back"),
+        );
     }
     stop.store(true, Ordering::Relaxed);
     for cl in clients {
@@ -260,23 +310,48 @@ fn two_of_three_stopped_cleanly_leaves_a_working_primary() {
     c.query_drop("CREATE DATABASE s").unwrap();
     c.query_drop("CREATE TABLE s.t (id INT PRIMARY KEY)")
         .unwrap();
-    // Stop the leader first, if it is not node1, to exercise the hand-over.
+    // The leader leaves first: leadership moves to one of the two others, and both of
+    // them take writes.
+    let first = wait_for(
+        "a leader all three agree on",
+        Duration::from_secs(30),
+        || agreed_leader(&nodes, &[0, 1, 2]),
+    );
     let started = Instant::now();
-    assert_eq!(nodes[1].stop(), Some(0));
-    assert_eq!(nodes[2].stop(), Some(0));
+    assert_eq!(nodes[first].stop(), Some(0));
+    let rest: Vec<usize> = (0..3).filter(|i| *i != first).collect();
+    let second = wait_for(
+        "a new leader among the two left",
+        Duration::from_secs(30),
+        || agreed_leader(&nodes, &rest),
+    );
+    assert_ne!(second, first);
+    for &i in &rest {
+        nodes[i].wait_synced(Duration::from_secs(30));
+        nodes[i]
+            .conn()
+            .query_drop(format!("INSERT INTO s.t VALUES ({})", 10 + i))
+            .unwrap_or_else(|e| panic!("{} after the leader left: {e}", nodes[i].name));
+    }
+    // The new leader leaves too: the last node leads alone.
+    let survivor = *rest.iter().find(|i| **i != second).unwrap();
+    assert_eq!(nodes[second].stop(), Some(0));
     assert!(started.elapsed() < Duration::from_secs(60));
-    nodes[0].wait_synced(Duration::from_secs(30));
-    assert_eq!(nodes[0].wsrep("wsrep_cluster_status"), "Primary");
-    assert_eq!(nodes[0].wsrep("wsrep_cluster_size"), "1");
-    nodes[0]
+    nodes[survivor].wait_synced(Duration::from_secs(30));
+    wait_for("the survivor to lead", Duration::from_secs(30), || {
+        agreed_leader(&nodes, &[survivor])
+    });
+    assert_eq!(nodes[survivor].wsrep("wsrep_cluster_status"), "Primary");
+    assert_eq!(nodes[survivor].wsrep("wsrep_cluster_size"), "1");
+    nodes[survivor]
         .conn()
         .query_drop("INSERT INTO s.t VALUES (1)")
         .unwrap();
     // A node that left comes back by itself from its datadir.
-    nodes[2].spawn();
-    nodes[2].wait_synced(Duration::from_secs(60));
-    let refs = [&nodes[0], &nodes[2]];
-    assert_eq!(converge(&refs, "SELECT * FROM s.t").len(), 1);
+    nodes[first].spawn();
+    nodes[first].wait_synced(Duration::from_secs(60));
+    let refs = [&nodes[survivor], &nodes[first]];
+    assert_eq!(converge(&refs, "SELECT * FROM s.t").len(), 3);
     for n in nodes.iter_mut() {
         n.stop();
     }
@@ -284,27 +359,18 @@ fn two_of_three_stopped_cleanly_leaves_a_working_primary() {
 
 #[test]
 fn garbage_and_strangers_on_the_peer_port_are_disconnected() {
-    use std::io::{Read, Write};
+    use std::io::Write;
     use tutti_replication::raft::PeerMsg;
     let base = tempfile::tempdir().unwrap();
     let mut nodes = cluster(base.path(), 2);
-    let closed = |mut s: std::net::TcpStream| {
-        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        let mut buf = [0u8; 64];
-        loop {
-            match s.read(&mut buf) {
-                Ok(0) | Err(_) => return true,
-                Ok(_) => continue, // a hello reply, then the close
-            }
-        }
-    };
+    let closed = |s, what| expect_closed(s, what, Duration::from_secs(10));
     // Random bytes.
     let mut s = std::net::TcpStream::connect(nodes[0].peer_addr()).unwrap();
     let junk: Vec<u8> = (0..4096u32)
         .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
         .collect();
     let _ = s.write_all(&junk);
-    assert!(closed(s));
+    closed(s, "random bytes");
     // A well-formed hello from another cluster.
     let mut s = std::net::TcpStream::connect(nodes[0].peer_addr()).unwrap();
     let hello = PeerMsg::Hello {
@@ -313,7 +379,7 @@ fn garbage_and_strangers_on_the_peer_port_are_disconnected() {
         addr: "127.0.0.1:1".into(),
     };
     s.write_all(&hello.frame()).unwrap();
-    assert!(closed(s));
+    closed(s, "a hello from another cluster");
     // A hello for the right cluster followed by a frame with a bad checksum.
     let uuid: tutti_wsrep::ClusterUuid =
         nodes[0].wsrep("wsrep_cluster_state_uuid").parse().unwrap();
@@ -330,7 +396,7 @@ fn garbage_and_strangers_on_the_peer_port_are_disconnected() {
     let mut bad = PeerMsg::Leave(43).frame();
     *bad.last_mut().unwrap() ^= 0xff;
     s.write_all(&bad).unwrap();
-    assert!(closed(s));
+    closed(s, "a frame with a bad checksum");
     // The cluster did not notice.
     nodes[0].wait_synced(Duration::from_secs(10));
     assert_eq!(nodes[1].wsrep("wsrep_cluster_size"), "2");

@@ -29,12 +29,89 @@ fn write_rows(n: &NodeProc, from: i64, count: i64, pad: usize) {
     }
 }
 
-/// Checks that `n` came back by IST covering at least up to `upto`.
-fn assert_ist(n: &NodeProc, upto: u64) {
+/// Where a node was when it went away: its last committed seqno and how long its log was.
+struct Away {
+    applied: u64,
+    log_len: usize,
+}
+
+/// Notes where `n` is before it is stopped or killed.
+fn going_away(n: &NodeProc) -> Away {
+    Away {
+        applied: last_committed(n),
+        log_len: n.log_text().len(),
+    }
+}
+
+/// The `IST complete: seqnos A..=B (N bytes) ...` lines in `log`, as (A, B, N).
+fn ist_lines(log: &str) -> Vec<(u64, u64, u64)> {
+    log.lines()
+        .filter_map(|l| {
+            let rest = l.split_once("IST complete: seqnos ")?.1;
+            let (range, rest) = rest.split_once(" (")?;
+            let (from, to) = range.split_once("..=")?;
+            let bytes = rest.split_once(" bytes)")?.0;
+            Some((from.parse().ok()?, to.parse().ok()?, bytes.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The seqno the node's database was at when it started (`database at ...: state
+/// uuid:seqno`), from the first such line of `log`.
+fn started_at(log: &str) -> Option<u64> {
+    let line = log.lines().find(|l| l.contains("database at "))?;
+    line.rsplit_once(':')?.1.trim().parse().ok()
+}
+
+/// Checks that `n`, back since `away`, caught up by IST: its log since then reports one
+/// incremental transfer of the write-sets it missed, from the one after the seqno its
+/// database restarted at (no earlier than where it was when it went away) to at least
+/// `upto`, carrying at least `rows` rows of `pad` bytes, and no snapshot; `/status`
+/// reports the same transfer. A snapshot or full copy instead would leave no such line,
+/// or one that does not start where the node left off.
+fn assert_ist(n: &NodeProc, away: &Away, upto: u64, rows: u64, pad: u64) {
+    let log = n.log_text();
+    let since = &log[away.log_len..];
+    let resumed = started_at(since)
+        .unwrap_or_else(|| panic!("no 'database at ...: state' line since the restart:\n{since}"));
+    assert!(
+        resumed >= away.applied && resumed < upto,
+        "restarted at {resumed}: not lost ({}) and behind ({upto})",
+        away.applied
+    );
+    let ists = ist_lines(since);
+    assert_eq!(
+        ists.len(),
+        1,
+        "one IST expected since the restart:\n{since}"
+    );
+    let (from, to, bytes) = ists[0];
+    assert_eq!(
+        from,
+        resumed + 1,
+        "the IST starts where the node left off:\n{since}"
+    );
+    assert!(to >= upto, "the IST reaches {upto}:\n{since}");
+    assert!(
+        bytes >= rows * pad,
+        "the IST carried the {rows} missing rows as write-sets:\n{since}"
+    );
+    assert!(
+        !since.to_lowercase().contains("snapshot"),
+        "no snapshot transfer:\n{since}"
+    );
     let s = status(n);
     let t = &s["cluster"]["last_state_transfer"];
     assert_eq!(t["kind"], "ist", "{s}");
-    assert!(t["to_seqno"].as_u64().unwrap() >= upto, "{t}");
+    assert_eq!(
+        (
+            t["from_seqno"].as_u64(),
+            t["to_seqno"].as_u64(),
+            t["bytes"].as_u64()
+        ),
+        (Some(from), Some(to), Some(bytes)),
+        "/status reports the transfer the log shows: {t}"
+    );
 }
 
 #[test]
@@ -46,6 +123,7 @@ fn a_node_returns_by_ist_after_a_clean_stop_and_after_kill_9() {
     c.query_drop("CREATE TABLE ist.t (id INT PRIMARY KEY, v TEXT)")
         .unwrap();
     // Clean stop: the node leaves, and is remembered as away.
+    let away = going_away(&nodes[2]);
     nodes[2].stop();
     write_rows(&nodes[0], 0, 300, 10);
     let absent = status(&nodes[0])["cluster"]["absent"].clone();
@@ -53,16 +131,17 @@ fn a_node_returns_by_ist_after_a_clean_stop_and_after_kill_9() {
     let target = last_committed(&nodes[0]);
     nodes[2].spawn();
     nodes[2].wait_synced(Duration::from_secs(60));
-    assert_ist(&nodes[2], target);
+    assert_ist(&nodes[2], &away, target, 300, 10);
     let log = std::fs::read_to_string(&nodes[2].log).unwrap();
     assert!(log.contains("Shifting JOINED -> SYNCED"), "{log}");
     // kill -9: the node stays a member and catches up from the log.
+    let away = going_away(&nodes[1]);
     nodes[1].kill9();
     write_rows(&nodes[0], 1000, 300, 10);
     let target = last_committed(&nodes[0]);
     nodes[1].spawn();
     nodes[1].wait_synced(Duration::from_secs(60));
-    assert_ist(&nodes[1], target);
+    assert_ist(&nodes[1], &away, target, 300, 10);
     let refs: Vec<&NodeProc> = nodes.iter().collect();
     assert_eq!(
         converge(&refs, "SELECT * FROM ist.t ORDER BY id").len(),
@@ -105,10 +184,46 @@ fn cached_downto(n: &NodeProc) -> u64 {
     n.wsrep("wsrep_local_cached_downto").parse().unwrap()
 }
 
+fn gcache_bytes(n: &NodeProc) -> u64 {
+    n.wsrep("wsrep_gcache_size_bytes").parse().unwrap()
+}
+
+/// The `gcache: purged history through seqno X (Reason); ... N bytes in use` lines in
+/// `log`, as (X, reason, N).
+fn purge_lines(log: &str) -> Vec<(u64, String, u64)> {
+    log.lines()
+        .filter_map(|l| {
+            let rest = l.split_once("gcache: purged history through seqno ")?.1;
+            let (through, rest) = rest.split_once(" (")?;
+            let (reason, rest) = rest.split_once(')')?;
+            let bytes = rest.split_once(" bytes in use")?.0.rsplit_once(' ')?.1;
+            Some((
+                through.parse().ok()?,
+                reason.to_string(),
+                bytes.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
 #[test]
 fn freeze_keeps_a_large_gap_ist_able() {
     let base = tempfile::tempdir().unwrap();
     let mut nodes = small_gcache_cluster(base.path());
+    // History from before the freeze: more than one 64K segment (so whole segments of it
+    // may go), less than gcache.size (so none went yet).
+    write_rows(&nodes[0], 10_000, 36, 2500);
+    let refs: Vec<&NodeProc> = nodes.iter().collect();
+    converge(&refs, "SELECT COUNT(*) FROM ist.t");
+    for n in &nodes[..2] {
+        let bytes = gcache_bytes(n);
+        assert!(
+            (70 << 10..128 << 10).contains(&bytes),
+            "{}: set-up: the gcache holds {bytes} bytes, not two segments within gcache.size",
+            n.name
+        );
+    }
+    let logs_at: Vec<usize> = nodes.iter().map(|n| n.log_text().len()).collect();
     for n in &nodes[..2] {
         n.conn()
             .query_drop("SET GLOBAL wsrep_provider_options='gcache.freeze_purge_at_seqno=now'")
@@ -121,19 +236,34 @@ fn freeze_keeps_a_large_gap_ist_able() {
         .unwrap();
     assert!(opts.contains("gcache.freeze_purge_at_seqno"), "{opts}");
     let gap_start = last_committed(&nodes[0]);
+    let away = going_away(&nodes[2]);
     nodes[2].stop();
     // About 1 MB of write-sets: eight times gcache.size.
     write_rows(&nodes[0], 0, 400, 2500);
-    std::thread::sleep(Duration::from_secs(3)); // at least one retention round
-    assert!(cached_downto(&nodes[0]) <= gap_start + 1);
-    let bytes: u64 = nodes[0].wsrep("wsrep_gcache_size_bytes").parse().unwrap();
+    // A retention pass ran with the gap in place and the gcache over its size: it purged
+    // the history from before the freeze, and the freeze alone stopped it there.
+    for (n, at) in nodes[..2].iter().zip(&logs_at) {
+        let (through, _, in_use) = wait_for(
+            &format!("{}: a purge stopped by the freeze", n.name),
+            Duration::from_secs(30),
+            || {
+                purge_lines(&n.log_text()[*at..])
+                    .into_iter()
+                    .find(|p| p.1 == "Frozen")
+            },
+        );
+        assert!(through <= gap_start, "{}: purged into the gap", n.name);
+        assert!(in_use > 128 << 10, "{}: {in_use} bytes left", n.name);
+        assert!(cached_downto(n) <= gap_start + 1, "{}", n.name);
+    }
+    let bytes = gcache_bytes(&nodes[0]);
     assert!(
         bytes > 512 << 10,
         "the frozen gcache grew past gcache.size: {bytes}"
     );
     nodes[2].spawn();
     nodes[2].wait_synced(Duration::from_secs(60));
-    assert_ist(&nodes[2], gap_start + 400);
+    assert_ist(&nodes[2], &away, gap_start + 400, 400, 2500);
     // Unfreeze: the next purge reclaims the space.
     for n in &nodes[..2] {
         n.conn()
@@ -246,7 +376,9 @@ fn a_cluster_that_lost_every_node_restarts_by_itself() {
             std::thread::spawn(move || bank_client(port, t as i64 + 1, stop, acked))
         })
         .collect();
-    std::thread::sleep(Duration::from_secs(3));
+    wait_for("transfers under load", Duration::from_secs(60), || {
+        (acked.lock().unwrap().len() >= 20).then_some(())
+    });
     // Every node killed under load, then started again in a shuffled order, no flags.
     for n in nodes.iter_mut() {
         n.kill9();

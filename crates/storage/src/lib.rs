@@ -9,9 +9,12 @@
 //!   changes). Read-only statements run on pooled reader connections, concurrently.
 //! - MySQL table `db.t` is the SQLite table `"db.t"`; system tables (`tutti_*`) have no dot
 //!   in their name, so no user statement can reach them.
+//! - [`Storage::durable_applied`] never exceeds what SQLite has fsynced ([`durable`]):
+//!   history may only be thrown away below it.
 
 mod apply;
 mod changeset;
+pub mod durable;
 mod error;
 mod functions;
 mod pool;
@@ -50,6 +53,7 @@ pub struct Storage {
     writer: Mutex<Connection>,
     readers: Arc<pool::Pool>,
     applied: AtomicU64,
+    durable: durable::Durable,
     cluster: Mutex<ClusterUuid>,
     autoinc: Arc<AutoInc>,
     schema_epoch: AtomicU64,
@@ -60,7 +64,7 @@ impl Storage {
     /// Opens (creating if needed) the database in `datadir`.
     pub fn open(datadir: &Path, durability: Durability) -> Result<Storage, StorageError> {
         let path = datadir.join(DB_FILE);
-        let writer = open_connection(&path)?;
+        let mut writer = open_connection(&path)?;
         let sync = match durability {
             Durability::Full => "FULL",
             Durability::Normal => "NORMAL",
@@ -76,6 +80,7 @@ impl Storage {
         ))?;
         system::create(&writer)?;
         let state = system::load(&writer)?;
+        let durable = durable::Durable::install(&mut writer, durability, state.seqno)?;
         let autoinc = Arc::new(AutoInc::default());
         let fk_actions = apply::has_fk_actions(&writer)?;
         functions::register_writer(&writer, autoinc.clone())?;
@@ -84,6 +89,7 @@ impl Storage {
             path,
             writer: Mutex::new(writer),
             applied: AtomicU64::new(state.seqno),
+            durable,
             cluster: Mutex::new(state.cluster),
             autoinc,
             schema_epoch: AtomicU64::new(1),
@@ -99,6 +105,19 @@ impl Storage {
     /// The seqno of the last applied write-set (`wsrep_last_committed`).
     pub fn applied(&self) -> Seqno {
         self.applied.load(Ordering::Acquire)
+    }
+
+    /// The seqno of the last applied write-set known to survive a power loss (what SQLite
+    /// has fsynced; see [`durable`]). Purging history must never go beyond it.
+    pub fn durable_applied(&self) -> Seqno {
+        self.durable.get(self.applied())
+    }
+
+    /// Test-only switch: when on, [`Storage::durable_applied`] reports the applied seqno
+    /// (as if every commit were fsynced), so a power-loss test can show what that breaks.
+    #[doc(hidden)]
+    pub fn assume_applied_is_durable(&self, on: bool) {
+        self.durable.trust_applied(on);
     }
 
     /// The cluster this database's history belongs to (nil before the first join).
@@ -136,6 +155,7 @@ impl Storage {
         let result = apply::apply_batch(&w, self.applied(), items, &mut fk_actions)?;
         self.fk_actions.store(fk_actions, Ordering::Release);
         self.applied.store(result.applied, Ordering::Release);
+        self.durable.after_commit(&w, result.applied);
         if result.schema_changed {
             self.schema_epoch.fetch_add(1, Ordering::AcqRel);
         }

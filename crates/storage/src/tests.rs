@@ -389,3 +389,49 @@ fn fast_apply_detects_changed_rows_and_broken_foreign_keys() {
     assert!(r.inconsistency.is_none(), "{:?}", r.inconsistency);
     assert_eq!(count(&s, "SELECT count(*) FROM \"k.c\""), 2);
 }
+
+fn skip(s: &Storage, seqno: Seqno) {
+    s.apply(&[ApplyItem {
+        seqno,
+        op: ApplyOp::Skip,
+    }])
+    .unwrap();
+}
+
+#[test]
+fn durable_applied_lags_until_a_checkpoint_syncs_the_wal() {
+    let (dir, s) = open();
+    assert_eq!(s.durable_applied(), 0);
+    skip(&s, 1);
+    assert_eq!(s.applied(), 1);
+    assert_eq!(s.durable_applied(), 0, "a NORMAL commit is not fsynced");
+    s.assume_applied_is_durable(true);
+    assert_eq!(s.durable_applied(), 1, "the test switch trusts memory");
+    s.assume_applied_is_durable(false);
+    // Every commit adds WAL pages; the checkpoint at the threshold makes all durable.
+    let mut seqno = 1;
+    while s.durable_applied() == 0 {
+        seqno += 1;
+        assert!(
+            seqno < 20 * durable::CHECKPOINT_PAGES as u64,
+            "never durable"
+        );
+        skip(&s, seqno);
+    }
+    assert_eq!(s.durable_applied(), seqno);
+    skip(&s, seqno + 1);
+    assert_eq!(s.durable_applied(), seqno);
+    drop(s);
+    // Opening makes what the database holds durable.
+    let s = Storage::open(dir.path(), Durability::Normal).unwrap();
+    assert_eq!(s.durable_applied(), seqno + 1);
+}
+
+#[test]
+fn with_full_durability_applied_is_durable() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Storage::open(dir.path(), Durability::Full).unwrap();
+    skip(&s, 1);
+    skip(&s, 2);
+    assert_eq!(s.durable_applied(), 2);
+}

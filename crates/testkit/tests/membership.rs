@@ -2,10 +2,27 @@
 //! survivors non-Primary, a member silent past `evs.inactive_timeout` is removed and rejoins
 //! as a voter when it returns, and `pc.bootstrap` makes a lone survivor Primary with the
 //! others rejoining afterwards.
+//!
+//! Each scenario runs over a sweep of seeds (`TUTTI_SEEDS=n` for more, `TUTTI_SEED=x` for
+//! one: see `tutti_testkit::seeds`) that jitter message delivery, and ends by checking that
+//! no write-set was ordered twice.
 
 use tutti_testkit::fixtures::{all_identical, insert, schema, wait, ELECTION};
+use tutti_testkit::seeds::for_each_seed;
 use tutti_testkit::Cluster;
 use tutti_wsrep::NodeId;
+
+/// Seeds per scenario by default (a few seconds in all, in release).
+const SEEDS: u64 = 40;
+
+/// A formed cluster with the schema, whose messages then take up to `seed % 4` extra
+/// steps (they reorder): each seed is another interleaving.
+fn jittered(seed: u64) -> Cluster {
+    let mut c = Cluster::new(3, seed);
+    schema(&mut c);
+    c.set_faults(0, seed % 4);
+    c
+}
 
 fn others(c: &Cluster, but: NodeId) -> Vec<NodeId> {
     c.nodes.keys().copied().filter(|i| *i != but).collect()
@@ -13,9 +30,8 @@ fn others(c: &Cluster, but: NodeId) -> Vec<NodeId> {
 
 #[test]
 fn survivors_stay_primary_while_they_elect_a_new_leader() {
-    for seed in [3, 8, 21] {
-        let mut c = Cluster::new(3, seed);
-        schema(&mut c);
+    for_each_seed("survivors_stay_primary", SEEDS, |seed| {
+        let mut c = jittered(seed);
         let leader = c.leader().unwrap();
         let rest = others(&c, leader);
         // A write-set in flight from a follower when the leader dies.
@@ -39,79 +55,107 @@ fn survivors_stay_primary_while_they_elect_a_new_leader() {
         assert!(wait(&mut c, &rx).is_ok(), "seed {seed}");
         c.restart(leader);
         assert_eq!(all_identical(&mut c).len(), 1);
-    }
+        assert_eq!(c.assert_no_duplicate_writesets(), 3);
+    });
 }
 
 #[test]
 fn a_member_away_past_the_inactive_timeout_is_removed_and_rejoins() {
-    let mut c = Cluster::new(3, 13);
-    c.inactive_ticks = 30;
-    schema(&mut c);
-    let away = *others(&c, c.leader().unwrap()).last().unwrap();
-    c.crash(away);
-    let rest = others(&c, away);
-    assert!(
-        c.run_until(40 * ELECTION, |c| {
-            rest.iter()
-                .all(|id| c.voters(*id).len() == 2 && !c.voters(*id).contains(&away))
-        }),
-        "not removed:{}",
-        c.describe()
-    );
-    // Quorum is now counted over the two that remain: writes go on.
-    let ws = insert(&c, rest[0], 700, 7);
-    let rx = c.submit(rest[0], ws);
-    assert!(wait(&mut c, &rx).is_ok());
-    c.restart(away);
-    assert!(
-        c.run_until(40 * ELECTION, |c| c.voters(rest[0]).len() == 3
-            && c.voters(away).len() == 3
-            && c.caught_up(away)),
-        "did not rejoin:{}",
-        c.describe()
-    );
-    assert_eq!(
-        all_identical(&mut c),
-        ["Integer(7)|Integer(".to_string() + &rest[0].to_string() + ")"]
-    );
+    for_each_seed("a_member_away_past_the_inactive_timeout", SEEDS, |seed| {
+        let mut c = jittered(seed);
+        c.inactive_ticks = 30;
+        let away = *others(&c, c.leader().unwrap()).last().unwrap();
+        c.crash(away);
+        let rest = others(&c, away);
+        assert!(
+            c.run_until(40 * ELECTION, |c| {
+                rest.iter()
+                    .all(|id| c.voters(*id).len() == 2 && !c.voters(*id).contains(&away))
+            }),
+            "not removed:{}",
+            c.describe()
+        );
+        // Quorum is now counted over the two that remain: writes go on.
+        let ws = insert(&c, rest[0], 700, 7);
+        let rx = c.submit(rest[0], ws);
+        assert!(wait(&mut c, &rx).is_ok());
+        c.restart(away);
+        assert!(
+            c.run_until(40 * ELECTION, |c| c.voters(rest[0]).len() == 3
+                && c.voters(away).len() == 3
+                && c.caught_up(away)),
+            "did not rejoin:{}",
+            c.describe()
+        );
+        assert_eq!(
+            all_identical(&mut c),
+            ["Integer(7)|Integer(".to_string() + &rest[0].to_string() + ")"]
+        );
+        assert_eq!(c.assert_no_duplicate_writesets(), 3);
+    });
 }
 
 #[test]
 fn pc_bootstrap_makes_a_lone_survivor_primary_and_the_others_rejoin() {
-    let mut c = Cluster::new(3, 17);
-    schema(&mut c);
-    let ws = insert(&c, 1, 800, 8);
-    let rx = c.submit(1, ws);
-    assert!(wait(&mut c, &rx).is_ok());
-    assert!(c.settle(5000));
-    let survivor = 1;
-    let gone = others(&c, survivor);
-    for id in &gone {
-        c.crash(*id);
-    }
-    assert!(c.run_until(4 * ELECTION, |c| !c.is_primary(survivor)));
-    // Refused where a primary component exists.
-    let applied = c.node(survivor).applied();
-    let core = c.nodes.get_mut(&survivor).unwrap().core.as_mut().unwrap();
-    core.force_bootstrap(applied).unwrap();
-    assert!(c.run_until(4 * ELECTION, |c| c.is_primary(survivor)
-        && c.leader() == Some(survivor)));
-    let ws = insert(&c, survivor, 801, 9);
-    let rx = c.submit(survivor, ws);
-    assert!(wait(&mut c, &rx).is_ok());
-    let core = c.nodes.get_mut(&survivor).unwrap().core.as_mut().unwrap();
-    assert!(core.force_bootstrap(applied).is_err(), "already Primary");
-    for id in &gone {
-        c.restart(*id);
-    }
-    assert!(
-        c.run_until(60 * ELECTION, |c| c.nodes.keys().all(|id| c
-            .voters(*id)
-            .len()
-            == 3
-            && c.caught_up(*id))),
-        "did not rejoin:{}",
-        c.describe()
+    pc_bootstrap_scenario(false);
+}
+
+/// KNOWN BUG (issue 10 note): with message jitter, the two returning nodes sometimes elect
+/// a leader in their old three-voter configuration while the bootstrapped node leads its
+/// own: two Primary components. Run with `--ignored` to reproduce.
+#[test]
+#[ignore = "known split brain after pc.bootstrap under jitter; see the issue 10 note"]
+fn pc_bootstrap_under_jitter_never_makes_two_primaries() {
+    pc_bootstrap_scenario(true);
+}
+
+fn pc_bootstrap_scenario(jitter: bool) {
+    for_each_seed(
+        "pc_bootstrap_makes_a_lone_survivor_primary",
+        SEEDS,
+        |seed| {
+            let mut c = if jitter {
+                jittered(seed)
+            } else {
+                let mut c = Cluster::new(3, seed);
+                schema(&mut c);
+                c
+            };
+            let ws = insert(&c, 1, 800, 8);
+            let rx = c.submit(1, ws);
+            assert!(wait(&mut c, &rx).is_ok());
+            assert!(c.settle(5000));
+            let survivor = 1;
+            let gone = others(&c, survivor);
+            for id in &gone {
+                c.crash(*id);
+            }
+            assert!(c.run_until(4 * ELECTION, |c| !c.is_primary(survivor)));
+            // Refused where a primary component exists.
+            let applied = c.node(survivor).applied();
+            let core = c.nodes.get_mut(&survivor).unwrap().core.as_mut().unwrap();
+            core.force_bootstrap(applied).unwrap();
+            assert!(c.run_until(4 * ELECTION, |c| c.is_primary(survivor)
+                && c.leader() == Some(survivor)));
+            let ws = insert(&c, survivor, 801, 9);
+            let rx = c.submit(survivor, ws);
+            assert!(wait(&mut c, &rx).is_ok());
+            let core = c.nodes.get_mut(&survivor).unwrap().core.as_mut().unwrap();
+            assert!(core.force_bootstrap(applied).is_err(), "already Primary");
+            for id in &gone {
+                c.restart(*id);
+            }
+            assert!(
+                c.run_until(60 * ELECTION, |c| c.nodes.keys().all(|id| c
+                    .voters(*id)
+                    .len()
+                    == 3
+                    && c.caught_up(*id))),
+                "did not rejoin:{}",
+                c.describe()
+            );
+            assert_eq!(all_identical(&mut c).len(), 2);
+            assert_eq!(c.assert_no_duplicate_writesets(), 4);
+        },
     );
-    assert_eq!(all_identical(&mut c).len(), 2);
 }

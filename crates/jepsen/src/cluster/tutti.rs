@@ -7,7 +7,6 @@ use super::proxy::{self, Net};
 use super::{signal, Cluster};
 use crate::client::Endpoint;
 use crate::JepsenError;
-use mysql::prelude::*;
 use parking_lot::Mutex;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -131,8 +130,8 @@ impl TuttiCluster {
     }
 }
 
-/// GET `path` on a local port: the status code.
-fn http_status(port: u16, path: &str) -> Option<u16> {
+/// GET `path` on a local port: the status code and the body.
+fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
     let mut s = TcpStream::connect_timeout(
         &SocketAddr::from(([127, 0, 0, 1], port)),
         Duration::from_millis(500),
@@ -140,9 +139,11 @@ fn http_status(port: u16, path: &str) -> Option<u16> {
     .ok()?;
     s.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
     write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
-    let mut head = [0u8; 12];
-    s.read_exact(&mut head).ok()?;
-    std::str::from_utf8(&head[9..12]).ok()?.parse().ok()
+    let mut resp = String::new();
+    s.read_to_string(&mut resp).ok()?;
+    let code = resp.get(9..12)?.parse().ok()?;
+    let body = resp.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
+    Some((code, body))
 }
 
 impl Cluster for TuttiCluster {
@@ -230,22 +231,28 @@ impl Cluster for TuttiCluster {
 
     fn healthy(&self, i: usize) -> bool {
         let port = self.nodes[i].lock().admin_port;
-        self.running(i) && http_status(port, "/health") == Some(200)
+        self.running(i) && http_get(port, "/health").is_some_and(|(code, _)| code == 200)
     }
 
     fn leader(&self) -> Option<usize> {
-        (0..self.size()).filter(|&i| self.running(i)).find(|&i| {
-            let opts = mysql::OptsBuilder::from_opts(self.endpoint(i).opts())
-                .tcp_connect_timeout(Some(Duration::from_millis(500)))
-                .read_timeout(Some(Duration::from_secs(2)));
-            mysql::Conn::new(opts)
-                .and_then(|mut c| {
-                    c.query_first::<(String, String), _>("SHOW STATUS LIKE 'wsrep_is_leader'")
-                })
-                .ok()
-                .flatten()
-                .is_some_and(|(_, v)| v == "1")
-        })
+        // The leader as a running, Primary member sees it in `GET /members`.
+        (0..self.size())
+            .filter(|&i| self.healthy(i))
+            .find_map(|i| {
+                let port = self.nodes[i].lock().admin_port;
+                let (_, body) = http_get(port, "/members")?;
+                let members: Vec<serde_json::Value> = serde_json::from_str(&body).ok()?;
+                let name = members
+                    .iter()
+                    .find(|m| m["leader"] == true)?
+                    .get("name")?
+                    .as_str()?
+                    .to_string();
+                name.strip_prefix('n')?
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| n.checked_sub(1))
+            })
     }
 
     fn network(&self) -> Option<&Net> {

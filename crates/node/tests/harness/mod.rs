@@ -401,21 +401,87 @@ impl RawClient {
         let _ = self.s.write_all(payload);
     }
 
-    /// Reads one packet (None when the server closed the connection).
+    /// Reads one packet; None when the server closed the connection (end of stream or
+    /// reset) before it. Panics when the server neither answers nor closes within the read
+    /// timeout, or closes in the middle of a packet: a hang is not a close.
     pub fn read_packet(&mut self) -> Option<(u8, Vec<u8>)> {
         let mut h = [0u8; 4];
-        self.s.read_exact(&mut h).ok()?;
+        match self.s.read_exact(&mut h) {
+            Ok(()) => {}
+            Err(e) if is_closed(&e) => return None,
+            Err(e) => panic!("reading a packet header: {}", read_failure(&e)),
+        }
         let len = u32::from_le_bytes([h[0], h[1], h[2], 0]) as usize;
         let mut p = vec![0u8; len];
-        self.s.read_exact(&mut p).ok()?;
+        if let Err(e) = self.s.read_exact(&mut p) {
+            panic!(
+                "reading a packet of {len} bytes after its header: {}",
+                read_failure(&e)
+            );
+        }
         Some((h[3], p))
     }
 
-    /// Sends a command and returns the error code of the reply (None if not an error).
+    /// Sends a command and returns the error code of the reply (None if not an error, or
+    /// if the server closed the connection instead of answering; panics on no answer).
     pub fn command_error(&mut self, payload: &[u8]) -> Option<u16> {
         self.write_packet(0, payload);
         let (_, r) = self.read_packet()?;
         (r[0] == 0xFF).then(|| u16::from_le_bytes([r[1], r[2]]))
+    }
+}
+
+/// True for a read error that means the peer closed the connection (end of stream, reset,
+/// abort); false for a timeout or anything else.
+pub fn is_closed(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        e.kind(),
+        UnexpectedEof | ConnectionReset | ConnectionAborted | BrokenPipe
+    )
+}
+
+/// True for a read error that is the socket's read timeout expiring.
+pub fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    )
+}
+
+/// Describes a read error that is not a close, for a panic message.
+fn read_failure(e: &std::io::Error) -> String {
+    if is_timeout(e) {
+        format!("no data and no close within the read timeout ({e})")
+    } else if is_closed(e) {
+        format!("the connection closed mid-packet ({e})")
+    } else {
+        format!("read error ({e})")
+    }
+}
+
+/// Reads (and discards) whatever the peer sends until it closes the connection (end of
+/// stream or reset); panics when it neither closes nor stops talking within `timeout`.
+pub fn expect_closed(mut s: TcpStream, what: &str, timeout: Duration) {
+    let deadline = Instant::now() + timeout;
+    let mut buf = [0u8; 4096];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        assert!(
+            !left.is_zero(),
+            "{what}: the connection was still open after {timeout:?}"
+        );
+        s.set_read_timeout(Some(left)).unwrap();
+        match s.read(&mut buf) {
+            Ok(0) => return,
+            Ok(_) => continue, // a reply (a hello), then the close
+            Err(e) if is_closed(&e) => return,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) if is_timeout(&e) => {
+                panic!("{what}: the connection was still open after {timeout:?}")
+            }
+            Err(e) => panic!("{what}: read error while waiting for the close: {e}"),
+        }
     }
 }
 

@@ -185,7 +185,7 @@ impl Driver {
         self.core.tick();
         self.ticks += 1;
         if self.ticks.is_multiple_of(RETAIN_TICKS) {
-            if let Some(line) = self.core.retain(&opts, self.shared.applied.get()) {
+            if let Some(line) = self.core.retain(&opts, &self.shared.storage) {
                 tracing::info!("{line}");
             }
         }

@@ -86,11 +86,13 @@ impl RaftCore {
         if self.leaving {
             return;
         }
+        // Rebuild first: a new term's index (and its memory of what the log already
+        // holds) must see a write-set re-sent to the new leader as a duplicate.
+        self.ensure_cert_index();
         let id = (ws.origin, ws.trx_id);
         if self.dedup.contains_key(&id) {
             return;
         }
-        self.ensure_cert_index();
         let Some((_, cert)) = self.cert.as_mut() else {
             return;
         };

@@ -3,8 +3,8 @@
 //! The log entries live in the gcache (segmented, checksummed, kept by policy). Raft's hard
 //! state (term, vote, commit), the configuration (voters, learners), the members' addresses
 //! and whether this node left the cluster cleanly live in `raft.state`, rewritten atomically
-//! (temporary file, fsync, rename, fsync of the directory) whenever term, vote or
-//! membership change. The commit index is saved opportunistically: on restart it is
+//! (temporary file, fsync, rename, fsync of the directory, through the file layer
+//! `tutti_vfs`) whenever term, vote or membership change. The commit index is saved opportunistically: on restart it is
 //! raised to the seqno the database has applied, which only ever holds committed entries.
 
 // rust-protobuf messages are built field by field (as in raft-rs's own examples).
@@ -14,7 +14,6 @@ use parking_lot::RwLock;
 use raft::eraftpb::{ConfState, Entry as RaftEntry, EntryType, HardState, Snapshot};
 use raft::{GetEntriesContext, RaftState, StorageError};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tutti_gcache::{EntryKind, Gcache, GcacheError, LogEntry};
@@ -258,17 +257,9 @@ pub fn to_raft_entry(e: LogEntry) -> RaftEntry {
 }
 
 fn write_atomic(dir: &Path, name: &str, data: &[u8]) -> Result<(), ReplicationError> {
-    let tmp = dir.join(format!("{name}.tmp"));
     let path = dir.join(name);
-    let io = |e| ReplicationError::Io(path.clone(), e);
-    let mut f = std::fs::File::create(&tmp).map_err(io)?;
-    f.write_all(data).map_err(io)?;
-    f.sync_all().map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)?;
-    std::fs::File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io)?;
-    Ok(())
+    tutti_vfs::write_atomic(&path, data, tutti_vfs::SyncPoint::RaftState)
+        .map_err(|e| ReplicationError::Io(path.clone(), e))
 }
 
 fn store_err(e: GcacheError) -> raft::Error {

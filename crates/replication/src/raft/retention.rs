@@ -4,10 +4,18 @@
 //! with the pure policy of `tutti_gcache::policy`. Its inputs come from what this node
 //! knows: the members in the configuration that have not been heard from recently, and the
 //! members that left cleanly (both "away", with the seqno each will need), and what must
-//! never go: entries not yet applied here, and entries live members still need (for the
-//! leader, each follower's replication progress: what a joiner is being sent right now).
+//! never go: entries not yet *durably* applied here, and entries live members still need
+//! (for the leader, each follower's replication progress: what a joiner is being sent
+//! right now).
+//!
+//! "Durably": the database runs `synchronous=NORMAL` (the log is the durability point), so
+//! what it has applied in memory may be lost by a power cut; after one, the node replays
+//! its own log from what the database kept. Purging from the in-memory applied seqno could
+//! drop exactly those entries, leaving a node that cannot recover without a full state
+//! transfer; so the floor is [`Storage::durable_applied`].
 
 use tutti_gcache::policy::{decide, Absent, RetentionInputs};
+use tutti_storage::Storage;
 use tutti_wsrep::{NodeId, Seqno};
 
 use super::core::RaftCore;
@@ -110,12 +118,13 @@ impl RaftCore {
         out
     }
 
-    /// Applies the retention policy to this node's gcache; returns a log line when it
-    /// purged something.
-    pub fn retain(&mut self, opts: &ProviderOptions, applied: Seqno) -> Option<String> {
+    /// Applies the retention policy to this node's gcache (`storage` is this node's
+    /// database); returns a log line when it purged something.
+    pub fn retain(&mut self, opts: &ProviderOptions, storage: &Storage) -> Option<String> {
         let absent = self.absent_members();
-        // Never purge what is not applied here, nor what a live member is being sent.
-        let mut protected = applied + 1;
+        // Never purge what is not durably applied here (a power loss may take the rest
+        // from the database), nor what a live member is being sent.
+        let mut protected = storage.durable_applied() + 1;
         let alive = self.alive();
         for id in &alive {
             if *id == self.id() {
