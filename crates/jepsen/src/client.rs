@@ -135,6 +135,12 @@ impl Client {
         Ok(())
     }
 
+    /// The connection, opened if needed, with `wsrep_sync_wait` at `level`.
+    fn session(&mut self, level: u8) -> Result<&mut mysql::Conn, Done> {
+        self.sync_wait(level)?;
+        self.conn()
+    }
+
     /// Runs `body` in `START TRANSACTION ... COMMIT` and classifies the outcome; a body
     /// that returns `None` (the client's own decision) is rolled back and fails.
     pub fn txn<T>(
@@ -142,10 +148,7 @@ impl Client {
         sync_wait: u8,
         body: impl FnOnce(&mut mysql::Conn) -> Result<Option<T>, mysql::Error>,
     ) -> (Done, Option<T>) {
-        if let Err(d) = self.sync_wait(sync_wait) {
-            return (d, None);
-        }
-        let c = match self.conn() {
+        let c = match self.session(sync_wait) {
             Ok(c) => c,
             Err(d) => return (d, None),
         };
@@ -191,10 +194,7 @@ impl Client {
         &mut self,
         body: impl FnOnce(&mut mysql::Conn) -> Result<(), mysql::Error>,
     ) -> Done {
-        if let Err(d) = self.sync_wait(0) {
-            return d;
-        }
-        let c = match self.conn() {
+        let c = match self.session(0) {
             Ok(c) => c,
             Err(d) => return d,
         };
@@ -219,10 +219,7 @@ impl Client {
         sync_wait: u8,
         body: impl FnOnce(&mut mysql::Conn) -> Result<T, mysql::Error>,
     ) -> (Done, Option<T>) {
-        if let Err(d) = self.sync_wait(sync_wait) {
-            return (d, None);
-        }
-        let c = match self.conn() {
+        let c = match self.session(sync_wait) {
             Ok(c) => c,
             Err(d) => return (d, None),
         };
