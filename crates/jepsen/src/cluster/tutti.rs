@@ -8,6 +8,7 @@ use super::{signal, Cluster};
 use crate::client::Endpoint;
 use crate::JepsenError;
 use parking_lot::Mutex;
+use rand::Rng;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -31,11 +32,22 @@ pub struct TuttiCluster {
     net: Arc<Net>,
 }
 
+/// Ports are picked below the kernel's ephemeral range (32768 and up by default), so no
+/// outgoing client connection can take a node's port while it is down for a restart.
+const PORTS: std::ops::Range<u16> = 10_000..32_000;
+
+/// A listener on a free port of [`PORTS`].
 fn listener() -> Result<TcpListener, JepsenError> {
-    Ok(TcpListener::bind("127.0.0.1:0")?)
+    for _ in 0..1000 {
+        let port = rand::rng().random_range(PORTS);
+        if let Ok(l) = TcpListener::bind(("127.0.0.1", port)) {
+            return Ok(l);
+        }
+    }
+    Err(JepsenError::Setup("no free port on 127.0.0.1".into()))
 }
 
-/// A port free right now (the OS does not hand it out again at once).
+/// A port free right now.
 fn free_port() -> Result<u16, JepsenError> {
     Ok(listener()?.local_addr()?.port())
 }
