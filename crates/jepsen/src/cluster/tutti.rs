@@ -248,23 +248,21 @@ impl Cluster for TuttiCluster {
 
     fn leader(&self) -> Option<usize> {
         // The leader as a running, Primary member sees it in `GET /members`.
-        (0..self.size())
-            .filter(|&i| self.healthy(i))
-            .find_map(|i| {
-                let port = self.nodes[i].lock().admin_port;
-                let (_, body) = http_get(port, "/members")?;
-                let members: Vec<serde_json::Value> = serde_json::from_str(&body).ok()?;
-                let name = members
-                    .iter()
-                    .find(|m| m["leader"] == true)?
-                    .get("name")?
-                    .as_str()?
-                    .to_string();
-                name.strip_prefix('n')?
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|n| n.checked_sub(1))
-            })
+        (0..self.size()).filter(|&i| self.healthy(i)).find_map(|i| {
+            let port = self.nodes[i].lock().admin_port;
+            let (_, body) = http_get(port, "/members")?;
+            let members: Vec<serde_json::Value> = serde_json::from_str(&body).ok()?;
+            let name = members
+                .iter()
+                .find(|m| m["leader"] == true)?
+                .get("name")?
+                .as_str()?
+                .to_string();
+            name.strip_prefix('n')?
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+        })
     }
 
     fn network(&self) -> Option<&Net> {
