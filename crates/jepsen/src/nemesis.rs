@@ -69,9 +69,9 @@ impl Nemesis {
 
     /// The name used on the command line.
     pub fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .map(|v| v.get_name().to_string())
             .unwrap_or_default()
     }
 

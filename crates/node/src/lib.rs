@@ -5,7 +5,7 @@ pub mod cli;
 pub mod config;
 mod datadir;
 mod error;
-mod http;
+pub mod http;
 pub mod local_cluster;
 pub mod logging;
 pub mod member;

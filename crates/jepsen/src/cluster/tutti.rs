@@ -9,8 +9,7 @@ use crate::client::Endpoint;
 use crate::JepsenError;
 use parking_lot::Mutex;
 use rand::Rng;
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -142,20 +141,15 @@ impl TuttiCluster {
     }
 }
 
-/// GET `path` on a local port: the status code and the body.
+/// GET `path` on a local admin port: the status code and the body (a paused node must
+/// not hold the nemesis up for long).
 fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
-    let mut s = TcpStream::connect_timeout(
-        &SocketAddr::from(([127, 0, 0, 1], port)),
-        Duration::from_millis(500),
+    tutti::http::request_within(
+        &format!("127.0.0.1:{port}"),
+        "GET",
+        path,
+        Duration::from_secs(2),
     )
-    .ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
-    write!(s, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n").ok()?;
-    let mut resp = String::new();
-    s.read_to_string(&mut resp).ok()?;
-    let code = resp.get(9..12)?.parse().ok()?;
-    let body = resp.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
-    Some((code, body))
 }
 
 impl Cluster for TuttiCluster {
