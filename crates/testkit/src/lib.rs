@@ -348,6 +348,17 @@ impl Cluster {
         self.core(id).is_some_and(|c| c.is_primary())
     }
 
+    /// Why the cluster refused node `id`'s join, if it did.
+    pub fn join_refused(&self, id: NodeId) -> Option<String> {
+        self.core(id)
+            .and_then(|c| c.join_refused().map(str::to_string))
+    }
+
+    /// True while node `id` leads (in whatever configuration it holds).
+    pub fn is_leader(&self, id: NodeId) -> bool {
+        self.core(id).is_some_and(|c| c.is_leader())
+    }
+
     /// Drops `per_mille` thousandths of all messages, and delays each by up to `max_steps`.
     pub fn set_faults(&mut self, per_mille: u64, max_steps: u64) {
         self.net.drop_per_mille = per_mille;

@@ -11,10 +11,25 @@
 //! told they are not members and rejoin as learners (their history is checked first: what
 //! they applied after the survivor's history ends is lost to the cluster, exactly as with
 //! Galera's pc.bootstrap on the node that has the least, and such a node needs SST).
+//!
+//! The members left out still hold the old configuration, in which two of them are a
+//! majority: coming back together they could elect a leader of their own, beside the
+//! bootstrapped one. The bootstrap epoch prevents that. `pc.bootstrap` raises this node's
+//! epoch, and its term to at least `epoch << 40` so that no entry written after the
+//! bootstrap has the term of one written before it (the history check at a join, and Raft's
+//! log matching, then tell the two histories apart). Raft messages, gossip, join requests
+//! and removal notices carry the sender's epoch. A node hearing a newer epoch drops its old
+//! configuration at once (it neither votes nor campaigns in it any more), keeps its data,
+//! and asks to join, as a node removed while away does; a node hearing an older epoch
+//! ignores the message and tells the sender. Returning nodes gossip on their first tick, so
+//! they hear of the new epoch well before an election timeout; members cut off from the
+//! bootstrapped node while it was bootstrapped are told as soon as they reach it, and what
+//! they wrote in the meantime fails the history check (SST), as in Galera.
 
 use tutti_wsrep::{NodeId, Seqno};
 
 use super::core::RaftCore;
+use super::wire::PeerMsg;
 use crate::entry::Entry;
 use crate::ReplicationError;
 
@@ -46,6 +61,9 @@ impl RaftCore {
         let me = self.cfg.me.clone();
         self.store
             .update(|s| {
+                s.epoch += 1;
+                s.term = s.term.max(s.epoch << 40);
+                s.vote = 0;
                 s.voters = vec![me.id];
                 s.learners.clear();
                 s.members.retain(|id, _| *id == me.id);
@@ -65,6 +83,57 @@ impl RaftCore {
         );
         tracing::warn!("{line}");
         Ok(line)
+    }
+
+    /// This node's bootstrap epoch.
+    pub fn epoch(&self) -> u64 {
+        self.store.0.read().state.epoch
+    }
+
+    /// Compares a peer's epoch with this node's; false when the message must be dropped
+    /// (it comes from an older configuration, and a join request from there is still
+    /// heard: that is how such a node comes back).
+    pub(super) fn same_epoch(&mut self, from: NodeId, epoch: u64, msg: &PeerMsg) -> bool {
+        let mine = self.epoch();
+        if epoch > mine {
+            self.adopt_epoch(from, epoch);
+        } else if epoch < mine && !matches!(msg, PeerMsg::Join(_) | PeerMsg::Removed { .. }) {
+            self.tell_removed(from);
+            return false;
+        }
+        epoch >= mine
+    }
+
+    /// A peer speaks for a newer configuration: leave the old one (see the module doc).
+    fn adopt_epoch(&mut self, from: NodeId, epoch: u64) {
+        let s = self.store.state();
+        let me = self.id();
+        let member = s.voters.contains(&me) || s.learners.contains(&me);
+        if member {
+            tracing::warn!(
+                "{} is in a configuration an operator bootstrapped without this node                  (pc.bootstrap; epoch {epoch}, this node's {}): leaving the old                  configuration and asking to join",
+                self.name_of(from),
+                s.epoch
+            );
+        }
+        let updated = self.store.update(|s| {
+            s.epoch = epoch;
+            if member {
+                s.voters.clear();
+                s.learners.clear();
+                s.left = true;
+            }
+        });
+        let rebuilt = match updated {
+            Ok(()) if member => self.rebuild(self.raw.raft.raft_log.applied),
+            other => other,
+        };
+        if let Err(e) = rebuilt {
+            tracing::error!("adopting bootstrap epoch {epoch}: {e}");
+        }
+        if member && self.leaving {
+            self.mark_removed();
+        }
     }
 
     /// Leader after `pc.bootstrap`: writes the new configuration into the log.

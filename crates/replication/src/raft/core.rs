@@ -175,6 +175,7 @@ impl RaftCore {
                 state: 0,
                 recv_queue: 0,
                 primary: false,
+                epoch: 0,
             },
             pending: Output::default(),
         })
@@ -244,8 +245,11 @@ impl RaftCore {
     pub fn tick(&mut self) {
         self.ticks += 1;
         self.raw.tick();
-        if self.ticks.is_multiple_of(GOSSIP_TICKS) {
+        // The first round goes out at once: a node coming back learns early whether its
+        // configuration was replaced while it was away (see `bootstrap`).
+        if self.ticks % GOSSIP_TICKS == 1 {
             self.local.primary = self.is_primary();
+            self.local.epoch = self.epoch();
             let g = PeerMsg::Gossip(self.local.clone());
             for m in self.other_members() {
                 self.pending.messages.push((m, g.clone()));
@@ -326,18 +330,23 @@ impl RaftCore {
 
     /// A message from a peer.
     pub fn step(&mut self, from: NodeId, msg: PeerMsg) {
-        if matches!(msg, PeerMsg::Raft(_) | PeerMsg::Gossip(_)) {
+        if let Some(epoch) = msg.epoch() {
+            if !self.same_epoch(from, epoch, &msg) {
+                return;
+            }
+        }
+        if matches!(msg, PeerMsg::Raft { .. } | PeerMsg::Gossip(_)) {
             self.heard.insert(from, self.ticks);
             self.heard_ms.insert(from, super::retention::now_ms());
             self.tell_if_not_member(from);
         }
         match msg {
-            PeerMsg::Raft(m) => self.step_raft(from, *m),
+            PeerMsg::Raft { msg, .. } => self.step_raft(from, *msg),
             PeerMsg::Submit(bytes) => self.on_submit(from, bytes),
             PeerMsg::Join(j) => self.on_join(j),
             PeerMsg::JoinRefused(why) => self.on_join_refused(why),
             PeerMsg::Leave(id) => self.on_leave(id),
-            PeerMsg::Removed => self.on_removed(),
+            PeerMsg::Removed { .. } => self.on_removed(),
             PeerMsg::Gossip(g) => {
                 self.peers.insert(from, g);
             }
@@ -475,7 +484,13 @@ impl RaftCore {
     fn queue_raft_messages(&mut self, msgs: Vec<RaftMessage>) {
         for m in msgs {
             match self.member(m.to) {
-                Some(to) => self.pending.messages.push((to, PeerMsg::Raft(Box::new(m)))),
+                Some(to) => {
+                    let msg = PeerMsg::Raft {
+                        epoch: self.epoch(),
+                        msg: Box::new(m),
+                    };
+                    self.pending.messages.push((to, msg))
+                }
                 None => tracing::trace!("no address for raft peer {}", m.to),
             }
         }

@@ -119,13 +119,20 @@ impl RaftCore {
                 return;
             }
         }
-        let last = self.told_removed.get(&from).copied();
+        self.tell_removed(from);
+    }
+
+    /// Tells a node that it is not a member, with this node's bootstrap epoch (at most once
+    /// per retry interval).
+    pub(super) fn tell_removed(&mut self, to: NodeId) {
+        let last = self.told_removed.get(&to).copied();
         if last.is_some_and(|t| self.ticks - t < super::core::RETRY_TICKS) {
             return;
         }
-        self.told_removed.insert(from, self.ticks);
-        if let Some(m) = self.member(from) {
-            self.pending.messages.push((m, PeerMsg::Removed));
+        self.told_removed.insert(to, self.ticks);
+        if let Some(m) = self.member(to) {
+            let epoch = self.epoch();
+            self.pending.messages.push((m, PeerMsg::Removed { epoch }));
         }
     }
 }

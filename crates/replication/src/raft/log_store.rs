@@ -24,7 +24,7 @@ use super::wire::Member;
 use crate::ReplicationError;
 
 const STATE_FILE: &str = "raft.state";
-const STATE_VERSION: u8 = 2;
+const STATE_VERSION: u8 = 3;
 
 /// The durable state beside the log.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,6 +48,9 @@ pub struct ClusterState {
     pub conf_changes: u64,
     /// The seqno of the last membership change applied (so a replay counts it once).
     pub conf_index: u64,
+    /// Bootstrap epoch: how many times an operator's `pc.bootstrap` replaced the
+    /// configuration in this node's history (see [`bootstrap`](super::bootstrap)).
+    pub epoch: u64,
 }
 
 impl ClusterState {
@@ -62,6 +65,7 @@ impl ClusterState {
             .u8(self.left as u8)
             .u64(self.conf_changes)
             .u64(self.conf_index)
+            .u64(self.epoch)
             .u32(self.members.len() as u32);
         for m in self.members.values() {
             e.bytes(&m.encode());
@@ -79,7 +83,7 @@ impl ClusterState {
         let mut d = Decoder::new(&b[4..], "raft state");
         let err = |e: tutti_wsrep::WsrepError| e.to_string();
         let version = d.u8().map_err(err)?;
-        if version != 1 && version != STATE_VERSION {
+        if !(1..=STATE_VERSION).contains(&version) {
             return Err("unknown version".into());
         }
         let mut s = ClusterState {
@@ -94,6 +98,9 @@ impl ClusterState {
         if version >= 2 {
             s.conf_changes = d.u64().map_err(err)?;
             s.conf_index = d.u64().map_err(err)?;
+        }
+        if version >= 3 {
+            s.epoch = d.u64().map_err(err)?;
         }
         for _ in 0..d.u32().map_err(err)? {
             let m = Member::decode(d.bytes().map_err(err)?).map_err(err)?;
@@ -338,6 +345,7 @@ mod tests {
             left: true,
             conf_changes: 4,
             conf_index: 9,
+            epoch: 2,
             ..Default::default()
         };
         s.members.insert(

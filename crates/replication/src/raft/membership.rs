@@ -53,6 +53,7 @@ impl RaftCore {
             member: self.cfg.me.clone(),
             applied,
             applied_term: self.raw.raft.raft_log.term(applied).unwrap_or(0),
+            epoch: self.epoch(),
         };
         for t in targets {
             self.pending
@@ -235,7 +236,12 @@ impl RaftCore {
                 tracing::info!("member {} leaves the cluster", self.name_of(id));
                 self.propose_membership(ConfChangeType::RemoveNode, id, None);
             } else if let Some(m) = self.member(id) {
-                self.pending.messages.push((m, PeerMsg::Removed));
+                self.pending.messages.push((
+                    m,
+                    PeerMsg::Removed {
+                        epoch: self.epoch(),
+                    },
+                ));
             }
         } else if let Some(l) = self.member(self.leader()) {
             self.pending.messages.push((l, PeerMsg::Leave(id)));
@@ -349,7 +355,12 @@ impl RaftCore {
                 .insert(id, (needs, super::retention::now_ms(), who.clone()));
             if self.is_leader() {
                 if let Some(m) = self.member(id) {
-                    self.pending.messages.push((m, PeerMsg::Removed));
+                    self.pending.messages.push((
+                        m,
+                        PeerMsg::Removed {
+                            epoch: self.epoch(),
+                        },
+                    ));
                 }
             }
         } else {

@@ -42,7 +42,10 @@ fn heartbeat(to: u64, commit: u64) -> PeerMsg {
     m.to = to;
     m.term = 5;
     m.commit = commit;
-    PeerMsg::Raft(Box::new(m))
+    PeerMsg::Raft {
+        epoch: 0,
+        msg: Box::new(m),
+    }
 }
 
 #[test]

@@ -8,6 +8,11 @@
 //!
 //! The first frame on every connection, in both directions, is a [`PeerMsg::Hello`]
 //! naming the cluster and the node; a node refuses a hello for another cluster.
+//!
+//! Raft messages, gossip, join requests and removal notices carry the sender's bootstrap
+//! epoch (how many times an operator's `pc.bootstrap` restarted the configuration in its
+//! history), so that nodes of a configuration an operator replaced never mix their Raft
+//! state with the new one (see [`bootstrap`](super::bootstrap)).
 
 use protobuf::Message as _;
 use raft::eraftpb::Message as RaftMessage;
@@ -15,7 +20,7 @@ use tutti_wsrep::codec::{Decoder, Encoder};
 use tutti_wsrep::{ClusterUuid, NodeId, Seqno, WsrepError};
 
 /// Version of the peer protocol spoken by this build.
-pub const PROTOCOL_VERSION: u8 = 2;
+pub const PROTOCOL_VERSION: u8 = 3;
 /// Largest frame payload accepted (a Raft append carries at most a few MiB of entries,
 /// but one entry may be a large write-set).
 pub const MAX_FRAME: usize = 512 << 20;
@@ -77,6 +82,8 @@ pub struct Gossip {
     pub recv_queue: u64,
     /// It is in a primary component.
     pub primary: bool,
+    /// Its bootstrap epoch.
+    pub epoch: u64,
 }
 
 /// A node asking to join (or rejoin) the cluster, with where its history ends, so the
@@ -89,6 +96,8 @@ pub struct JoinRequest {
     pub applied: Seqno,
     /// The Raft term of that entry in its log (0: unknown).
     pub applied_term: u64,
+    /// Its bootstrap epoch.
+    pub epoch: u64,
 }
 
 /// One message between nodes.
@@ -103,8 +112,13 @@ pub enum PeerMsg {
         /// Where the speaker's peer port listens.
         addr: String,
     },
-    /// A Raft message.
-    Raft(Box<RaftMessage>),
+    /// A Raft message, with the sender's bootstrap epoch.
+    Raft {
+        /// The sender's bootstrap epoch.
+        epoch: u64,
+        /// The message.
+        msg: Box<RaftMessage>,
+    },
     /// A write-set for the leader to certify and order (an encoded `WriteSet`).
     Submit(Vec<u8>),
     /// A new (or returning) node asks to be added as a learner.
@@ -115,8 +129,12 @@ pub enum PeerMsg {
     /// A member leaving cleanly asks to be removed.
     Leave(NodeId),
     /// The leader tells a node that it is not a member (its removal is committed, or it
-    /// was removed while it was away).
-    Removed,
+    /// was removed while it was away); or a node of a newer bootstrap epoch tells one of
+    /// an older epoch that its configuration was replaced.
+    Removed {
+        /// The sender's bootstrap epoch.
+        epoch: u64,
+    },
     /// Periodic status of the sender.
     Gossip(Gossip),
     /// The leader no longer has the entries the recipient needs (from this seqno on it has
@@ -125,14 +143,24 @@ pub enum PeerMsg {
 }
 
 impl PeerMsg {
+    /// The sender's bootstrap epoch, for the messages that carry it.
+    pub fn epoch(&self) -> Option<u64> {
+        match self {
+            PeerMsg::Raft { epoch, .. } | PeerMsg::Removed { epoch } => Some(*epoch),
+            PeerMsg::Gossip(g) => Some(g.epoch),
+            PeerMsg::Join(j) => Some(j.epoch),
+            _ => None,
+        }
+    }
+
     fn kind(&self) -> u8 {
         match self {
             PeerMsg::Hello { .. } => 1,
-            PeerMsg::Raft(_) => 2,
+            PeerMsg::Raft { .. } => 2,
             PeerMsg::Submit(_) => 3,
             PeerMsg::Join(_) => 4,
             PeerMsg::Leave(_) => 5,
-            PeerMsg::Removed => 6,
+            PeerMsg::Removed { .. } => 6,
             PeerMsg::Gossip(_) => 7,
             PeerMsg::NeedsSst(_) => 8,
             PeerMsg::JoinRefused(_) => 9,
@@ -150,15 +178,16 @@ impl PeerMsg {
             } => {
                 e.bytes(cluster.as_bytes()).u64(*from).str(addr);
             }
-            PeerMsg::Raft(m) => {
-                e.bytes(&m.write_to_bytes().unwrap_or_default());
+            PeerMsg::Raft { epoch, msg } => {
+                e.u64(*epoch)
+                    .bytes(&msg.write_to_bytes().unwrap_or_default());
             }
             PeerMsg::Submit(ws) => {
                 e.bytes(ws);
             }
             PeerMsg::Join(j) => {
                 j.member.encode_into(&mut e);
-                e.u64(j.applied).u64(j.applied_term);
+                e.u64(j.applied).u64(j.applied_term).u64(j.epoch);
             }
             PeerMsg::JoinRefused(why) => {
                 e.str(why);
@@ -166,12 +195,15 @@ impl PeerMsg {
             PeerMsg::Leave(id) => {
                 e.u64(*id);
             }
-            PeerMsg::Removed => {}
+            PeerMsg::Removed { epoch } => {
+                e.u64(*epoch);
+            }
             PeerMsg::Gossip(g) => {
                 e.u64(g.applied)
                     .u32(g.state)
                     .u64(g.recv_queue)
-                    .u8(g.primary as u8);
+                    .u8(g.primary as u8)
+                    .u64(g.epoch);
             }
             PeerMsg::NeedsSst(first) => {
                 e.u64(*first);
@@ -226,23 +258,29 @@ impl PeerMsg {
                 }
             }
             2 => {
+                let epoch = d.u64()?;
                 let m = RaftMessage::parse_from_bytes(d.bytes()?)
                     .map_err(|e| WireError(format!("bad raft message: {e}")))?;
-                PeerMsg::Raft(Box::new(m))
+                PeerMsg::Raft {
+                    epoch,
+                    msg: Box::new(m),
+                }
             }
             3 => PeerMsg::Submit(d.bytes()?.to_vec()),
             4 => PeerMsg::Join(JoinRequest {
                 member: Member::decode_from(&mut d)?,
                 applied: d.u64()?,
                 applied_term: d.u64()?,
+                epoch: d.u64()?,
             }),
             5 => PeerMsg::Leave(d.u64()?),
-            6 => PeerMsg::Removed,
+            6 => PeerMsg::Removed { epoch: d.u64()? },
             7 => PeerMsg::Gossip(Gossip {
                 applied: d.u64()?,
                 state: d.u32()?,
                 recv_queue: d.u64()?,
                 primary: d.u8()? == 1,
+                epoch: d.u64()?,
             }),
             8 => PeerMsg::NeedsSst(d.u64()?),
             9 => PeerMsg::JoinRefused(d.str()?),
@@ -315,22 +353,27 @@ mod tests {
                 from: 9,
                 addr: "127.0.0.1:3".into(),
             },
-            PeerMsg::Raft(Box::new(rm)),
+            PeerMsg::Raft {
+                epoch: 1,
+                msg: Box::new(rm),
+            },
             PeerMsg::Submit(vec![1, 2, 3]),
             PeerMsg::Join(JoinRequest {
                 member: member.clone(),
                 applied: 10,
                 applied_term: 2,
+                epoch: 1,
             }),
             PeerMsg::JoinRefused("history diverged".into()),
             PeerMsg::Leave(5),
-            PeerMsg::Removed,
+            PeerMsg::Removed { epoch: 2 },
             PeerMsg::NeedsSst(12),
             PeerMsg::Gossip(Gossip {
                 applied: 1,
                 state: 4,
                 recv_queue: 2,
                 primary: true,
+                epoch: 3,
             }),
         ] {
             round_trip(m);
@@ -364,7 +407,7 @@ mod tests {
                 x ^= x << 17;
                 buf.push(x as u8);
             }
-            buf[0..3].copy_from_slice(&[b'T', b'T', 1]);
+            buf[0..3].copy_from_slice(&[b'T', b'T', PROTOCOL_VERSION]);
             let _ = read_frame(&mut &buf[..]);
         }
     }
