@@ -44,6 +44,21 @@ pub enum ExecError {
     /// Column does not exist.
     #[error("Unknown column '{0}' in 'field list'")]
     UnknownColumn(String),
+    /// A column name matches columns of several tables in the statement.
+    #[error("Column '{0}' in SELECT is ambiguous")]
+    AmbiguousColumn(String),
+    /// An INSERT gives another number of values than columns.
+    #[error("Column count doesn't match value count at row 1")]
+    ColumnCount,
+    /// A subquery or row used as one value has several columns.
+    #[error("Operand should contain 1 column(s)")]
+    OperandColumns,
+    /// A scalar subquery returned more than one row.
+    #[error("Subquery returns more than 1 row")]
+    SubqueryRows,
+    /// The SELECTs of a UNION have different numbers of columns.
+    #[error("The used SELECT statements have a different number of columns")]
+    UnionColumns,
     /// Duplicate column in DDL.
     #[error("Duplicate column name '{0}'")]
     DuplicateColumn(String),
@@ -192,9 +207,17 @@ pub fn from_sqlite(e: &rusqlite::Error, deleting: bool) -> ExecError {
     }
 }
 
-/// Strips SQLite's quoting and our `db.` prefix noise from an object name in a message.
+/// Strips SQLite's quoting (and its hint about string literals) from an object name in a
+/// message.
 fn object(s: &str) -> String {
+    let s = s.split(" - should this be").next().unwrap_or(s);
     s.trim().trim_matches('"').trim_matches('\'').to_string()
+}
+
+/// The last part of a dotted name (`main.a.id` → `id`).
+fn last_part(s: &str) -> String {
+    let s = object(s);
+    s.rsplit('.').next().unwrap_or(&s).to_string()
 }
 
 fn after<'a>(msg: &'a str, prefix: &str) -> Option<&'a str> {
@@ -244,6 +267,22 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     }
     if let Some(c) = after(msg, "no such column: ") {
         return ExecError::UnknownColumn(object(c));
+    }
+    if let Some(c) = after(msg, "ambiguous column name: ") {
+        return ExecError::AmbiguousColumn(last_part(c));
+    }
+    // "table t has 3 columns but 1 values were supplied", "1 values for 2 columns"
+    if msg.contains("values were supplied") || msg.contains(" values for ") {
+        return ExecError::ColumnCount;
+    }
+    if msg.starts_with("sub-select returns") || msg.starts_with("row value misused") {
+        return ExecError::OperandColumns;
+    }
+    if msg.contains(tutti_sql::TOO_MANY_ROWS) {
+        return ExecError::SubqueryRows;
+    }
+    if msg.contains("do not have the same number of result columns") {
+        return ExecError::UnionColumns;
     }
     if let Some(c) = after(msg, "duplicate column name: ") {
         return ExecError::DuplicateColumn(object(c));
@@ -300,6 +339,40 @@ mod tests {
         assert_eq!(
             ExecError::from(fail(SQLITE_ERROR, "no such column: x")),
             ExecError::UnknownColumn("x".into())
+        );
+        assert_eq!(
+            ExecError::from(fail(
+                SQLITE_ERROR,
+                "no such column: \"nope\" - should this be a string literal in single-quotes?"
+            )),
+            ExecError::UnknownColumn("nope".into())
+        );
+        assert_eq!(
+            ExecError::from(fail(SQLITE_ERROR, "ambiguous column name: main.a.id")),
+            ExecError::AmbiguousColumn("id".into())
+        );
+        for m in [
+            "table acct has 3 columns but 1 values were supplied",
+            "1 values for 2 columns",
+        ] {
+            assert_eq!(
+                ExecError::from(fail(SQLITE_ERROR, m)),
+                ExecError::ColumnCount
+            );
+        }
+        assert_eq!(
+            ExecError::from(fail(
+                SQLITE_ERROR,
+                "sub-select returns 2 columns - expected 1"
+            )),
+            ExecError::OperandColumns
+        );
+        assert_eq!(
+            ExecError::from(fail(
+                SQLITE_ERROR,
+                "SELECTs to the left and right of UNION do not have the same number of result columns"
+            )),
+            ExecError::UnionColumns
         );
         assert_eq!(
             ExecError::from(ReplicateError::CertificationFailed),

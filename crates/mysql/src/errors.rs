@@ -30,6 +30,11 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::TableExists(_) => ER_TABLE_EXISTS_ERROR,
         E::UnknownTable(_) => ER_BAD_TABLE_ERROR,
         E::UnknownColumn(_) => ER_BAD_FIELD_ERROR,
+        E::AmbiguousColumn(_) => ER_NON_UNIQ_ERROR,
+        E::ColumnCount => ER_WRONG_VALUE_COUNT_ON_ROW,
+        E::OperandColumns => ER_OPERAND_COLUMNS,
+        E::SubqueryRows => ER_SUBQUERY_NO_1_ROW,
+        E::UnionColumns => ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT,
         E::DuplicateColumn(_) => ER_DUP_FIELDNAME,
         E::DuplicateKeyName(_) => ER_DUP_KEYNAME,
         E::DuplicateKey(_) => ER_DUP_ENTRY,
@@ -102,5 +107,14 @@ mod tests {
             mysql_error(&ExecError::UnknownDatabase("d".into())).0 as u16,
             1049
         );
+        for (e, code) in [
+            (ExecError::AmbiguousColumn("id".into()), 1052),
+            (ExecError::ColumnCount, 1136),
+            (ExecError::OperandColumns, 1241),
+            (ExecError::UnionColumns, 1222),
+            (ExecError::SubqueryRows, 1242),
+        ] {
+            assert_eq!(mysql_error(&e).0 as u16, code);
+        }
     }
 }

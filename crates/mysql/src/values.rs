@@ -36,20 +36,53 @@ pub fn column(c: &ExecColumn) -> Column {
     if c.unsigned {
         colflags |= ColumnFlags::UNSIGNED_FLAG;
     }
-    if matches!(
-        c.kind,
-        Tiny | Short | Int24 | Long | LongLong | Float | Double | Decimal | Year
-    ) {
-        colflags |= ColumnFlags::NUM_FLAG;
-    }
     if c.kind == Blob {
         colflags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG;
+    }
+    let (charset, column_length, decimals) = definition(c.kind, c.unsigned);
+    if charset == BINARY && !matches!(c.kind, Blob | Bit) {
+        // MariaDB flags every column with the binary character set as BINARY.
+        colflags |= ColumnFlags::BINARY_FLAG;
     }
     Column {
         table: String::new(),
         column: c.name.clone(),
         coltype,
         colflags,
+        charset,
+        column_length,
+        decimals,
+    }
+}
+
+/// The binary character set (numbers, dates, BLOBs).
+const BINARY: u16 = 63;
+/// utf8mb4_general_ci, what MariaDB sends for text to a utf8mb4 connection.
+const UTF8MB4_GENERAL_CI: u16 = 45;
+
+/// Character set, maximum length and decimals of a column definition, as MariaDB 10.11
+/// sends them for columns of each kind (decimals 31: not a fixed-point number).
+fn definition(kind: ColumnKind, unsigned: bool) -> (u16, u32, u8) {
+    use ColumnKind::*;
+    let int = |digits: u32| digits + u32::from(!unsigned);
+    match kind {
+        Tiny => (BINARY, int(3), 0),
+        Short => (BINARY, int(5), 0),
+        Int24 => (BINARY, int(8), 0),
+        Long => (BINARY, int(10), 0),
+        LongLong => (BINARY, 20, 0),
+        Float => (BINARY, 12, 31),
+        Double => (BINARY, 22, 31),
+        Decimal => (BINARY, 67, 0),
+        Date => (BINARY, 10, 0),
+        DateTime | Timestamp => (BINARY, 26, 0),
+        Time => (BINARY, 17, 0),
+        Year => (BINARY, 4, 0),
+        Text => (UTF8MB4_GENERAL_CI, 262_140, 0),
+        Json => (UTF8MB4_GENERAL_CI, u32::MAX, 0),
+        Blob => (BINARY, 65_535, 0),
+        Bit => (BINARY, 64, 0),
+        Null => (BINARY, 0, 0),
     }
 }
 
@@ -289,6 +322,9 @@ mod tests {
             column: "c".into(),
             coltype: t,
             colflags: ColumnFlags::empty(),
+            charset: BINARY,
+            column_length: 0,
+            decimals: 0,
         };
         let mut out = Vec::new();
         Cell(&v).to_mysql_bin(&mut out, &c).unwrap();

@@ -80,6 +80,22 @@ fn types_round_trip_in_text_and_binary_protocols() {
     // Typed rows through the binary protocol decode without conversion errors.
     let typed: Vec<Row> = c.exec(sql, ()).unwrap();
     assert_eq!(typed.len(), 2);
+    // Column definitions as MariaDB sends them: binary strings in the binary character set
+    // (clients decode them as bytes, not text), text in utf8mb4, numbers binary.
+    let res = c.query_iter("SELECT i, s, bl, d FROM t").unwrap();
+    let defs: Vec<(u16, bool)> = res
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|col| {
+            let binary = col
+                .flags()
+                .contains(mysql::consts::ColumnFlags::BINARY_FLAG);
+            (col.character_set(), binary)
+        })
+        .collect();
+    drop(res);
+    assert_eq!(defs, vec![(63, true), (45, false), (63, true), (63, true)]);
     // A CHECK from ENUM refuses other values.
     assert!(c.query_drop("INSERT INTO t (e) VALUES ('z')").is_err());
 }
@@ -210,6 +226,72 @@ fn errors_carry_mysql_codes() {
     assert_eq!(code(c.query_drop("INSERT INTO t VALUES (3, NULL)")), 1048);
     assert_eq!(code(c.query_drop("SELECT nosuchcol FROM t")), 1054);
     assert_eq!(code(c.query_drop("SELECT @@nosuchvar")), 1193);
+    // MariaDB's codes and texts, never SQLite's.
+    let message = |r: Result<(), mysql::Error>| match r {
+        Err(mysql::Error::MySqlError(e)) => (e.code, e.message),
+        other => panic!("expected a MySQL error, got {other:?}"),
+    };
+    c.query_drop("CREATE TABLE u (id INT PRIMARY KEY, v VARCHAR(10))")
+        .unwrap();
+    c.query_drop("INSERT INTO u VALUES (1, 'a'), (2, 'b')")
+        .unwrap();
+    for (sql, code, text) in [
+        (
+            "INSERT INTO u VALUES (3)",
+            1136,
+            "Column count doesn't match value count at row 1",
+        ),
+        (
+            "INSERT INTO u (id, v) VALUES (3)",
+            1136,
+            "Column count doesn't match value count at row 1",
+        ),
+        (
+            "SELECT id FROM t, u",
+            1052,
+            "Column 'id' in SELECT is ambiguous",
+        ),
+        (
+            "SELECT nope FROM t",
+            1054,
+            "Unknown column 'nope' in 'field list'",
+        ),
+        (
+            "SELECT 1 UNION SELECT 1, 2",
+            1222,
+            "The used SELECT statements have a different number of columns",
+        ),
+        (
+            "SELECT * FROM u WHERE id IN (SELECT id, v FROM u)",
+            1241,
+            "Operand should contain 1 column(s)",
+        ),
+        // SQLite would answer with the first row.
+        (
+            "SELECT (SELECT v FROM u) AS x",
+            1242,
+            "Subquery returns more than 1 row",
+        ),
+        (
+            "SELECT id FROM u WHERE v = (SELECT v FROM u WHERE id > 0)",
+            1242,
+            "Subquery returns more than 1 row",
+        ),
+    ] {
+        assert_eq!(
+            message(c.query_drop(sql)),
+            (code, text.to_string()),
+            "{sql}"
+        );
+    }
+    let one_row: Option<String> = c
+        .query_first("SELECT (SELECT v FROM u WHERE id = 2) AS x")
+        .unwrap();
+    assert_eq!(one_row.as_deref(), Some("b"));
+    let no_row: Option<Option<String>> = c
+        .query_first("SELECT (SELECT v FROM u WHERE id = 9) AS x")
+        .unwrap();
+    assert_eq!(no_row, Some(None));
     let bad = mysql::OptsBuilder::from_opts(opts(n.mysql_port)).pass(Some("wrong"));
     match mysql::Conn::new(bad) {
         Err(mysql::Error::MySqlError(e)) => {

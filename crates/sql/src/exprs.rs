@@ -9,13 +9,14 @@
 //!   `LAST_INSERT_ID()`, ... (`Env::session_function`).
 //! * MySQL syntax that is not a function call becomes SQLite syntax: `DIV`, `/` (always a
 //!   real division in MySQL, integer division in SQLite for two integers), `<=>`, `XOR`,
-//!   `^`, `REGEXP`/`RLIKE` (SQLite's `x REGEXP y` calls the `regexp(y, x)` function tutti
-//!   registers), `CAST`/`CONVERT` target types, `COLLATE`, `EXTRACT`, `POSITION`,
-//!   `SUBSTRING(x FROM a FOR b)`, `TRIM(LEADING ..)`, `GROUP_CONCAT(.. SEPARATOR s)`, date
-//!   arithmetic (see `dates`), `CURRENT_TIMESTAMP` → `NOW()`, `CURRENT_DATE` → `CURDATE()`,
-//!   `CURRENT_TIME` → `CURTIME()`, typed literals `DATE '..'` → `'..'`, and literals (see
-//!   `literals`). `BINARY x` compared with something becomes `x COLLATE BINARY` (a BLOB never
-//!   equals a TEXT in SQLite).
+//!   `^`, `%`/`MOD` (→ `mod()`, which keeps fractions), `REGEXP`/`RLIKE` (SQLite's
+//!   `x REGEXP y` calls the `regexp(y, x)` function tutti registers), `CAST`/`CONVERT` target
+//!   types, `COLLATE`, `EXTRACT`, `POSITION`, `SUBSTRING(x FROM a FOR b)`, `TRIM(LEADING ..)`,
+//!   `GROUP_CONCAT(.. SEPARATOR s)`, date arithmetic (see `dates`), `CURRENT_TIMESTAMP` →
+//!   `NOW()`, `CURRENT_DATE` → `CURDATE()`, `CURRENT_TIME` → `CURTIME()`, `INSERT(s, p, n, t)`
+//!   → `tutti_insert(..)` (INSERT is an SQLite keyword), typed literals `DATE '..'` → `'..'`,
+//!   and literals (see `literals`). `BINARY x` compared with something becomes
+//!   `x COLLATE BINARY` (a BLOB never equals a TEXT in SQLite).
 //! * Every other function keeps its name: tutti registers MySQL-compatible functions on each
 //!   SQLite connection.
 
@@ -200,6 +201,8 @@ impl ExprCtx<'_> {
             "current_timestamp" | "localtime" | "localtimestamp" => Some("NOW"),
             "current_date" => Some("CURDATE"),
             "current_time" => Some("CURTIME"),
+            // INSERT is a keyword in SQLite; tutti registers MySQL's INSERT() under this name.
+            "insert" => Some("tutti_insert"),
             _ => None,
         };
         if let Some(new) = rename {
@@ -248,6 +251,8 @@ fn binary(e: Expr) -> Result<Option<Expr>, SqlError> {
             BinaryOperator::Divide,
             nested(r),
         ),
+        // SQLite's % truncates REALs to integers; MySQL's keeps the fraction (7.5 % 2 = 1.5).
+        BinaryOperator::Modulo => func("mod", vec![l, r]),
         BinaryOperator::Spaceship => {
             Expr::IsNotDistinctFrom(Box::new(nested(l)), Box::new(nested(r)))
         }

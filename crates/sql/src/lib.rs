@@ -37,6 +37,7 @@ mod rewrite;
 mod session;
 mod set;
 mod show;
+mod subquery;
 mod syntax;
 mod types;
 mod types_map;
@@ -47,6 +48,7 @@ mod testenv;
 mod tests;
 
 pub use error::SqlError;
+pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};
 pub use tutti_wsrep::Value;
 pub use types::*;
 

@@ -13,7 +13,7 @@
 //!   client sees as the column name.
 //! * Tables: `t` → `"db.t" AS "t"` (alias = the MySQL table name unless the user gave one),
 //!   so `t.col` and `db.t.col` (→ `"t"."col"`) keep working. Index hints are dropped.
-//! * Expressions: see `exprs`.
+//! * Expressions: see `exprs`; scalar subqueries: see `subquery`.
 
 use std::ops::ControlFlow;
 
@@ -276,7 +276,11 @@ impl VisitorMut for Rewriter<'_> {
     }
 
     fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<SqlError> {
-        flow(self.ex.rewrite(e))
+        if let Err(err) = self.ex.rewrite(e) {
+            return ControlFlow::Break(err);
+        }
+        crate::subquery::guard_scalar(e);
+        ControlFlow::Continue(())
     }
 }
 

@@ -93,9 +93,13 @@ pub(crate) fn objects_of(c: &Connection, db: &str) -> rusqlite::Result<Vec<(Stri
     let prefix = format!("{db}.");
     let mut s = c.prepare(
         "SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view')
-         AND substr(name, 1, length(?1)) = ?1 COLLATE NOCASE",
+         AND substr(name, 1, ?2) = ?1 COLLATE NOCASE",
     )?;
-    let rows = s.query_map([prefix], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    // The prefix's length in characters (SQL `length()` counts bytes, as MySQL's does).
+    let chars = prefix.chars().count() as i64;
+    let rows = s.query_map(rusqlite::params![prefix, chars], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
     rows.collect()
 }
 

@@ -89,9 +89,11 @@ impl Catalog {
         let prefix = format!("{db}.");
         let mut s = reader.prepare_cached(
             "SELECT name, type FROM sqlite_schema WHERE type IN ('table','view')
-             AND substr(name, 1, length(?1)) = ?1 COLLATE NOCASE ORDER BY name",
+             AND substr(name, 1, ?2) = ?1 COLLATE NOCASE ORDER BY name",
         )?;
-        let rows = s.query_map([&prefix], |r| {
+        // The prefix's length in characters (SQL `length()` counts bytes, as MySQL's does).
+        let chars = prefix.chars().count() as i64;
+        let rows = s.query_map(rusqlite::params![&prefix, chars], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)? == "view"))
         })?;
         let mut out = Vec::new();

@@ -237,7 +237,12 @@ fn operators() {
         r#"SELECT CAST((("a" + 1) / "b") AS INTEGER) AS "x""#
     );
     assert_eq!(s("SELECT 7 / 2 AS x"), r#"SELECT 7 * 1.0 / 2 AS "x""#);
-    assert_eq!(s("SELECT a MOD 3 AS x"), r#"SELECT "a" % 3 AS "x""#);
+    assert_eq!(s("SELECT a MOD 3 AS x"), r#"SELECT mod("a", 3) AS "x""#);
+    assert_eq!(s("SELECT 7.5 % 2 AS x"), r#"SELECT mod(7.5, 2) AS "x""#);
+    assert_eq!(
+        s("SELECT INSERT(a, 2, 1, 'x') AS x"),
+        r#"SELECT tutti_insert("a", 2, 1, 'x') AS "x""#
+    );
     assert_eq!(s("SELECT 5 ^ 3 AS x"), r#"SELECT (5 | 3) - (5 & 3) AS "x""#);
     assert_eq!(
         s("SELECT a REGEXP '^x' AS r, a NOT RLIKE 'y' AS n"),
@@ -327,4 +332,22 @@ fn literals() {
         s("SELECT 'abc', 1, TRUE"),
         r#"SELECT 'abc' AS "abc", 1 AS "1", 1 AS "TRUE""#
     );
+}
+
+#[test]
+fn scalar_subqueries_that_may_return_several_rows_are_guarded() {
+    assert_eq!(
+        s("SELECT (SELECT b FROM t WHERE a = 1) AS x"),
+        r#"SELECT (SELECT CASE count(1) WHEN 0 THEN NULL WHEN 1 THEN min("tutti_v") ELSE tutti_subquery_rows() END FROM (SELECT "tutti_v" FROM (SELECT "b" AS "tutti_v" FROM "app.t" AS "t" WHERE "a" = 1) LIMIT 2)) AS "x""#
+    );
+    // One row at most: aggregates without GROUP BY, LIMIT 1, no FROM; and IN / EXISTS.
+    for q in [
+        "SELECT (SELECT max(b) FROM t) AS x",
+        "SELECT (SELECT b FROM t LIMIT 1) AS x",
+        "SELECT (SELECT 1) AS x",
+        "SELECT a FROM t WHERE a IN (SELECT b FROM t)",
+        "SELECT a FROM t WHERE EXISTS (SELECT b FROM t)",
+    ] {
+        assert!(!s(q).contains("tutti_subquery_rows"), "{q}: {}", s(q));
+    }
 }

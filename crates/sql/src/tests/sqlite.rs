@@ -1,5 +1,5 @@
 //! The translations run on a real SQLite (the bundled one tutti uses), with stand-ins for the
-//! functions tutti registers (`tutti_autoinc`, `NOW`, `CONCAT`, `IF`, `regexp`).
+//! functions tutti registers (`tutti_autoinc`, `NOW`, `CONCAT`, `IF`, `regexp`, `mod`).
 
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -48,6 +48,12 @@ fn db() -> Connection {
         let cond: Option<f64> = ctx.get(0)?;
         let pick = if cond.unwrap_or(0.0) != 0.0 { 1 } else { 2 };
         ctx.get::<V>(pick)
+    })
+    .unwrap();
+    c.create_scalar_function("mod", 2, FLAGS, |ctx| {
+        // Enough for the tests: integers (`%` and `MOD` become `mod()`).
+        let (a, b): (Option<i64>, Option<i64>) = (ctx.get(0)?, ctx.get(1)?);
+        Ok(a.zip(b.filter(|b| *b != 0)).map(|(a, b)| a % b))
     })
     .unwrap();
     c.create_scalar_function("regexp", 2, FLAGS, |ctx| {

@@ -5,6 +5,13 @@
 //! is NULL, unlike SQLite's), `DATE_FORMAT()`, ... Time is UTC. Non-deterministic functions
 //! are safe in writes because tutti replicates the resulting rows, not the statement.
 
+mod aggregate;
+mod general_ci;
+mod hash;
+mod json;
+mod math;
+mod regex;
+mod string;
 mod time;
 
 use parking_lot::Mutex;
@@ -18,6 +25,19 @@ const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
     time::register(c)?;
+    math::register(c)?;
+    string::register(c)?;
+    hash::register(c)?;
+    regex::register(c)?;
+    json::register(c)?;
+    aggregate::register(c)?;
+    // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
+    // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
+    c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {
+        Err(Error::UserFunctionError(
+            "Subquery returns more than 1 row".into(),
+        ))
+    })?;
     c.create_scalar_function("concat", -1, PURE, |ctx| {
         let mut out = String::new();
         for i in 0..ctx.len() {
@@ -50,57 +70,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("reverse", 1, PURE, |ctx| {
         Ok(opt_text(ctx, 0).map(|s| s.chars().rev().collect::<String>()))
     })?;
-    {
-        c.create_scalar_function("lcase", 1, PURE, |ctx| {
-            Ok(opt_text(ctx, 0).map(|s| s.to_lowercase()))
-        })?;
-    }
-    {
-        c.create_scalar_function("ucase", 1, PURE, |ctx| {
-            Ok(opt_text(ctx, 0).map(|s| s.to_uppercase()))
-        })?;
-    }
     for name in ["char_length", "character_length"] {
         c.create_scalar_function(name, 1, PURE, |ctx| {
             Ok(opt_text(ctx, 0).map(|s| s.chars().count() as i64))
-        })?;
-    }
-    c.create_scalar_function("locate", -1, PURE, |ctx| {
-        if ctx.len() < 2 || ctx.len() > 3 {
-            return Err(Error::UserFunctionError(
-                "LOCATE takes 2 or 3 arguments".into(),
-            ));
-        }
-        let (Some(sub), Some(s)) = (opt_text(ctx, 0), opt_text(ctx, 1)) else {
-            return Ok(None);
-        };
-        let start = if ctx.len() == 3 {
-            ctx.get::<i64>(2)?.max(1) as usize
-        } else {
-            1
-        };
-        let chars: Vec<char> = s.chars().collect();
-        let hay: String = chars.iter().skip(start - 1).collect();
-        Ok(Some(match hay.find(&sub) {
-            Some(byte) => (hay[..byte].chars().count() + start) as i64,
-            None => 0,
-        }))
-    })?;
-    for (name, left) in [("lpad", true), ("rpad", false)] {
-        c.create_scalar_function(name, 3, PURE, move |ctx| {
-            let (Some(s), Some(pad)) = (opt_text(ctx, 0), opt_text(ctx, 2)) else {
-                return Ok(None);
-            };
-            let n = ctx.get::<i64>(1)?.clamp(0, 1 << 24) as usize;
-            let len = s.chars().count();
-            if len >= n {
-                return Ok(Some(s.chars().take(n).collect()));
-            }
-            if pad.is_empty() {
-                return Ok(None);
-            }
-            let fill: String = pad.chars().cycle().take(n - len).collect();
-            Ok(Some(if left { fill + &s } else { s + &fill }))
         })?;
     }
     for (name, greatest) in [("greatest", true), ("least", false)] {
@@ -329,3 +301,6 @@ mod tests {
         assert_eq!(q("SELECT length(uuid())"), SqlValue::Integer(36));
     }
 }
+
+#[cfg(test)]
+mod observed;

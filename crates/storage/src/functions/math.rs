@@ -1,0 +1,543 @@
+//! MySQL's numeric functions: `MOD`, `CEIL`, `FLOOR`, `ROUND`, `TRUNCATE`, `POW`, `SQRT`,
+//! `EXP`, `LN`, `LOG*`, `SIGN`, `PI`, `DEGREES`, `RADIANS`, trigonometry, `CONV`, `BIN`,
+//! `OCT`, `HEX`, `UNHEX`.
+//!
+//! SQLite has no DECIMAL: a DECIMAL column or a literal such as `2.5` arrives as a REAL. So a
+//! REAL argument gets MariaDB's *decimal* semantics (rounding half away from zero on the
+//! shortest decimal spelling of the value: `ROUND(1.005, 2)` is 1.01, `MOD(1.1, 0.3)` is 0.2),
+//! while a string argument gets MariaDB's *double* semantics (`ROUND('2.5')` is 2, rounding
+//! half to even). Integers stay integers. Out-of-domain arguments give NULL as in MariaDB
+//! (`SQRT(-1)`, `LN(0)`, `LOG(1, x)`); an infinite or NaN result is an error ("DOUBLE value
+//! is out of range"), as MariaDB raises for `COT(0)` and `POW(-8, 1/3)`.
+
+use rusqlite::functions::Context;
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::{Connection, Error, Result};
+
+use super::PURE;
+
+/// A numeric argument, by the semantics MariaDB would give it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Num {
+    /// An integer.
+    Int(i64),
+    /// A REAL, treated as an exact decimal (its shortest spelling).
+    Dec(f64),
+    /// A string converted to a number: a double.
+    Dbl(f64),
+}
+
+impl Num {
+    fn f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Dec(x) | Num::Dbl(x) => x,
+        }
+    }
+
+    /// MariaDB's `val_int()`: decimals and doubles round half away from zero.
+    pub(crate) fn int(self) -> i64 {
+        match self {
+            Num::Int(i) => i,
+            Num::Dec(x) | Num::Dbl(x) => x.round() as i64,
+        }
+    }
+}
+
+/// The numeric prefix of a string, as MySQL converts it (`'12abc'` → 12, `'x'` → 0).
+pub(crate) fn parse_prefix(s: &str) -> f64 {
+    let t = s.trim_start();
+    let b = t.as_bytes();
+    let mut end = 0;
+    let digits = |mut i: usize| {
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        i
+    };
+    if end < b.len() && (b[end] == b'-' || b[end] == b'+') {
+        end += 1;
+    }
+    let sign_end = end;
+    end = digits(end);
+    let mut mantissa_digits = end - sign_end;
+    if end < b.len() && b[end] == b'.' {
+        let frac_end = digits(end + 1);
+        mantissa_digits += frac_end - end - 1;
+        end = frac_end;
+    }
+    if mantissa_digits > 0 && end < b.len() && (b[end] == b'e' || b[end] == b'E') {
+        let mut e = end + 1;
+        if e < b.len() && (b[e] == b'-' || b[e] == b'+') {
+            e += 1;
+        }
+        let e_end = digits(e);
+        if e_end > e {
+            end = e_end;
+        }
+    }
+    t[..end].parse().unwrap_or(0.0)
+}
+
+/// Argument `i` as a number, or None for NULL.
+pub(crate) fn num(ctx: &Context<'_>, i: usize) -> Option<Num> {
+    Some(match ctx.get_raw(i) {
+        ValueRef::Null => return None,
+        ValueRef::Integer(n) => Num::Int(n),
+        ValueRef::Real(x) => Num::Dec(x),
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            Num::Dbl(parse_prefix(&String::from_utf8_lossy(t)))
+        }
+    })
+}
+
+/// An integral double as an INTEGER when it fits, else the REAL.
+fn integral(x: f64) -> Value {
+    if x.is_finite() && x.abs() < 9.2e18 {
+        Value::Integer(x as i64)
+    } else {
+        Value::Real(x)
+    }
+}
+
+/// The digits of |x| rounded (or truncated) to `d` decimals, using the shortest decimal
+/// spelling of `x`: (negative, integer digits, exactly max(d, 0) fraction digits).
+pub(crate) fn decimal_digits(x: f64, d: i64, truncate: bool) -> (bool, String, String) {
+    let neg = x.is_sign_negative();
+    let sci = format!("{:e}", x.abs()); // "1.005e0"
+    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i64 = exp.parse().unwrap_or(0);
+    let mut digits: Vec<u8> = mant.bytes().filter(|c| c.is_ascii_digit()).collect();
+    // value = 0.digits × 10^(exp + 1); keep the digits down to 10^-d.
+    let point = exp + 1;
+    let keep = point + d;
+    if keep < 0 || (keep == 0 && (truncate || digits[0] < b'5')) {
+        digits = vec![b'0'];
+        return finish(neg, digits, 1, d);
+    }
+    let keep = keep as usize;
+    if keep < digits.len() {
+        let round_up = !truncate && digits[keep] >= b'5';
+        digits.truncate(keep);
+        if round_up {
+            let mut i = keep;
+            loop {
+                if i == 0 {
+                    digits.insert(0, b'1');
+                    return finish(neg, digits, point + 1, d);
+                }
+                i -= 1;
+                if digits[i] == b'9' {
+                    digits[i] = b'0';
+                } else {
+                    digits[i] += 1;
+                    break;
+                }
+            }
+        }
+    }
+    finish(neg, digits, point, d)
+}
+
+/// Lays out significant `digits` with the decimal point after `point` digits.
+fn finish(neg: bool, mut digits: Vec<u8>, point: i64, d: i64) -> (bool, String, String) {
+    let frac_len = d.max(0) as usize;
+    let mut int_part = String::new();
+    let mut frac = String::new();
+    if point <= 0 {
+        int_part.push('0');
+        frac.extend(std::iter::repeat_n('0', (-point) as usize));
+        frac.extend(digits.iter().map(|&c| c as char));
+    } else {
+        let p = point as usize;
+        if digits.len() < p {
+            digits.resize(p, b'0');
+        }
+        int_part.extend(digits[..p].iter().map(|&c| c as char));
+        frac.extend(digits[p..].iter().map(|&c| c as char));
+    }
+    if frac.len() < frac_len {
+        frac.extend(std::iter::repeat_n('0', frac_len - frac.len()));
+    }
+    frac.truncate(frac_len);
+    let int_part = int_part.trim_start_matches('0');
+    let int_part = if int_part.is_empty() { "0" } else { int_part };
+    let zero = int_part == "0" && frac.bytes().all(|c| c == b'0');
+    (neg && !zero, int_part.to_string(), frac)
+}
+
+/// MariaDB's `my_double_round`: rounding half to even (`rint`), for double arguments.
+fn double_round(x: f64, d: i64, truncate: bool) -> f64 {
+    let scale = 10f64.powi(d.unsigned_abs().min(400) as i32);
+    let r = |v: f64| {
+        if truncate {
+            v.trunc()
+        } else {
+            v.round_ties_even()
+        }
+    };
+    if d < 0 {
+        if scale.is_infinite() {
+            0.0
+        } else {
+            r(x / scale) * scale
+        }
+    } else if (x * scale).is_infinite() {
+        x
+    } else {
+        r(x * scale) / scale
+    }
+}
+
+/// `ROUND(x, d)` / `TRUNCATE(x, d)` for integers: exact, half away from zero.
+fn int_round(i: i64, d: i64, truncate: bool) -> Value {
+    if d >= 0 {
+        return Value::Integer(i);
+    }
+    if d < -18 {
+        return Value::Integer(0);
+    }
+    let p = 10i128.pow((-d) as u32);
+    let v = i as i128;
+    let mut q = v / p;
+    let rem = (v % p).abs();
+    if !truncate && rem * 2 >= p {
+        q += v.signum();
+    }
+    match i64::try_from(q * p) {
+        Ok(n) => Value::Integer(n),
+        Err(_) => Value::Real((q * p) as f64),
+    }
+}
+
+fn round_fn(n: Num, d: i64, truncate: bool) -> Value {
+    match n {
+        Num::Int(i) => int_round(i, d, truncate),
+        Num::Dec(x) => {
+            let (neg, int_part, frac) = decimal_digits(x, d, truncate);
+            let s = format!("{}{int_part}.{frac}", if neg { "-" } else { "" });
+            let v: f64 = s.parse().unwrap_or(0.0);
+            if d <= 0 {
+                integral(v)
+            } else {
+                Value::Real(v)
+            }
+        }
+        Num::Dbl(x) => Value::Real(double_round(x, d, truncate)),
+    }
+}
+
+/// The number of decimals in the shortest spelling of `x`.
+fn scale_of(x: f64) -> i64 {
+    let s = format!("{:e}", x.abs());
+    let (mant, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let frac = mant.split_once('.').map_or(0, |(_, f)| f.len() as i64);
+    (frac - exp.parse::<i64>().unwrap_or(0)).max(0)
+}
+
+fn modulo(a: Num, b: Num) -> Option<Value> {
+    Some(match (a, b) {
+        (Num::Int(x), Num::Int(y)) => {
+            if y == 0 {
+                return None;
+            }
+            Value::Integer(x.wrapping_rem(y))
+        }
+        (a, b) => {
+            let (x, y) = (a.f64(), b.f64());
+            if y == 0.0 {
+                return None;
+            }
+            let r = x % y;
+            let dec = |n: Num| match n {
+                Num::Dec(v) => Some(scale_of(v)),
+                Num::Int(_) => Some(0),
+                Num::Dbl(_) => None,
+            };
+            match (dec(a), dec(b)) {
+                (Some(s1), Some(s2)) => {
+                    let (neg, int_part, frac) = decimal_digits(r, s1.max(s2), false);
+                    let s = format!("{}{int_part}.{frac}", if neg { "-" } else { "" });
+                    Value::Real(s.parse().unwrap_or(r))
+                }
+                _ => Value::Real(r),
+            }
+        }
+    })
+}
+
+fn out_of_range(name: &str) -> Error {
+    Error::UserFunctionError(format!("DOUBLE value is out of range in '{name}'").into())
+}
+
+/// A double result: NaN or infinity is MariaDB's out-of-range error.
+fn finite(x: f64, name: &str) -> Result<f64> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(out_of_range(name))
+    }
+}
+
+/// MySQL's `CONV(n, from_base, to_base)` core: a number in base `from` (negative: signed)
+/// to base `to` (negative: signed output).
+fn conv(n: &ValueRef<'_>, from: i64, to: i64) -> Option<String> {
+    if !(2..=36).contains(&from.abs()) || !(2..=36).contains(&to.abs()) {
+        return None;
+    }
+    let value: u64 = match n {
+        ValueRef::Null => return None,
+        ValueRef::Integer(i) => *i as u64,
+        // MariaDB reads a decimal's digits: CONV(2.7, 10, 2) is '10'.
+        ValueRef::Real(x) => x.trunc() as i64 as u64,
+        ValueRef::Text([]) | ValueRef::Blob([]) => return None,
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let s = String::from_utf8_lossy(t);
+            let s = s.trim_start();
+            let (neg, body) = match s.as_bytes().first() {
+                Some(b'-') => (true, &s[1..]),
+                Some(b'+') => (false, &s[1..]),
+                _ => (false, s),
+            };
+            let base = from.unsigned_abs() as u32;
+            let mut acc: u64 = 0;
+            let mut overflow = false;
+            for c in body.chars() {
+                let Some(dgt) = c.to_digit(base) else { break };
+                match acc
+                    .checked_mul(base as u64)
+                    .and_then(|a| a.checked_add(dgt as u64))
+                {
+                    Some(a) => acc = a,
+                    None => overflow = true,
+                }
+            }
+            if from < 0 {
+                let lim = if neg { 1u64 << 63 } else { i64::MAX as u64 };
+                let v = if overflow || acc > lim { lim } else { acc };
+                if neg {
+                    (v as i64).wrapping_neg() as u64
+                } else {
+                    v
+                }
+            } else if overflow {
+                u64::MAX
+            } else if neg {
+                acc.wrapping_neg()
+            } else {
+                acc
+            }
+        }
+    };
+    let (neg, mut mag) = if to < 0 && (value as i64) < 0 {
+        (true, (value as i64).unsigned_abs())
+    } else {
+        (false, value)
+    };
+    let base = to.unsigned_abs();
+    let mut out = Vec::new();
+    loop {
+        let dgt = (mag % base) as u32;
+        out.push(std::char::from_digit(dgt, base as u32)?.to_ascii_uppercase());
+        mag /= base;
+        if mag == 0 {
+            break;
+        }
+    }
+    if neg {
+        out.push('-');
+    }
+    Some(out.iter().rev().collect())
+}
+
+type F1 = fn(f64) -> Option<f64>;
+
+pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("mod", 2, PURE, |ctx| {
+        Ok(match (num(ctx, 0), num(ctx, 1)) {
+            (Some(a), Some(b)) => modulo(a, b),
+            _ => None,
+        })
+    })?;
+    for (name, up) in [("ceil", true), ("ceiling", true), ("floor", false)] {
+        c.create_scalar_function(name, 1, PURE, move |ctx| {
+            Ok(num(ctx, 0).map(|n| match n {
+                Num::Int(i) => Value::Integer(i),
+                Num::Dec(x) | Num::Dbl(x) => integral(if up { x.ceil() } else { x.floor() }),
+            }))
+        })?;
+    }
+    for (name, truncate, args) in [("round", false, -1), ("truncate", true, 2)] {
+        c.create_scalar_function(name, args, PURE, move |ctx| {
+            if ctx.is_empty() || ctx.len() > 2 {
+                return Err(Error::UserFunctionError(
+                    format!("Incorrect parameter count in the call to native function '{name}'")
+                        .into(),
+                ));
+            }
+            let d = if ctx.len() == 2 {
+                match num(ctx, 1) {
+                    Some(d) => d.int(),
+                    None => return Ok(None),
+                }
+            } else {
+                0
+            };
+            Ok(num(ctx, 0).map(|n| round_fn(n, d, truncate)))
+        })?;
+    }
+    c.create_scalar_function("sign", 1, PURE, |ctx| {
+        Ok(num(ctx, 0).map(|n| match n {
+            Num::Int(i) => i.signum(),
+            n => {
+                let x = n.f64();
+                if x > 0.0 {
+                    1
+                } else if x < 0.0 {
+                    -1
+                } else {
+                    0
+                }
+            }
+        }))
+    })?;
+    c.create_scalar_function("pi", 0, PURE, |_| Ok(std::f64::consts::PI))?;
+    let unary: [(&str, F1); 13] = [
+        ("sqrt", |x| (x >= 0.0).then(|| x.sqrt())),
+        ("exp", |x| Some(x.exp())),
+        ("ln", |x| (x > 0.0).then(|| x.ln())),
+        ("log2", |x| (x > 0.0).then(|| x.log2())),
+        ("log10", |x| (x > 0.0).then(|| x.log10())),
+        ("degrees", |x| Some(x.to_degrees())),
+        ("radians", |x| Some(x.to_radians())),
+        ("sin", |x| Some(x.sin())),
+        ("cos", |x| Some(x.cos())),
+        ("tan", |x| Some(x.tan())),
+        ("asin", |x| (-1.0..=1.0).contains(&x).then(|| x.asin())),
+        ("acos", |x| (-1.0..=1.0).contains(&x).then(|| x.acos())),
+        ("cot", |x| Some(1.0 / x.tan())),
+    ];
+    for (name, f) in unary {
+        c.create_scalar_function(name, 1, PURE, move |ctx| match num(ctx, 0) {
+            None => Ok(None),
+            Some(n) => match f(n.f64()) {
+                None => Ok(None),
+                Some(y) => finite(y, &format!("{name}({})", n.f64())).map(Some),
+            },
+        })?;
+    }
+    c.create_scalar_function("log", -1, PURE, |ctx| {
+        let (base, x) = match ctx.len() {
+            1 => (None, num(ctx, 0)),
+            2 => match num(ctx, 0) {
+                None => return Ok(None),
+                b => (b, num(ctx, 1)),
+            },
+            _ => {
+                return Err(Error::UserFunctionError(
+                    "Incorrect parameter count in the call to native function 'log'".into(),
+                ))
+            }
+        };
+        let Some(x) = x.map(Num::f64).filter(|x| *x > 0.0) else {
+            return Ok(None);
+        };
+        Ok(match base.map(Num::f64) {
+            None => Some(x.ln()),
+            Some(b) if b <= 0.0 || b == 1.0 => None,
+            Some(b) => Some(x.ln() / b.ln()),
+        })
+    })?;
+    for name in ["pow", "power"] {
+        c.create_scalar_function(name, 2, PURE, move |ctx| match (num(ctx, 0), num(ctx, 1)) {
+            (Some(a), Some(b)) => finite(
+                a.f64().powf(b.f64()),
+                &format!("pow({},{})", a.f64(), b.f64()),
+            )
+            .map(Some),
+            _ => Ok(None),
+        })?;
+    }
+    c.create_scalar_function("atan", -1, PURE, |ctx| atan(ctx, 0))?;
+    c.create_scalar_function("atan2", 2, PURE, |ctx| atan(ctx, 0))?;
+    c.create_scalar_function("conv", 3, PURE, |ctx| {
+        let (Some(from), Some(to)) = (num(ctx, 1), num(ctx, 2)) else {
+            return Ok(None);
+        };
+        Ok(conv(&ctx.get_raw(0), from.int(), to.int()))
+    })?;
+    for (name, base) in [("bin", 2), ("oct", 8)] {
+        c.create_scalar_function(name, 1, PURE, move |ctx| {
+            Ok(conv(&ctx.get_raw(0), 10, base))
+        })?;
+    }
+    c.create_scalar_function("hex", 1, PURE, |ctx| {
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Null => None,
+            ValueRef::Text(t) | ValueRef::Blob(t) => {
+                Some(t.iter().map(|b| format!("{b:02X}")).collect())
+            }
+            v @ ValueRef::Integer(_) => conv(&v, 10, 16),
+            ValueRef::Real(x) => conv(&ValueRef::Integer(Num::Dec(x).int()), 10, 16),
+        })
+    })?;
+    c.create_scalar_function("unhex", 1, PURE, |ctx| {
+        let s = match ctx.get_raw(0) {
+            ValueRef::Null => return Ok(None),
+            v => super::text_of(v),
+        };
+        let s = if s.len() % 2 == 1 { format!("0{s}") } else { s };
+        let bytes: Option<Vec<u8>> = (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+            .collect();
+        Ok(bytes)
+    })?;
+    Ok(())
+}
+
+/// `ATAN(x)`, `ATAN(y, x)`, `ATAN2(y, x)`.
+fn atan(ctx: &Context<'_>, _: usize) -> Result<Option<f64>> {
+    match ctx.len() {
+        1 => Ok(num(ctx, 0).map(|x| x.f64().atan())),
+        2 => Ok(match (num(ctx, 0), num(ctx, 1)) {
+            (Some(y), Some(x)) => Some(y.f64().atan2(x.f64())),
+            _ => None,
+        }),
+        _ => Err(Error::UserFunctionError(
+            "Incorrect parameter count in the call to native function 'atan'".into(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_rounding_uses_the_shortest_spelling() {
+        let s = |x, d, t| {
+            let (n, i, f) = decimal_digits(x, d, t);
+            format!("{}{i}.{f}", if n { "-" } else { "" })
+        };
+        assert_eq!(s(1.005, 2, false), "1.01");
+        assert_eq!(s(15.1, -1, false), "20.");
+        assert_eq!(s(99.96, 1, false), "100.0");
+        assert_eq!(s(-0.4, 0, false), "0.");
+        assert_eq!(s(0.05, 1, false), "0.1");
+        assert_eq!(s(0.001, 1, false), "0.0");
+        assert_eq!(s(1.239, 2, true), "1.23");
+        assert_eq!(s(123.456, -5, false), "0.");
+        assert_eq!(s(1e20, 0, false), "100000000000000000000.");
+    }
+
+    #[test]
+    fn strings_convert_by_their_numeric_prefix() {
+        assert_eq!(parse_prefix(" 12abc"), 12.0);
+        assert_eq!(parse_prefix("-1.5e2x"), -150.0);
+        assert_eq!(parse_prefix("1e"), 1.0);
+        assert_eq!(parse_prefix(".5"), 0.5);
+        assert_eq!(parse_prefix("-"), 0.0);
+        assert_eq!(parse_prefix("abc"), 0.0);
+    }
+}

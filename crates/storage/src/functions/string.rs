@@ -1,0 +1,523 @@
+//! MySQL's string functions that SQLite lacks or spells differently: `ASCII`, `ORD`,
+//! `SUBSTRING`/`MID`, `SUBSTRING_INDEX`, `FIELD`, `FIND_IN_SET`, `ELT`, `LPAD`/`RPAD`,
+//! `INSERT` (called `tutti_insert`, since INSERT is an SQLite keyword), `INSTR`, `LOCATE`,
+//! `STRCMP`, `LENGTH` (bytes), `BIT_LENGTH`, `FORMAT`, `QUOTE`, `SOUNDEX`, `TO_BASE64`,
+//! `FROM_BASE64`, `UPPER`/`LOWER`.
+//!
+//! Text compares as MariaDB's default collation does (see `general_ci`): `INSTR`, `LOCATE`,
+//! `FIELD`, `FIND_IN_SET` and `STRCMP` ignore case and accents; a BLOB (a binary string)
+//! compares byte for byte and counts bytes, not characters.
+
+use base64::Engine;
+use rusqlite::functions::Context;
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::{Connection, Error, Result};
+use std::cmp::Ordering;
+
+use super::general_ci;
+use super::math::{decimal_digits, num, Num};
+use super::{text_of, PURE};
+
+/// A string argument: text (characters, general_ci) or binary (bytes).
+enum Str {
+    Text(String),
+    Bin(Vec<u8>),
+}
+
+fn arg(ctx: &Context<'_>, i: usize) -> Option<Str> {
+    match ctx.get_raw(i) {
+        ValueRef::Null => None,
+        ValueRef::Blob(b) => Some(Str::Bin(b.to_vec())),
+        v => Some(Str::Text(text_of(v))),
+    }
+}
+
+fn int_arg(ctx: &Context<'_>, i: usize) -> Option<i64> {
+    num(ctx, i).map(Num::int)
+}
+
+fn arity(name: &str) -> Error {
+    Error::UserFunctionError(
+        format!("Incorrect parameter count in the call to native function '{name}'").into(),
+    )
+}
+
+/// MySQL `SUBSTRING(s, pos[, len])` over a sequence (chars or bytes).
+fn substring<T: Clone>(s: &[T], pos: i64, len: Option<i64>) -> Vec<T> {
+    let n = s.len() as i64;
+    let start = match pos {
+        0 => return vec![],
+        p if p > 0 => p - 1,
+        p => n + p,
+    };
+    if start < 0 || start >= n {
+        return vec![];
+    }
+    let end = match len {
+        Some(l) if l <= 0 => return vec![],
+        Some(l) => start.saturating_add(l).min(n),
+        None => n,
+    };
+    s[start as usize..end as usize].to_vec()
+}
+
+/// Byte offset of the first window of `hay` (from byte `from`, at char boundaries) that
+/// equals `needle` under general_ci; windows have the needle's byte length, as in MariaDB.
+fn find_ci(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    hay.char_indices()
+        .map(|(i, _)| i)
+        .filter(|&i| i >= from)
+        .find(|&i| {
+            hay.get(i..i + needle.len())
+                .is_some_and(|w| general_ci::eq(w, needle, false))
+        })
+}
+
+/// `LOCATE(sub, s, pos)`: 1-based character position of `sub` in `s`, or 0.
+fn locate(sub: Str, s: Str, pos: i64, checked: bool) -> i64 {
+    match (sub, s) {
+        (Str::Text(sub), Str::Text(s)) => {
+            if checked && (pos < 1 || pos as usize > s.len()) {
+                return 0;
+            }
+            let from = s
+                .char_indices()
+                .nth(pos as usize - 1)
+                .map_or(s.len(), |c| c.0);
+            if sub.is_empty() {
+                return pos;
+            }
+            find_ci(&s, &sub, from).map_or(0, |b| s[..b].chars().count() as i64 + 1)
+        }
+        (sub, s) => {
+            let (sub, s) = (bytes(sub), bytes(s));
+            if checked && (pos < 1 || pos as usize > s.len()) {
+                return 0;
+            }
+            let from = pos as usize - 1;
+            if sub.is_empty() {
+                return pos;
+            }
+            (from..=s.len().saturating_sub(sub.len()))
+                .find(|&i| s[i..].starts_with(&sub))
+                .map_or(0, |i| i as i64 + 1)
+        }
+    }
+}
+
+fn bytes(s: Str) -> Vec<u8> {
+    match s {
+        Str::Text(t) => t.into_bytes(),
+        Str::Bin(b) => b,
+    }
+}
+
+/// `SUBSTRING_INDEX(s, delim, count)`: case-sensitive, non-overlapping matches from the left.
+fn substring_index(s: &[u8], delim: &[u8], count: i64) -> Vec<u8> {
+    if delim.is_empty() || count == 0 {
+        return vec![];
+    }
+    let mut hits = vec![];
+    let mut i = 0;
+    while i + delim.len() <= s.len() {
+        if s[i..].starts_with(delim) {
+            hits.push(i);
+            i += delim.len();
+        } else {
+            i += 1;
+        }
+    }
+    let k = count.unsigned_abs() as usize;
+    if k > hits.len() {
+        return s.to_vec();
+    }
+    if count > 0 {
+        s[..hits[k - 1]].to_vec()
+    } else {
+        s[hits[hits.len() - k] + delim.len()..].to_vec()
+    }
+}
+
+/// A string result: text stays text, binary stays a BLOB.
+fn same_kind(like: &Str, b: Vec<u8>) -> Value {
+    match like {
+        Str::Text(_) => Value::Text(String::from_utf8_lossy(&b).into_owned()),
+        Str::Bin(_) => Value::Blob(b),
+    }
+}
+
+fn compare(a: &Str, b: &Str, pad: bool) -> Ordering {
+    match (a, b) {
+        (Str::Text(a), Str::Text(b)) => general_ci::cmp(a, b, pad),
+        (Str::Text(a), Str::Bin(b)) => a.as_bytes().cmp(b.as_slice()),
+        (Str::Bin(a), Str::Text(b)) => a.as_slice().cmp(b.as_bytes()),
+        (Str::Bin(a), Str::Bin(b)) => a.cmp(b),
+    }
+}
+
+/// MySQL `FORMAT(x, d)` in the en_US locale: '1,234,567.89'.
+fn format_number(n: Num, d: i64) -> String {
+    let d = d.clamp(0, 38);
+    let (neg, int_part, frac) = match n {
+        Num::Int(i) => (i < 0, i.unsigned_abs().to_string(), "0".repeat(d as usize)),
+        Num::Dec(x) => decimal_digits(x, d, false),
+        Num::Dbl(x) => {
+            let scale = 10f64.powi(d as i32);
+            let r = if (x * scale).is_finite() {
+                (x * scale).round_ties_even() / scale
+            } else {
+                x
+            };
+            decimal_digits(r, d, false)
+        }
+    };
+    let mut out = String::new();
+    if neg {
+        out.push('-');
+    }
+    let digits = int_part.as_bytes();
+    for (i, c) in digits.iter().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(*c as char);
+    }
+    if d > 0 {
+        out.push('.');
+        out.push_str(&frac);
+    }
+    out
+}
+
+/// MySQL's SOUNDEX: the first letter, then the codes of the following letters, repeated
+/// codes collapsed (vowels do not separate them), at least 4 characters.
+fn soundex(s: &str) -> String {
+    const CODES: &[u8; 26] = b"01230120022455012623010202";
+    let code = |c: char| {
+        c.is_ascii_alphabetic()
+            .then(|| CODES[(c.to_ascii_uppercase() as u8 - b'A') as usize])
+    };
+    let mut chars = s.chars().skip_while(|c| !c.is_alphabetic());
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    let mut out = String::from(first.to_ascii_uppercase());
+    let mut last = code(first).unwrap_or(b'0');
+    for c in chars.filter(|c| c.is_alphabetic()) {
+        let k = code(c).unwrap_or(b'0');
+        if k != b'0' && k != last {
+            out.push(k as char);
+            last = k;
+        }
+    }
+    while out.chars().count() < 4 {
+        out.push('0');
+    }
+    out
+}
+
+/// MySQL `QUOTE(s)`: single quotes, with `\`, `'`, NUL and Ctrl-Z backslash-escaped.
+fn quote(s: &[u8]) -> Vec<u8> {
+    let mut out = vec![b'\''];
+    for &b in s {
+        match b {
+            b'\\' | b'\'' => out.extend([b'\\', b]),
+            0 => out.extend(b"\\0"),
+            26 => out.extend(b"\\Z"),
+            b => out.push(b),
+        }
+    }
+    out.push(b'\'');
+    out
+}
+
+pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("ascii", 1, PURE, |ctx| {
+        Ok(arg(ctx, 0).map(|s| bytes(s).first().map_or(0, |&b| b as i64)))
+    })?;
+    c.create_scalar_function("ord", 1, PURE, |ctx| {
+        Ok(arg(ctx, 0).map(|s| match s {
+            Str::Text(t) => t.chars().next().map_or(0, |c| {
+                let mut buf = [0u8; 4];
+                c.encode_utf8(&mut buf)
+                    .bytes()
+                    .fold(0i64, |acc, b| acc * 256 + b as i64)
+            }),
+            Str::Bin(b) => b.first().map_or(0, |&b| b as i64),
+        }))
+    })?;
+    for name in ["substr", "substring", "mid"] {
+        c.create_scalar_function(name, -1, PURE, move |ctx| {
+            if !(2..=3).contains(&ctx.len()) {
+                return Err(arity(name));
+            }
+            let (Some(s), Some(pos)) = (arg(ctx, 0), int_arg(ctx, 1)) else {
+                return Ok(None);
+            };
+            let len = match ctx.len() {
+                3 => match int_arg(ctx, 2) {
+                    None => return Ok(None),
+                    l => l,
+                },
+                _ => None,
+            };
+            Ok(Some(match s {
+                Str::Text(t) => {
+                    let chars: Vec<char> = t.chars().collect();
+                    Value::Text(substring(&chars, pos, len).into_iter().collect())
+                }
+                Str::Bin(b) => Value::Blob(substring(&b, pos, len)),
+            }))
+        })?;
+    }
+    c.create_scalar_function("substring_index", 3, PURE, |ctx| {
+        let (Some(s), Some(delim), Some(count)) = (arg(ctx, 0), arg(ctx, 1), int_arg(ctx, 2))
+        else {
+            return Ok(None);
+        };
+        let out = substring_index(
+            match &s {
+                Str::Text(t) => t.as_bytes(),
+                Str::Bin(b) => b,
+            },
+            &bytes(delim),
+            count,
+        );
+        Ok(Some(same_kind(&s, out)))
+    })?;
+    c.create_scalar_function("field", -1, PURE, |ctx| {
+        if ctx.len() < 2 {
+            return Err(arity("field"));
+        }
+        let numeric = (0..ctx.len())
+            .any(|i| matches!(ctx.get_raw(i), ValueRef::Integer(_) | ValueRef::Real(_)));
+        if numeric {
+            let x = num(ctx, 0).map(num_f64);
+            for i in 1..ctx.len() {
+                if x.is_some() && num(ctx, i).map(num_f64) == x {
+                    return Ok(i as i64);
+                }
+            }
+            return Ok(0);
+        }
+        let Some(x) = arg(ctx, 0) else { return Ok(0) };
+        for i in 1..ctx.len() {
+            if arg(ctx, i).is_some_and(|y| compare(&x, &y, true) == Ordering::Equal) {
+                return Ok(i as i64);
+            }
+        }
+        Ok(0)
+    })?;
+    c.create_scalar_function("find_in_set", 2, PURE, |ctx| {
+        let (Some(x), Some(list)) = (arg(ctx, 0), arg(ctx, 1)) else {
+            return Ok(None);
+        };
+        let x = Str::Text(String::from_utf8_lossy(&bytes(x)).into_owned());
+        let list = String::from_utf8_lossy(&bytes(list)).into_owned();
+        let Str::Text(xs) = &x else { unreachable!() };
+        if xs.contains(',') || list.is_empty() {
+            return Ok(Some(0));
+        }
+        Ok(Some(
+            list.split(',')
+                .position(|e| general_ci::eq(e, xs, false))
+                .map_or(0, |p| p as i64 + 1),
+        ))
+    })?;
+    c.create_scalar_function("elt", -1, PURE, |ctx| {
+        if ctx.len() < 2 {
+            return Err(arity("elt"));
+        }
+        Ok(match int_arg(ctx, 0) {
+            Some(n) if n >= 1 && (n as usize) < ctx.len() => ctx.get::<Value>(n as usize)?,
+            _ => Value::Null,
+        })
+    })?;
+    for (name, left) in [("lpad", true), ("rpad", false)] {
+        c.create_scalar_function(name, -1, PURE, move |ctx| {
+            if !(2..=3).contains(&ctx.len()) {
+                return Err(arity(name));
+            }
+            let pad = if ctx.len() == 3 {
+                match arg(ctx, 2) {
+                    Some(p) => String::from_utf8_lossy(&bytes(p)).into_owned(),
+                    None => return Ok(None),
+                }
+            } else {
+                " ".into()
+            };
+            let (Some(s), Some(n)) = (arg(ctx, 0), int_arg(ctx, 1)) else {
+                return Ok(None);
+            };
+            if n < 0 {
+                return Ok(None);
+            }
+            let s = String::from_utf8_lossy(&bytes(s)).into_owned();
+            let n = n.min(1 << 24) as usize;
+            let len = s.chars().count();
+            if len >= n {
+                return Ok(Some(s.chars().take(n).collect::<String>()));
+            }
+            if pad.is_empty() {
+                return Ok(None);
+            }
+            let fill: String = pad.chars().cycle().take(n - len).collect();
+            Ok(Some(if left { fill + &s } else { s + &fill }))
+        })?;
+    }
+    c.create_scalar_function("tutti_insert", 4, PURE, |ctx| {
+        let (Some(s), Some(pos), Some(len), Some(new)) =
+            (arg(ctx, 0), int_arg(ctx, 1), int_arg(ctx, 2), arg(ctx, 3))
+        else {
+            return Ok(None);
+        };
+        let s: Vec<char> = String::from_utf8_lossy(&bytes(s)).chars().collect();
+        let new = String::from_utf8_lossy(&bytes(new)).into_owned();
+        let n = s.len() as i64;
+        if pos < 1 || pos > n {
+            return Ok(Some(s.into_iter().collect::<String>()));
+        }
+        let start = (pos - 1) as usize;
+        let end = if len < 0 || len >= n - start as i64 {
+            s.len()
+        } else {
+            start + len as usize
+        };
+        let mut out: String = s[..start].iter().collect();
+        out.push_str(&new);
+        out.extend(&s[end..]);
+        Ok(Some(out))
+    })?;
+    c.create_scalar_function("instr", 2, PURE, |ctx| {
+        Ok(match (arg(ctx, 0), arg(ctx, 1)) {
+            (Some(s), Some(sub)) => Some(locate(sub, s, 1, false)),
+            _ => None,
+        })
+    })?;
+    c.create_scalar_function("locate", -1, PURE, |ctx| {
+        if !(2..=3).contains(&ctx.len()) {
+            return Err(arity("locate"));
+        }
+        let pos = if ctx.len() == 3 {
+            int_arg(ctx, 2)
+        } else {
+            Some(1)
+        };
+        Ok(match (arg(ctx, 0), arg(ctx, 1), pos) {
+            (Some(sub), Some(s), Some(pos)) => Some(locate(sub, s, pos, ctx.len() == 3)),
+            _ => None,
+        })
+    })?;
+    c.create_scalar_function("strcmp", 2, PURE, |ctx| {
+        Ok(match (arg(ctx, 0), arg(ctx, 1)) {
+            (Some(a), Some(b)) => Some(compare(&a, &b, true) as i64),
+            _ => None,
+        })
+    })?;
+    for (name, bits) in [("length", 1), ("octet_length", 1), ("bit_length", 8)] {
+        c.create_scalar_function(name, 1, PURE, move |ctx| {
+            Ok(arg(ctx, 0).map(|s| bytes(s).len() as i64 * bits))
+        })?;
+    }
+    c.create_scalar_function("format", -1, PURE, |ctx| {
+        if !(2..=3).contains(&ctx.len()) {
+            return Err(arity("format"));
+        }
+        if ctx.len() == 3 {
+            if let Some(locale) = arg(ctx, 2) {
+                let locale = String::from_utf8_lossy(&bytes(locale)).to_ascii_lowercase();
+                if locale != "en_us" {
+                    return Err(Error::UserFunctionError(
+                        format!("FORMAT with locale '{locale}' is not supported").into(),
+                    ));
+                }
+            }
+        }
+        Ok(match (num(ctx, 0), int_arg(ctx, 1)) {
+            (Some(x), Some(d)) => Some(format_number(x, d)),
+            _ => None,
+        })
+    })?;
+    c.create_scalar_function("quote", 1, PURE, |ctx| {
+        Ok(match arg(ctx, 0) {
+            None => Value::Text("NULL".into()),
+            Some(s) => {
+                let q = quote(match &s {
+                    Str::Text(t) => t.as_bytes(),
+                    Str::Bin(b) => b,
+                });
+                same_kind(&s, q)
+            }
+        })
+    })?;
+    c.create_scalar_function("soundex", 1, PURE, |ctx| {
+        Ok(arg(ctx, 0).map(|s| soundex(&String::from_utf8_lossy(&bytes(s)))))
+    })?;
+    c.create_scalar_function("to_base64", 1, PURE, |ctx| {
+        Ok(arg(ctx, 0).map(|s| {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(bytes(s));
+            let lines: Vec<&str> = b64
+                .as_bytes()
+                .chunks(76)
+                .map(|c| std::str::from_utf8(c).unwrap_or_default())
+                .collect();
+            lines.join("\n")
+        }))
+    })?;
+    c.create_scalar_function("from_base64", 1, PURE, |ctx| {
+        Ok(arg(ctx, 0).and_then(|s| {
+            let clean: Vec<u8> = bytes(s)
+                .into_iter()
+                .filter(|b| !b.is_ascii_whitespace())
+                .collect();
+            base64::engine::general_purpose::STANDARD.decode(clean).ok()
+        }))
+    })?;
+    for (name, up) in [
+        ("upper", true),
+        ("ucase", true),
+        ("lower", false),
+        ("lcase", false),
+    ] {
+        c.create_scalar_function(name, 1, PURE, move |ctx| {
+            Ok(arg(ctx, 0).map(|s| match s {
+                Str::Text(t) => Value::Text(t.chars().map(|c| simple_case(c, up)).collect()),
+                Str::Bin(b) => Value::Blob(b),
+            }))
+        })?;
+    }
+    Ok(())
+}
+
+/// The one-character upper or lower case of `c` (`c` itself when that is several chars).
+fn simple_case(c: char, up: bool) -> char {
+    let mut it: Box<dyn Iterator<Item = char>> = if up {
+        Box::new(c.to_uppercase())
+    } else {
+        Box::new(c.to_lowercase())
+    };
+    match (it.next(), it.next()) {
+        (Some(x), None) => x,
+        _ => c,
+    }
+}
+
+fn num_f64(n: Num) -> f64 {
+    match n {
+        Num::Int(i) => i as f64,
+        Num::Dec(x) | Num::Dbl(x) => x,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(substring_index(b"aaa", b"aa", -1), b"a");
+        assert_eq!(soundex("Tymczak"), "T520");
+        assert_eq!(format_number(Num::Dec(1234567.891), 2), "1,234,567.89");
+        assert_eq!(quote(b"Don't"), b"'Don\\'t'");
+    }
+}
