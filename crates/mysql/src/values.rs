@@ -103,9 +103,16 @@ fn lenenc(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
     w.write_all(b)
 }
 
+/// A DOUBLE as MariaDB prints it: the shortest digits that read back the same value, in
+/// exponent form from 1e15 up and below 1e-15 (`1e15`, `1.2345678e-16`), fixed otherwise.
 fn real_text(r: f64) -> String {
-    if r.fract() == 0.0 && r.abs() < 1e15 {
-        format!("{}", r as i64)
+    let sci = format!("{r:e}");
+    let exp: i32 = sci
+        .rsplit_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    if r != 0.0 && !(-15..15).contains(&exp) {
+        sci
     } else {
         format!("{r}")
     }
@@ -329,6 +336,25 @@ mod tests {
         let mut out = Vec::new();
         Cell(&v).to_mysql_bin(&mut out, &c).unwrap();
         out
+    }
+
+    #[test]
+    fn doubles_print_as_mariadb_prints_them() {
+        // Observed on MariaDB 10.11: SELECT 1e14+0, 1e15+0, 123456789012345678e0, ...
+        for (r, text) in [
+            (1e14, "100000000000000"),
+            (1e15, "1e15"),
+            (123456789012345678e0, "1.2345678901234568e17"),
+            (1.5e-5, "0.000015"),
+            (1e-15, "0.000000000000001"),
+            (1.2345678e-16, "1.2345678e-16"),
+            (100000000000000.5, "100000000000000.5"),
+            (-1.25e17, "-1.25e17"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (0.0, "0"),
+        ] {
+            assert_eq!(real_text(r), text);
+        }
     }
 
     #[test]

@@ -103,6 +103,9 @@ fn integral(x: f64) -> Value {
 /// The digits of |x| rounded (or truncated) to `d` decimals, using the shortest decimal
 /// spelling of `x`: (negative, integer digits, exactly max(d, 0) fraction digits).
 pub(crate) fn decimal_digits(x: f64, d: i64, truncate: bool) -> (bool, String, String) {
+    // Beyond ±400 digits every double rounds to 0 or to itself: bounds the strings built
+    // (`ROUND(1.5, 9223372036854775807)` must not allocate exabytes).
+    let d = d.clamp(-400, 400);
     let neg = x.is_sign_negative();
     let sci = format!("{:e}", x.abs()); // "1.005e0"
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
@@ -529,6 +532,13 @@ mod tests {
         assert_eq!(s(1.239, 2, true), "1.23");
         assert_eq!(s(123.456, -5, false), "0.");
         assert_eq!(s(1e20, 0, false), "100000000000000000000.");
+        // Extreme digit counts (MariaDB: 0 and 1.5) stay cheap.
+        assert_eq!(round_fn(Num::Dec(1.5), i64::MIN, false), Value::Integer(0));
+        assert_eq!(round_fn(Num::Dec(1.5), i64::MAX, true), Value::Real(1.5));
+        assert_eq!(
+            round_fn(Num::Dec(1.5), 4_294_967_296, false),
+            Value::Real(1.5)
+        );
     }
 
     #[test]

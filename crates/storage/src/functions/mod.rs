@@ -52,20 +52,27 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(matches!(ctx.get_raw(0), ValueRef::Null))
     })?;
     c.create_scalar_function("left", 2, PURE, |ctx| {
-        str_n(ctx, |s, n| s.chars().take(n).collect())
+        str_n(ctx, |s, n| s.chars().take(n).collect::<String>())
     })?;
     c.create_scalar_function("right", 2, PURE, |ctx| {
         str_n(ctx, |s, n| {
             let len = s.chars().count();
-            s.chars().skip(len.saturating_sub(n)).collect()
+            s.chars().skip(len.saturating_sub(n)).collect::<String>()
         })
     })?;
+    // Results longer than max_allowed_packet are NULL, as in MariaDB (warning 1301).
     c.create_scalar_function("repeat", 2, PURE, |ctx| {
-        str_n(ctx, |s, n| s.repeat(n.min(1 << 24)))
+        Ok(str_n(ctx, |s, n| {
+            (s.len().saturating_mul(n) <= MAX_ALLOWED_PACKET).then(|| s.repeat(n))
+        })?
+        .flatten())
     })?;
     c.create_scalar_function("space", 1, PURE, |ctx| {
         let n: Option<i64> = ctx.get(0)?;
-        Ok(n.map(|n| " ".repeat(n.clamp(0, 1 << 24) as usize)))
+        Ok(n.and_then(|n| {
+            let n = n.max(0) as usize;
+            (n <= MAX_ALLOWED_PACKET).then(|| " ".repeat(n))
+        }))
     })?;
     c.create_scalar_function("reverse", 1, PURE, |ctx| {
         Ok(opt_text(ctx, 0).map(|s| s.chars().rev().collect::<String>()))
@@ -144,7 +151,10 @@ fn opt_text(ctx: &Context<'_>, i: usize) -> Option<String> {
     }
 }
 
-fn str_n(ctx: &Context<'_>, f: impl Fn(&str, usize) -> String) -> Result<Option<String>> {
+/// MariaDB's default `max_allowed_packet`, the longest string a function returns.
+pub(crate) const MAX_ALLOWED_PACKET: usize = 16 << 20;
+
+fn str_n<T>(ctx: &Context<'_>, f: impl Fn(&str, usize) -> T) -> Result<Option<T>> {
     let Some(s) = opt_text(ctx, 0) else {
         return Ok(None);
     };
@@ -299,6 +309,16 @@ mod tests {
             SqlValue::Text("a9993e364706816aba3e25717850c26c9cd0d89d".into())
         );
         assert_eq!(q("SELECT length(uuid())"), SqlValue::Integer(36));
+        // Longer than max_allowed_packet: NULL (as observed on MariaDB 10.11).
+        let null = |sql: &str| q(&format!("SELECT ({sql}) IS NULL"));
+        assert_eq!(null("repeat('a', 16777217)"), SqlValue::Integer(1));
+        assert_eq!(null("repeat('a', 16777216)"), SqlValue::Integer(0));
+        assert_eq!(null("space(16777217)"), SqlValue::Integer(1));
+        assert_eq!(
+            null("rpad('hello', 18446744073709551615, '1')"),
+            SqlValue::Integer(1)
+        );
+        assert_eq!(null("lpad(x'61', 16777217, x'62')"), SqlValue::Integer(1));
     }
 }
 

@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 
 use super::general_ci;
 use super::math::{decimal_digits, num, Num};
-use super::{text_of, PURE};
+use super::{text_of, MAX_ALLOWED_PACKET, PURE};
 
 /// A string argument: text (characters, general_ci) or binary (bytes).
 enum Str {
@@ -353,7 +353,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
                 return Ok(None);
             }
             let s = String::from_utf8_lossy(&bytes(s)).into_owned();
-            let n = n.min(1 << 24) as usize;
+            // A result longer than max_allowed_packet is NULL in MariaDB (warning 1301).
+            if n > MAX_ALLOWED_PACKET as i64 {
+                return Ok(None);
+            }
+            let n = n as usize;
             let len = s.chars().count();
             if len >= n {
                 return Ok(Some(s.chars().take(n).collect::<String>()));
