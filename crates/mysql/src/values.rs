@@ -104,17 +104,27 @@ fn lenenc(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
 }
 
 /// A DOUBLE as MariaDB prints it: the shortest digits that read back the same value, in
-/// exponent form from 1e15 up and below 1e-15 (`1e15`, `1.2345678e-16`), fixed otherwise.
+/// exponent form below 1e-15 and from 2^64 up (`1.2345678e-16`, `1.5e20`), fixed otherwise;
+/// -0 prints as 0. Integral values below 2^64 print as integers, unlike
+/// MariaDB's DOUBLE (`1e19`): SQLite holds a BIGINT UNSIGNED above 2^63 as a REAL, and its
+/// digits must read as the integer they are.
 fn real_text(r: f64) -> String {
+    if r == 0.0 {
+        return "0".into();
+    }
+    if r.fract() == 0.0 && r.abs() < 18_446_744_073_709_551_616.0 {
+        return format!("{}", r as i128);
+    }
     let sci = format!("{r:e}");
     let exp: i32 = sci
         .rsplit_once('e')
         .and_then(|(_, e)| e.parse().ok())
         .unwrap_or(0);
-    if r != 0.0 && !(-15..15).contains(&exp) {
-        sci
-    } else {
+    // What is left is either non-integral (below 2^53, so fixed unless tiny) or beyond 2^64.
+    if exp >= -15 && r.fract() != 0.0 {
         format!("{r}")
+    } else {
+        sci
     }
 }
 
@@ -343,15 +353,16 @@ mod tests {
         // Observed on MariaDB 10.11: SELECT 1e14+0, 1e15+0, 123456789012345678e0, ...
         for (r, text) in [
             (1e14, "100000000000000"),
-            (1e15, "1e15"),
-            (123456789012345678e0, "1.2345678901234568e17"),
             (1.5e-5, "0.000015"),
             (1e-15, "0.000000000000001"),
             (1.2345678e-16, "1.2345678e-16"),
             (100000000000000.5, "100000000000000.5"),
-            (-1.25e17, "-1.25e17"),
+            (1.5e20, "1.5e20"),
+            (1234567890123456.7, "1234567890123456.8"),
             (0.1 + 0.2, "0.30000000000000004"),
-            (0.0, "0"),
+            (-0.0, "0"),
+            // A BIGINT UNSIGNED held as a REAL (MariaDB's DOUBLE would print 1e19).
+            (1e19, "10000000000000000000"),
         ] {
             assert_eq!(real_text(r), text);
         }
