@@ -340,40 +340,31 @@ mod tests {
             ExecError::from(fail(SQLITE_ERROR, "no such column: x")),
             ExecError::UnknownColumn("x".into())
         );
-        assert_eq!(
-            ExecError::from(fail(
-                SQLITE_ERROR,
-                "no such column: \"nope\" - should this be a string literal in single-quotes?"
-            )),
-            ExecError::UnknownColumn("nope".into())
-        );
-        assert_eq!(
-            ExecError::from(fail(SQLITE_ERROR, "ambiguous column name: main.a.id")),
-            ExecError::AmbiguousColumn("id".into())
-        );
-        for m in [
-            "table acct has 3 columns but 1 values were supplied",
-            "1 values for 2 columns",
+        for (msg, want) in [
+            (
+                "no such column: \"nope\" - should this be a string literal in single-quotes?",
+                ExecError::UnknownColumn("nope".into()),
+            ),
+            (
+                "ambiguous column name: main.a.id",
+                ExecError::AmbiguousColumn("id".into()),
+            ),
+            (
+                "table acct has 3 columns but 1 values were supplied",
+                ExecError::ColumnCount,
+            ),
+            ("1 values for 2 columns", ExecError::ColumnCount),
+            (
+                "sub-select returns 2 columns - expected 1",
+                ExecError::OperandColumns,
+            ),
+            (
+                "SELECTs to the left and right of UNION do not have the same number of result columns",
+                ExecError::UnionColumns,
+            ),
         ] {
-            assert_eq!(
-                ExecError::from(fail(SQLITE_ERROR, m)),
-                ExecError::ColumnCount
-            );
+            assert_eq!(ExecError::from(fail(SQLITE_ERROR, msg)), want, "{msg}");
         }
-        assert_eq!(
-            ExecError::from(fail(
-                SQLITE_ERROR,
-                "sub-select returns 2 columns - expected 1"
-            )),
-            ExecError::OperandColumns
-        );
-        assert_eq!(
-            ExecError::from(fail(
-                SQLITE_ERROR,
-                "SELECTs to the left and right of UNION do not have the same number of result columns"
-            )),
-            ExecError::UnionColumns
-        );
         assert_eq!(
             ExecError::from(ReplicateError::CertificationFailed),
             ExecError::Deadlock
