@@ -200,12 +200,7 @@ pub fn create_dir_all(path: &Path) -> io::Result<()> {
 /// `point`), renames it over `path`, fsyncs the directory. A crash leaves the old content
 /// or the new, never a mix.
 pub fn write_atomic(path: &Path, data: &[u8], point: SyncPoint) -> io::Result<()> {
-    let mut name = path
-        .file_name()
-        .ok_or_else(|| io::Error::other("write_atomic: path has no file name"))?
-        .to_os_string();
-    name.push(".tmp");
-    let tmp = path.with_file_name(name);
+    let tmp = sibling(path, ".tmp")?;
     {
         let f = File::create(&tmp)?;
         f.write_all_at(data, 0)?;
@@ -216,4 +211,14 @@ pub fn write_atomic(path: &Path, data: &[u8], point: SyncPoint) -> io::Result<()
         Some(dir) => sync_dir(dir),
         None => sync_dir(Path::new(".")),
     }
+}
+
+/// `path` with `suffix` appended to its last component (`raft.state` → `raft.state.tmp`).
+pub(crate) fn sibling(path: &Path, suffix: &str) -> io::Result<PathBuf> {
+    let mut name = path
+        .file_name()
+        .ok_or_else(|| io::Error::other(format!("{} has no file name", path.display())))?
+        .to_os_string();
+    name.push(suffix);
+    Ok(path.with_file_name(name))
 }

@@ -48,12 +48,7 @@ impl PowerLoss {
                 format!("{} is not a directory", root.display()),
             ));
         }
-        let mut name = root
-            .file_name()
-            .ok_or_else(|| io::Error::other("power loss: root has no name"))?
-            .to_os_string();
-        name.push(".powerloss");
-        let stash = root.with_file_name(name);
+        let stash = crate::file::sibling(root, ".powerloss")?;
         std::fs::create_dir_all(&stash)?;
         #[cfg(any(test, feature = "sqlite"))]
         crate::sqlite::register();

@@ -482,11 +482,12 @@ impl RaftCore {
     }
 
     fn queue_raft_messages(&mut self, msgs: Vec<RaftMessage>) {
+        let epoch = self.epoch();
         for m in msgs {
             match self.member(m.to) {
                 Some(to) => {
                     let msg = PeerMsg::Raft {
-                        epoch: self.epoch(),
+                        epoch,
                         msg: Box::new(m),
                     };
                     self.pending.messages.push((to, msg))
