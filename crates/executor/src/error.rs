@@ -83,6 +83,12 @@ pub enum ExecError {
     /// A value of the wrong type for the column.
     #[error("Incorrect value: {0}")]
     DataType(String),
+    /// A value that does not fit its column (strict mode).
+    #[error("{0}")]
+    OutOfRange(String),
+    /// A text that is not a number for a numeric column (strict mode).
+    #[error("{0}")]
+    IncorrectValue(String),
     /// Unknown SQL function.
     #[error("FUNCTION {0} does not exist")]
     NoSuchFunction(String),
@@ -287,6 +293,12 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     if let Some(c) = after(msg, "duplicate column name: ") {
         return ExecError::DuplicateColumn(object(c));
     }
+    if msg.starts_with(tutti_storage::OUT_OF_RANGE) {
+        return ExecError::OutOfRange(msg.to_string());
+    }
+    if msg.starts_with(tutti_storage::INCORRECT_DECIMAL) {
+        return ExecError::IncorrectValue(msg.to_string());
+    }
     if let Some(f) = after(msg, "no such function: ") {
         return ExecError::NoSuchFunction(object(f));
     }
@@ -354,6 +366,16 @@ mod tests {
                 ExecError::ColumnCount,
             ),
             ("1 values for 2 columns", ExecError::ColumnCount),
+            (
+                "Out of range value for column 'd' at row 2",
+                ExecError::OutOfRange("Out of range value for column 'd' at row 2".into()),
+            ),
+            (
+                "Incorrect decimal value: 'x' for column 'd' at row 1",
+                ExecError::IncorrectValue(
+                    "Incorrect decimal value: 'x' for column 'd' at row 1".into(),
+                ),
+            ),
             (
                 "sub-select returns 2 columns - expected 1",
                 ExecError::OperandColumns,

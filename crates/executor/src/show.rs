@@ -304,7 +304,10 @@ fn mysql_type(decl: &str) -> String {
     match d.as_str() {
         "integer" => "int".into(),
         "json text" => "json".into(),
-        _ => d,
+        _ => match d.strip_prefix("decimal text") {
+            Some(precision_scale) => format!("decimal{precision_scale}"),
+            None => d,
+        },
     }
 }
 
@@ -428,6 +431,11 @@ fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
                 l.push_str(" NOT NULL");
             }
             if let Some(d) = &c.default {
+                // A DECIMAL default is stored as its canonical text; MariaDB prints a number.
+                let d = match tutti_sql::DecimalType::of_decl(&c.decl_type) {
+                    Some(_) => d.trim_matches('\''),
+                    None => d,
+                };
                 l.push_str(&format!(" DEFAULT {d}"));
             }
             if m.info.autoinc.as_deref() == Some(c.name.as_str()) {

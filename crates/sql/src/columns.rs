@@ -71,6 +71,9 @@ impl ColumnOut {
         }
         if self.nocase {
             s.push_str(" COLLATE NOCASE");
+        } else if self.mapped.decimal.is_some() {
+            s.push_str(" COLLATE ");
+            s.push_str(crate::decimal::COLLATION);
         }
         for c in &self.checks {
             s.push(' ');
@@ -109,7 +112,12 @@ pub(crate) fn column(
         match &opt.option {
             ColumnOption::Null => out.not_null = false,
             ColumnOption::NotNull => out.not_null = true,
-            ColumnOption::Default(e) => out.default = Some(default_sql(env, e)?),
+            ColumnOption::Default(e) => {
+                out.default = Some(match out.mapped.decimal {
+                    Some(ty) => decimal_default(ty, env, e)?,
+                    None => default_sql(env, e)?,
+                })
+            }
             ColumnOption::PrimaryKey(_) => out.primary_key = true,
             ColumnOption::Unique(_) => out.unique = true,
             ColumnOption::Check(c) => {
@@ -189,6 +197,36 @@ pub(crate) fn default_sql(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
         }
         Expr::Nested(inner) => expression_default(env, inner),
         _ => expression_default(env, e),
+    }
+}
+
+/// A DECIMAL column's DEFAULT: a numeric literal as the column stores it (`'-1.50'`).
+fn decimal_default(
+    ty: crate::decimal::DecimalType,
+    env: &dyn Env,
+    e: &Expr,
+) -> Result<String, SqlError> {
+    let literal = match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Number(n, _) => Some(n.clone()),
+            SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        Expr::UnaryOp { op, expr } => match expr.as_ref() {
+            Expr::Value(v) => match &v.value {
+                SqlValue::Number(n, _) => Some(format!("{op}{n}")),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    match literal {
+        Some(text) => match ty.literal(text.trim()) {
+            Some(canonical) => Ok(format!("'{canonical}'")),
+            None => Err(SqlError::InvalidDefault),
+        },
+        None => default_sql(env, e),
     }
 }
 

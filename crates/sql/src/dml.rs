@@ -15,7 +15,7 @@
 //!   `WHERE rowid IN (SELECT rowid FROM "db.t" AS "t" WHERE .. ORDER BY .. LIMIT n)`;
 //!   ORDER BY without LIMIT is dropped.
 //! * Multi-table UPDATE/DELETE are refused.
-//! * AUTO_INCREMENT: see `autoinc`.
+//! * AUTO_INCREMENT: see `autoinc`; values written into DECIMAL columns: see `stored`.
 
 use sqlparser::ast::{
     Assignment, AssignmentTarget, Delete, DoUpdate, Expr, FromTable, Ident, Insert, InsertAliases,
@@ -30,7 +30,7 @@ use crate::ast_build::{
 use crate::dispatch::StmtInfo;
 use crate::names::{quoted, resolve, sqlite_object};
 use crate::rewrite::Rewriter;
-use crate::{autoinc, Env, Query, QueryKind, SqlError, Stmt, TableInfo, TableName};
+use crate::{autoinc, stored, Env, Query, QueryKind, SqlError, Stmt, TableInfo, TableName};
 
 /// A SELECT (including UNION, CTEs).
 pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<Stmt, SqlError> {
@@ -118,11 +118,17 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         .map(column_name)
         .collect::<Result<_, _>>()?;
     replace_defaults_in_rows(&mut ins, &columns, table.as_ref());
+    if let Some(t) = &table {
+        stored::insert(&mut ins, &columns, t);
+    }
     let alias = ins.insert_alias.take();
     if let Some(on) = ins.on.take() {
-        ins.on = Some(upsert(on, alias.as_ref(), &columns)?);
+        ins.on = Some(upsert(on, alias.as_ref(), &columns, table.as_ref())?);
     }
     let mut rw = Rewriter::new(info.env);
+    if let Some(t) = &table {
+        rw.target_scope(t, &[&target.table, "excluded"]);
+    }
     let mut stmt = Statement::Insert(ins);
     rw.statement(&mut stmt)?;
     let Statement::Insert(mut ins) = stmt else {
@@ -228,6 +234,7 @@ fn upsert(
     on: OnInsert,
     alias: Option<&InsertAliases>,
     columns: &[Ident],
+    table: Option<&TableInfo>,
 ) -> Result<OnInsert, SqlError> {
     let OnInsert::DuplicateKeyUpdate(assignments) = on else {
         return Ok(on);
@@ -247,8 +254,12 @@ fn upsert(
                 "ON DUPLICATE KEY UPDATE (a, b) = ...".into(),
             ));
         };
-        let target = AssignmentTarget::ColumnName(ObjectName::from(vec![column_name(&name)?]));
+        let column = column_name(&name)?;
         excluded_refs(&mut value, row_alias.as_deref(), &col_aliases, columns);
+        if let Some(t) = table {
+            value = stored::assigned(t, &column.value, value);
+        }
+        let target = AssignmentTarget::ColumnName(ObjectName::from(vec![column]));
         out.push(Assignment { target, value });
     }
     Ok(OnInsert::OnConflict(OnConflict {
@@ -331,19 +342,25 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
         return Err(SqlError::Unsupported("multi-table UPDATE".into()));
     }
     let target = table_factor_target(info.env, &upd.table.relation, "UPDATE")?;
-    let mut table: Option<Option<TableInfo>> = None; // looked up only for DEFAULT
+    let table = info.env.table(&target);
     for a in &mut upd.assignments {
         let AssignmentTarget::ColumnName(name) = &a.target else {
             return Err(SqlError::Unsupported("UPDATE ... SET (a, b) = ...".into()));
         };
         let col = column_name(name)?;
         if is_default(&a.value) {
-            let info_t = table.get_or_insert_with(|| info.env.table(&target));
-            a.value = default_value(info_t.as_ref(), &col.value);
+            a.value = default_value(table.as_ref(), &col.value);
+        }
+        if let Some(t) = &table {
+            let value = std::mem::replace(&mut a.value, crate::ast_build::null());
+            a.value = stored::assigned(t, &col.value, value);
         }
         a.target = AssignmentTarget::ColumnName(ObjectName::from(vec![col]));
     }
     let mut rw = Rewriter::new(info.env);
+    if let Some(t) = &table {
+        rw.target_scope(t, &[&alias_of(&upd.table.relation, &target)]);
+    }
     let mut stmt = Statement::Update(upd);
     rw.statement(&mut stmt)?;
     let Statement::Update(mut upd) = stmt else {
@@ -382,6 +399,9 @@ pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError>
     }
     let target = table_factor_target(info.env, &from[0].relation, "DELETE")?;
     let mut rw = Rewriter::new(info.env);
+    if let Some(t) = info.env.table(&target) {
+        rw.target_scope(&t, &[&alias_of(&from[0].relation, &target)]);
+    }
     let mut stmt = Statement::Delete(del);
     rw.statement(&mut stmt)?;
     let Statement::Delete(mut del) = stmt else {
@@ -402,6 +422,14 @@ pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError>
         Some(target),
         false,
     ))
+}
+
+/// The name a written table's columns are qualified with: its alias, else its name.
+fn alias_of(tf: &TableFactor, target: &TableName) -> String {
+    match tf {
+        TableFactor::Table { alias: Some(a), .. } => a.name.value.clone(),
+        _ => target.table.clone(),
+    }
 }
 
 fn table_factor_target(env: &dyn Env, tf: &TableFactor, what: &str) -> Result<TableName, SqlError> {

@@ -27,6 +27,18 @@ pub enum SqlError {
     /// An index name that does not exist on the table (MySQL 1091).
     #[error("Can't DROP '{0}'; check that column/key exists")]
     NoSuchIndex(String),
+    /// A DECIMAL precision above 65 (MySQL 1426).
+    #[error("Too big precision {0} specified. Maximum is 65")]
+    TooBigPrecision(u64),
+    /// A DECIMAL scale above 38 (MySQL 1425).
+    #[error("Too big scale {0} specified. Maximum is 38")]
+    TooBigScale(u64),
+    /// A DECIMAL scale above its precision (MySQL 1427).
+    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D")]
+    ScaleAbovePrecision,
+    /// A DEFAULT the column cannot hold (MySQL 1067).
+    #[error("Invalid default value")]
+    InvalidDefault,
     /// A wrong value or argument (MySQL 1231 / 1210), with explanation.
     #[error("{0}")]
     WrongArguments(String),

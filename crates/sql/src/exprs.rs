@@ -22,13 +22,14 @@
 
 use sqlparser::ast::{
     BinaryOperator, DataType, DateTimeField, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArgumentClause, FunctionArguments, Ident, ObjectName, TrimWhereField,
+    FunctionArgumentClause, FunctionArguments, Ident, ObjectName, TrimWhereField, UnaryOperator,
     Value as SqlValue,
 };
 
 use crate::ast_build::{binop, cast, func, nested, number, string};
 use crate::literals::{introduced, rewrite_value, value_expr};
 use crate::names::quote;
+use crate::typing::{self, Scopes};
 use crate::{dates, Env, SqlError, VarScope};
 
 /// Session functions MySQL evaluates per connection, by lower-case name.
@@ -52,6 +53,8 @@ pub(crate) struct ExprCtx<'a> {
     pub env: &'a dyn Env,
     /// Set when a session value was substituted.
     pub volatile: bool,
+    /// The tables in scope, for the numeric types of columns (see `typing`).
+    pub scopes: Scopes,
 }
 
 impl ExprCtx<'_> {
@@ -61,19 +64,31 @@ impl ExprCtx<'_> {
             Expr::Identifier(id) => self.identifier(id)?,
             Expr::CompoundIdentifier(ids) => self.compound(ids)?,
             Expr::Value(v) => rewrite_value(&v.value),
-            Expr::Function(f) => self.function(f)?,
-            Expr::BinaryOp { .. } => binary(take(e))?,
+            Expr::Function(f) => match self.function(f)? {
+                Some(r) => Some(r),
+                None => typing::function(f, &self.scopes),
+            },
+            Expr::BinaryOp { left, op, right } => {
+                match typing::binary(left, op, right, &self.scopes) {
+                    Some(exact) => Some(exact),
+                    None => binary(take(e))?,
+                }
+            }
+            Expr::UnaryOp {
+                op: UnaryOperator::Minus,
+                expr,
+            } => typing::negate(expr, &self.scopes),
             Expr::RLike { regexp, .. } => {
                 *regexp = true;
                 None
             }
             Expr::Cast {
                 expr, data_type, ..
-            } => cast_to(take_box(expr), data_type)?,
+            } => Some(cast_to(take_box(expr), data_type)?),
             Expr::Convert {
                 expr, data_type, ..
             } => match data_type {
-                Some(ty) => cast_to(take_box(expr), ty)?,
+                Some(ty) => Some(cast_to(take_box(expr), ty)?),
                 None => Some(take_box(expr)),
             },
             Expr::Collate { collation, .. } => {
@@ -323,8 +338,8 @@ pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
     ObjectName::from(vec![Ident::new(name)])
 }
 
-/// `CAST(x AS type)` for a MySQL target type (None: leave the CAST as it is).
-fn cast_to(x: Expr, ty: &DataType) -> Result<Option<Expr>, SqlError> {
+/// `CAST(x AS type)` for a MySQL target type.
+fn cast_to(x: Expr, ty: &DataType) -> Result<Expr, SqlError> {
     use DataType as T;
     let target = match ty {
         T::Signed
@@ -345,20 +360,18 @@ fn cast_to(x: Expr, ty: &DataType) -> Result<Option<Expr>, SqlError> {
         | T::CharVarying(_)
         | T::Text
         | T::JSON => T::Text,
-        T::Decimal(_) | T::Numeric(_) | T::Dec(_) => {
-            T::Numeric(sqlparser::ast::ExactNumberInfo::None)
-        }
+        T::Decimal(info) | T::Numeric(info) | T::Dec(info) => return typing::cast_decimal(x, info),
         T::Double(_) | T::DoublePrecision | T::Float(_) | T::Real | T::Float8 | T::Float4 => {
             T::Real
         }
         T::Binary(_) | T::Varbinary(_) | T::Blob(_) => T::Blob(None),
-        T::Date => return Ok(Some(func("date", vec![x]))),
-        T::Datetime(_) | T::Timestamp(..) => return Ok(Some(func("datetime", vec![x]))),
-        T::Time(..) => return Ok(Some(func("time", vec![x]))),
+        T::Date => return Ok(func("date", vec![x])),
+        T::Datetime(_) | T::Timestamp(..) => return Ok(func("datetime", vec![x])),
+        T::Time(..) => return Ok(func("time", vec![x])),
         T::Custom(name, _) if name.to_string().eq_ignore_ascii_case("YEAR") => T::Integer(None),
         other => return Err(SqlError::Unsupported(format!("CAST to {other}"))),
     };
-    Ok(Some(cast(x, target)))
+    Ok(cast(x, target))
 }
 
 /// `EXTRACT(unit FROM d)` → `CAST(strftime('%..', d) AS INTEGER)`.

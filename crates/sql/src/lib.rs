@@ -25,6 +25,7 @@ mod create_table;
 mod cursor;
 mod dates;
 mod ddl;
+mod decimal;
 mod dispatch;
 mod dml;
 mod error;
@@ -37,16 +38,19 @@ mod rewrite;
 mod session;
 mod set;
 mod show;
+mod stored;
 mod subquery;
 mod syntax;
 mod types;
 mod types_map;
+mod typing;
 
 #[cfg(test)]
 mod testenv;
 #[cfg(test)]
 mod tests;
 
+pub use decimal::DecimalType;
 pub use error::SqlError;
 pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};
 pub use tutti_wsrep::Value;

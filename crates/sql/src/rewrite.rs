@@ -26,7 +26,8 @@ use sqlparser::ast::{
 use crate::ast_build::select_star_from;
 use crate::exprs::{pre_rewrite, ExprCtx};
 use crate::names::{parts, quote, quoted, resolve_parts, sqlite_object};
-use crate::{Env, SqlError, TableName};
+use crate::typing::Scope;
+use crate::{Env, SqlError, TableInfo, TableName};
 
 /// Rewrites queries and expressions in place; see the module docs.
 pub(crate) struct Rewriter<'a> {
@@ -64,6 +65,7 @@ impl<'a> Rewriter<'a> {
             ex: ExprCtx {
                 env,
                 volatile: false,
+                scopes: Vec::new(),
             },
             ctes: Vec::new(),
             lock: None,
@@ -153,6 +155,8 @@ impl<'a> Rewriter<'a> {
         if is_dual(&s.from) {
             s.from.clear();
         }
+        let scope = self.scope_of(&s.from);
+        self.ex.scopes.push(scope);
         for twj in &mut s.from {
             fix_joins(twj);
         }
@@ -182,6 +186,52 @@ impl<'a> Rewriter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The base tables a FROM clause names (still in MySQL form), with their aliases.
+    fn scope_of(&self, from: &[TableWithJoins]) -> Vec<Scope> {
+        let mut out = Vec::new();
+        let factors = from
+            .iter()
+            .flat_map(|t| std::iter::once(&t.relation).chain(t.joins.iter().map(|j| &j.relation)));
+        for tf in factors {
+            if let TableFactor::Table { name, alias, .. } = tf {
+                self.push_scope(
+                    &mut out,
+                    name,
+                    alias.as_ref().map(|a| a.name.value.as_str()),
+                );
+            }
+        }
+        out
+    }
+
+    fn push_scope(&self, out: &mut Vec<Scope>, name: &ObjectName, alias: Option<&str>) {
+        let Ok(ids) = parts(name) else { return };
+        if ids.len() == 1 && self.in_cte(&ids[0].value) {
+            return;
+        }
+        let Ok(table) = resolve_parts(self.ex.env, &ids) else {
+            return;
+        };
+        if let Some(info) = self.ex.env.table(&table) {
+            out.push(Scope {
+                alias: alias.unwrap_or(&table.table).to_string(),
+                table: info,
+            });
+        }
+    }
+
+    /// Puts a statement's target table in scope (UPDATE, DELETE, INSERT's upsert).
+    pub fn target_scope(&mut self, table: &TableInfo, aliases: &[&str]) {
+        let scope = aliases
+            .iter()
+            .map(|a| Scope {
+                alias: a.to_string(),
+                table: table.clone(),
+            })
+            .collect();
+        self.ex.scopes.push(scope);
     }
 
     fn pre_table_factor(&mut self, tf: &mut TableFactor) -> Result<(), SqlError> {
@@ -264,6 +314,11 @@ impl VisitorMut for Rewriter<'_> {
 
     fn pre_visit_select(&mut self, s: &mut Select) -> ControlFlow<SqlError> {
         flow(self.pre_select(s))
+    }
+
+    fn post_visit_select(&mut self, _: &mut Select) -> ControlFlow<SqlError> {
+        self.ex.scopes.pop();
+        ControlFlow::Continue(())
     }
 
     fn pre_visit_table_factor(&mut self, tf: &mut TableFactor) -> ControlFlow<SqlError> {

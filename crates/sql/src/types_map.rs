@@ -7,10 +7,11 @@
 //!
 //! * Integers keep their name plus ` UNSIGNED`; display widths are dropped except
 //!   `TINYINT(1)` (booleans). `BOOL`/`BOOLEAN` → `TINYINT(1)`.
-//! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `BINARY(n)`, `VARBINARY(n)`, `*BLOB`, `DECIMAL(p,s)`,
-//!   `NUMERIC`, `FLOAT`, `DOUBLE`, `DOUBLE PRECISION`, `REAL`, `DATE`, `DATETIME(n)`,
+//! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `BINARY(n)`, `VARBINARY(n)`, `*BLOB`, `FLOAT`, `DOUBLE`, `DOUBLE PRECISION`, `REAL`, `DATE`, `DATETIME(n)`,
 //!   `TIMESTAMP(n)`, `TIME(n)`, `YEAR`, `BIT(n)` keep their name. UNSIGNED on non-integer
 //!   types (deprecated in MySQL) is dropped.
+//! * `DECIMAL(p,s)`, `NUMERIC(p,s)` → `DECIMAL TEXT(p,s)` (TEXT affinity: exact text, see
+//!   `decimal`).
 //! * `JSON` → `JSON TEXT` (TEXT affinity; plain `JSON` would get NUMERIC affinity).
 //! * `ENUM('a','b')` → `ENUM` plus a CHECK on the values (added by the caller).
 //! * `SET(...)` → `TEXT`.
@@ -21,6 +22,7 @@
 
 use sqlparser::ast::{BinaryLength, CharacterLength, DataType, EnumMember, ExactNumberInfo};
 
+use crate::decimal::DecimalType;
 use crate::SqlError;
 
 /// A translated column type.
@@ -34,6 +36,8 @@ pub(crate) struct MappedType {
     pub integer: bool,
     /// The members of an ENUM.
     pub enum_values: Option<Vec<String>>,
+    /// A DECIMAL: its precision and scale.
+    pub decimal: Option<DecimalType>,
 }
 
 fn plain(decl: impl Into<String>) -> MappedType {
@@ -42,6 +46,7 @@ fn plain(decl: impl Into<String>) -> MappedType {
         text_like: false,
         integer: false,
         enum_values: None,
+        decimal: None,
     }
 }
 
@@ -78,12 +83,18 @@ fn char_len(name: &str, l: &Option<CharacterLength>) -> String {
     }
 }
 
-fn exact(name: &str, info: &ExactNumberInfo) -> String {
-    match info {
-        ExactNumberInfo::None => name.to_string(),
-        ExactNumberInfo::Precision(p) => format!("{name}({p})"),
-        ExactNumberInfo::PrecisionAndScale(p, s) => format!("{name}({p},{s})"),
-    }
+/// `DECIMAL(p,s)` (default (10,0)) → `DECIMAL TEXT(p,s)`: see [`crate::decimal`].
+fn decimal(info: &ExactNumberInfo) -> Result<MappedType, SqlError> {
+    let (p, s) = match info {
+        ExactNumberInfo::None => (10, 0),
+        ExactNumberInfo::Precision(p) => (*p, 0),
+        ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+    };
+    let ty = DecimalType::new(p, s)?;
+    Ok(MappedType {
+        decimal: Some(ty),
+        ..plain(ty.decl())
+    })
 }
 
 /// Maps a MySQL column type.
@@ -140,9 +151,9 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
         T::TinyBlob => plain("TINYBLOB"),
         T::MediumBlob => plain("MEDIUMBLOB"),
         T::LongBlob => plain("LONGBLOB"),
-        T::Decimal(i) | T::DecimalUnsigned(i) => plain(exact("DECIMAL", i)),
-        T::Dec(i) | T::DecUnsigned(i) => plain(exact("DECIMAL", i)),
-        T::Numeric(i) => plain(exact("NUMERIC", i)),
+        T::Decimal(i) | T::DecimalUnsigned(i) | T::Dec(i) | T::DecUnsigned(i) | T::Numeric(i) => {
+            decimal(i)?
+        }
         T::Float(_) | T::FloatUnsigned(_) => plain("FLOAT"),
         T::Double(_) | T::DoubleUnsigned(_) => plain("DOUBLE"),
         T::DoublePrecision | T::DoublePrecisionUnsigned => plain("DOUBLE PRECISION"),
@@ -197,8 +208,10 @@ mod tests {
             ("CHAR(120)", "CHAR(120)"),
             ("TEXT", "TEXT"),
             ("LONGTEXT", "LONGTEXT"),
-            ("DECIMAL(10,2)", "DECIMAL(10,2)"),
-            ("NUMERIC", "NUMERIC"),
+            ("DECIMAL(10,2)", "DECIMAL TEXT(10,2)"),
+            ("DECIMAL", "DECIMAL TEXT(10,0)"),
+            ("NUMERIC(65,30)", "DECIMAL TEXT(65,30)"),
+            ("NUMERIC", "DECIMAL TEXT(10,0)"),
             ("FLOAT", "FLOAT"),
             ("DOUBLE", "DOUBLE"),
             ("DOUBLE PRECISION", "DOUBLE PRECISION"),

@@ -23,7 +23,7 @@ mod system;
 pub use apply::{ApplyItem, ApplyOp, BatchResult, Outcome};
 pub use changeset::{apply_changeset, ChangesetConflict};
 pub use error::StorageError;
-pub use functions::AutoInc;
+pub use functions::{AutoInc, INCORRECT_DECIMAL, OUT_OF_RANGE};
 pub use pool::Reader;
 
 use parking_lot::{Mutex, MutexGuard};
@@ -225,6 +225,12 @@ pub fn deferred_fk_violations(conn: &Connection) -> i32 {
         )
     };
     cur
+}
+
+/// Registers tutti's MySQL functions and collations on a connection (every connection
+/// storage opens has them; for tests of the SQL front-end on a bare SQLite).
+pub fn register_sql_functions(conn: &Connection) -> rusqlite::Result<()> {
+    functions::register(conn)
 }
 
 /// Opens a connection with tutti's settings and SQL functions.

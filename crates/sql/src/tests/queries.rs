@@ -236,9 +236,16 @@ fn operators() {
         s("SELECT (a + 1) DIV b AS x"),
         r#"SELECT CAST((("a" + 1) / "b") AS INTEGER) AS "x""#
     );
-    assert_eq!(s("SELECT 7 / 2 AS x"), r#"SELECT 7 * 1.0 / 2 AS "x""#);
+    assert_eq!(
+        s("SELECT 7 / 2 AS x"),
+        r#"SELECT tutti_dec_div(7, 2) COLLATE tutti_decimal AS "x""#
+    );
+    assert_eq!(s("SELECT 7e0 / 2 AS x"), r#"SELECT 7e0 * 1.0 / 2 AS "x""#);
     assert_eq!(s("SELECT a MOD 3 AS x"), r#"SELECT mod("a", 3) AS "x""#);
-    assert_eq!(s("SELECT 7.5 % 2 AS x"), r#"SELECT mod(7.5, 2) AS "x""#);
+    assert_eq!(
+        s("SELECT 7.5 % 2 AS x"),
+        r#"SELECT tutti_dec_mod('7.5', 2) COLLATE tutti_decimal AS "x""#
+    );
     assert_eq!(
         s("SELECT INSERT(a, 2, 1, 'x') AS x"),
         r#"SELECT tutti_insert("a", 2, 1, 'x') AS "x""#
@@ -270,7 +277,7 @@ fn casts_and_functions() {
         ("CAST(x AS UNSIGNED)", "CAST(\"x\" AS INTEGER)"),
         ("CAST(x AS CHAR)", "CAST(\"x\" AS TEXT)"),
         ("CAST(x AS CHAR(10))", "CAST(\"x\" AS TEXT)"),
-        ("CAST(x AS DECIMAL(10,2))", "CAST(\"x\" AS NUMERIC)"),
+        ("CAST(x AS DECIMAL(10,2))", "tutti_dec_cast(\"x\", 10, 2) COLLATE tutti_decimal"),
         ("CAST(x AS DOUBLE)", "CAST(\"x\" AS REAL)"),
         ("CAST(x AS FLOAT)", "CAST(\"x\" AS REAL)"),
         ("CAST(x AS REAL)", "CAST(\"x\" AS REAL)"),

@@ -170,7 +170,7 @@ fn finish(neg: bool, mut digits: Vec<u8>, point: i64, d: i64) -> (bool, String, 
 }
 
 /// MariaDB's `my_double_round`: rounding half to even (`rint`), for double arguments.
-fn double_round(x: f64, d: i64, truncate: bool) -> f64 {
+pub(crate) fn double_round(x: f64, d: i64, truncate: bool) -> f64 {
     let scale = 10f64.powi(d.unsigned_abs().min(400) as i32);
     let r = |v: f64| {
         if truncate {

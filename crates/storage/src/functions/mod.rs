@@ -6,6 +6,7 @@
 //! are safe in writes because tutti replicates the resulting rows, not the statement.
 
 mod aggregate;
+mod decimal;
 mod general_ci;
 mod hash;
 mod json;
@@ -13,6 +14,8 @@ mod math;
 mod regex;
 mod string;
 mod time;
+
+pub use decimal::{INCORRECT_DECIMAL, OUT_OF_RANGE};
 
 use parking_lot::Mutex;
 use rusqlite::functions::{Context, FunctionFlags};
@@ -31,6 +34,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     regex::register(c)?;
     json::register(c)?;
     aggregate::register(c)?;
+    decimal::register(c)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
     c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {

@@ -1,0 +1,350 @@
+//! Numeric types of expressions, as MySQL infers them, and the DECIMAL routing that follows.
+//!
+//! SQLite has INTEGER and REAL arithmetic only; MySQL does exact DECIMAL arithmetic
+//! whenever a DECIMAL is involved and no DOUBLE or string is (`0.1 + 0.2` is exactly 0.3,
+//! `1/3` is 0.3333). So while an expression is rewritten (bottom-up, its children already
+//! in SQLite form) tutti infers the numeric type of each operand — literals by their
+//! spelling, columns by their declared type in the tables in scope, its own DECIMAL
+//! functions by name — and routes:
+//!
+//! * `+ - * / MOD` with a DECIMAL operand and no DOUBLE/string one, and every `/` between
+//!   integers, to `tutti_dec_add/sub/mul/div/mod` (a DECIMAL literal is passed as text, so
+//!   all its digits arrive); unary minus of a DECIMAL expression to `tutti_dec_neg`;
+//! * a comparison of a DECIMAL expression (not a stored column, which compares by number
+//!   through its collation and keeps its index usable) with an integer or DECIMAL to
+//!   `tutti_dec_cmp(a, b) op 0`, and with a DOUBLE or string to a comparison of REALs;
+//! * `SUM` and `AVG` of DECIMALs (and `AVG` of integers, a DECIMAL in MySQL) to
+//!   `tutti_dec_sum`/`tutti_dec_avg`; `ROUND`, `TRUNCATE`, `FLOOR`, `CEIL(ING)`, `ABS` of a
+//!   DECIMAL to their exact forms; `CAST(x AS DECIMAL(p,s))` to `tutti_dec_cast`.
+//!
+//! DECIMAL results are canonical text and carry `COLLATE tutti_decimal`, so `ORDER BY`,
+//! `GROUP BY`, `DISTINCT`, `MIN` and `MAX` over them are numeric too.
+
+use sqlparser::ast::{
+    BinaryOperator, DataType, ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArguments, Ident, ObjectName, UnaryOperator, Value as SqlValue,
+};
+
+use crate::ast_build::{binop, cast, func, nested, number, string};
+use crate::decimal::{DecimalType, COLLATION};
+use crate::TableInfo;
+
+/// The numeric type MySQL gives an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NumType {
+    /// An integer.
+    Int,
+    /// An exact DECIMAL.
+    Decimal,
+    /// A DOUBLE (or FLOAT).
+    Double,
+    /// A string (converted to DOUBLE by arithmetic).
+    Str,
+    /// Anything else, or not known.
+    Other,
+}
+
+/// A table in scope: its alias and what the catalog knows of it.
+#[derive(Clone, Debug)]
+pub(crate) struct Scope {
+    /// The name columns are qualified with (alias, or the table name).
+    pub alias: String,
+    /// The table.
+    pub table: TableInfo,
+}
+
+/// Tables in scope, innermost query last.
+pub(crate) type Scopes = Vec<Vec<Scope>>;
+
+fn decl_type(decl: &str) -> NumType {
+    let d = decl.to_ascii_uppercase();
+    if d.starts_with(crate::decimal::DECL) {
+        NumType::Decimal
+    } else if d.contains("INT") || d.starts_with("YEAR") || d.starts_with("BIT") {
+        NumType::Int
+    } else if d.starts_with("DOUBLE") || d.starts_with("FLOAT") || d.starts_with("REAL") {
+        NumType::Double
+    } else if d.contains("CHAR") || d.contains("TEXT") || d.starts_with("ENUM") {
+        NumType::Str
+    } else {
+        NumType::Other
+    }
+}
+
+/// The declared type of a (rewritten, quoted) column reference.
+fn column_decl<'a>(scopes: &'a Scopes, qualifier: Option<&str>, name: &str) -> Option<&'a str> {
+    for scope in scopes.iter().rev() {
+        for s in scope {
+            if qualifier.is_some_and(|q| !q.eq_ignore_ascii_case(&s.alias)) {
+                continue;
+            }
+            if let Some(c) = s
+                .table
+                .columns
+                .iter()
+                .find(|c| c.name.eq_ignore_ascii_case(name))
+            {
+                return Some(&c.decl_type);
+            }
+        }
+    }
+    None
+}
+
+/// The DECIMAL type of a column reference, if it is one.
+pub(crate) fn decimal_column(e: &Expr, scopes: &Scopes) -> Option<DecimalType> {
+    let decl = match e {
+        Expr::Identifier(i) => column_decl(scopes, None, &i.value)?,
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            column_decl(scopes, Some(&ids[0].value), &ids[1].value)?
+        }
+        _ => return None,
+    };
+    DecimalType::of_decl(decl)
+}
+
+fn is_column(e: &Expr) -> bool {
+    matches!(e, Expr::Identifier(_) | Expr::CompoundIdentifier(_))
+}
+
+fn function_name(f: &Function) -> String {
+    f.name.to_string().to_ascii_lowercase()
+}
+
+fn args(f: &Function) -> Vec<&Expr> {
+    match &f.args {
+        FunctionArguments::List(l) => l
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                _ => None,
+            })
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// The numeric type of a rewritten expression.
+pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
+    match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Number(n, _) => number_type(n),
+            SqlValue::SingleQuotedString(_) | SqlValue::DoubleQuotedString(_) => NumType::Str,
+            SqlValue::Boolean(_) => NumType::Int,
+            _ => NumType::Other,
+        },
+        Expr::Identifier(i) => {
+            column_decl(scopes, None, &i.value).map_or(NumType::Other, decl_type)
+        }
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            column_decl(scopes, Some(&ids[0].value), &ids[1].value)
+                .map_or(NumType::Other, decl_type)
+        }
+        Expr::Nested(inner) => type_of(inner, scopes),
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus | UnaryOperator::Plus,
+            expr,
+        } => type_of(expr, scopes),
+        Expr::Collate { collation, .. } if collation.to_string() == COLLATION => NumType::Decimal,
+        Expr::Cast { data_type, .. } => match data_type {
+            DataType::Real => NumType::Double,
+            DataType::Integer(_) => NumType::Int,
+            DataType::Text => NumType::Str,
+            _ => NumType::Other,
+        },
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Plus | BinaryOperator::Minus | BinaryOperator::Multiply,
+            right,
+        } => match (type_of(left, scopes), type_of(right, scopes)) {
+            (NumType::Int, NumType::Int) => NumType::Int,
+            (NumType::Double | NumType::Str, _) | (_, NumType::Double | NumType::Str) => {
+                NumType::Double
+            }
+            _ => NumType::Other,
+        },
+        Expr::Function(f) => {
+            let name = function_name(f);
+            match name.as_str() {
+                "tutti_dec_cmp" => NumType::Int,
+                n if n.starts_with("tutti_dec_") => NumType::Decimal,
+                "count" | "length" | "char_length" | "instr" | "sign" => NumType::Int,
+                "min" | "max" => args(f)
+                    .first()
+                    .map_or(NumType::Other, |a| type_of(a, scopes)),
+                _ => NumType::Other,
+            }
+        }
+        _ => NumType::Other,
+    }
+}
+
+/// A numeric literal's type: an exponent makes a DOUBLE, a point (or more digits than a
+/// BIGINT holds) a DECIMAL.
+fn number_type(n: &str) -> NumType {
+    if n.contains(['e', 'E']) {
+        NumType::Double
+    } else if n.contains('.') || n.parse::<i64>().is_err() {
+        NumType::Decimal
+    } else {
+        NumType::Int
+    }
+}
+
+/// An operand of a DECIMAL function: a DECIMAL literal as text (all its digits, which a
+/// REAL would lose), anything else as it is.
+pub(crate) fn operand(e: Expr) -> Expr {
+    match e {
+        Expr::Value(ref v) => match &v.value {
+            SqlValue::Number(n, _) if number_type(n) == NumType::Decimal => string(n.clone()),
+            _ => e,
+        },
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } if matches!(expr.as_ref(), Expr::Value(v) if matches!(&v.value, SqlValue::Number(n, _) if number_type(n) == NumType::Decimal)) =>
+        {
+            let Expr::Value(v) = *expr else {
+                unreachable!()
+            };
+            let SqlValue::Number(n, _) = v.value else {
+                unreachable!()
+            };
+            string(format!("-{n}"))
+        }
+        Expr::Nested(inner) => operand(*inner),
+        e => e,
+    }
+}
+
+/// A DECIMAL function's result, compared and sorted by number.
+fn decimal_result(name: &str, operands: Vec<Expr>) -> Expr {
+    Expr::Collate {
+        expr: Box::new(func(name, operands.into_iter().map(operand).collect())),
+        collation: ObjectName::from(vec![Ident::new(COLLATION)]),
+    }
+}
+
+fn exact(t: NumType) -> bool {
+    matches!(t, NumType::Int | NumType::Decimal | NumType::Other)
+}
+
+/// `l op r` routed to DECIMAL arithmetic or comparison, when MySQL would do it exactly.
+pub(crate) fn binary(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
+    let any_decimal = lt == NumType::Decimal || rt == NumType::Decimal;
+    let name = match op {
+        BinaryOperator::Plus => "tutti_dec_add",
+        BinaryOperator::Minus => "tutti_dec_sub",
+        BinaryOperator::Multiply => "tutti_dec_mul",
+        BinaryOperator::Divide => "tutti_dec_div",
+        BinaryOperator::Modulo => "tutti_dec_mod",
+        BinaryOperator::Eq
+        | BinaryOperator::NotEq
+        | BinaryOperator::Lt
+        | BinaryOperator::LtEq
+        | BinaryOperator::Gt
+        | BinaryOperator::GtEq => return comparison(l, op, r, lt, rt, scopes),
+        _ => return None,
+    };
+    let integer_division = *op == BinaryOperator::Divide && exact(lt) && exact(rt);
+    if !(integer_division || any_decimal && exact(lt) && exact(rt)) {
+        return None;
+    }
+    if matches!(l, Expr::Interval(_)) || matches!(r, Expr::Interval(_)) {
+        return None;
+    }
+    Some(decimal_result(name, vec![l.clone(), r.clone()]))
+}
+
+fn comparison(
+    l: &Expr,
+    op: &BinaryOperator,
+    r: &Expr,
+    lt: NumType,
+    rt: NumType,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    // A stored DECIMAL column compares by number through its collation (and an index).
+    let stored = |e: &Expr| is_column(e) && decimal_column(e, scopes).is_some();
+    let computed = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && !is_literal(e);
+    if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {
+        return None;
+    }
+    if exact(lt) && exact(rt) {
+        let cmp = func(
+            "tutti_dec_cmp",
+            vec![operand(l.clone()), operand(r.clone())],
+        );
+        return Some(binop(cmp, op.clone(), number("0")));
+    }
+    let real = |e: &Expr| cast(nested(e.clone()), DataType::Real);
+    Some(binop(real(l), op.clone(), real(r)))
+}
+
+fn is_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Value(_) => true,
+        Expr::UnaryOp { expr, .. } | Expr::Nested(expr) => is_literal(expr),
+        _ => false,
+    }
+}
+
+/// `-x` of a DECIMAL expression (not a literal, which SQLite negates exactly enough).
+pub(crate) fn negate(x: &Expr, scopes: &Scopes) -> Option<Expr> {
+    (type_of(x, scopes) == NumType::Decimal && !is_literal(x))
+        .then(|| decimal_result("tutti_dec_neg", vec![x.clone()]))
+}
+
+/// Aggregates and numeric functions of DECIMALs → their exact forms.
+pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
+    let name = function_name(f);
+    let a = args(f);
+    let first = type_of(a.first()?, scopes);
+    let exact_name = match name.as_str() {
+        "sum" if first == NumType::Decimal => "tutti_dec_sum",
+        "avg" if matches!(first, NumType::Decimal | NumType::Int) => "tutti_dec_avg",
+        _ if first != NumType::Decimal => return None,
+        "round" => "tutti_dec_round",
+        "truncate" => "tutti_dec_truncate",
+        "floor" => "tutti_dec_floor",
+        "ceil" | "ceiling" => "tutti_dec_ceil",
+        "abs" => "tutti_dec_abs",
+        _ => return None,
+    };
+    if f.over.is_some() || f.filter.is_some() {
+        return None;
+    }
+    let mut g = f.clone();
+    g.name = ObjectName::from(vec![Ident::new(exact_name)]);
+    if let FunctionArguments::List(l) = &mut g.args {
+        for arg in &mut l.args {
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg {
+                *e = operand(e.clone());
+            }
+        }
+    }
+    Some(Expr::Collate {
+        expr: Box::new(Expr::Function(g)),
+        collation: ObjectName::from(vec![Ident::new(COLLATION)]),
+    })
+}
+
+/// `CAST(x AS DECIMAL[(p[,s])])` → `tutti_dec_cast(x, p, s)` (default precision 10, scale 0).
+pub(crate) fn cast_decimal(x: Expr, info: &ExactNumberInfo) -> Result<Expr, crate::SqlError> {
+    let (p, s) = match info {
+        ExactNumberInfo::None => (10, 0),
+        ExactNumberInfo::Precision(p) => (*p, 0),
+        ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+    };
+    let ty = DecimalType::new(p, s)?;
+    Ok(decimal_result(
+        "tutti_dec_cast",
+        vec![
+            x,
+            number(ty.precision.to_string()),
+            number(ty.scale.to_string()),
+        ],
+    ))
+}

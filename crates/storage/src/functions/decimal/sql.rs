@@ -1,0 +1,301 @@
+//! The SQLite functions the SQL front-end calls for DECIMAL expressions (it decides, from
+//! the types it infers, which `+ - * / MOD`, comparisons, casts, roundings and sums are
+//! DECIMAL ones):
+//!
+//! * `tutti_dec_add/sub/mul/div/mod(a, b)`, `tutti_dec_neg(a)`: exact arithmetic; the
+//!   result is canonical text. A REAL argument makes it double arithmetic (MySQL: DECIMAL
+//!   op DOUBLE is a DOUBLE). Division or MOD by zero is NULL.
+//! * `tutti_dec_cmp(a, b)`: -1, 0 or 1 (NULL with a NULL), compared as numbers.
+//! * `tutti_dec_cast(x, p, s)`: `CAST(x AS DECIMAL(p, s))`; out-of-range values clamp to
+//!   the largest DECIMAL(p, s) as MariaDB does (with its warning 1264).
+//! * `tutti_dec_store(x, p, s, column, row)`: a value written to a DECIMAL(p, s) column, in
+//!   strict mode: rounded to s digits, error 1264 when out of range, 1366 when not a number.
+//! * `tutti_dec_round(x, d)`, `tutti_dec_truncate(x, d)`, `tutti_dec_floor(x)`,
+//!   `tutti_dec_ceil(x)`, `tutti_dec_abs(x)`: exact forms of the numeric functions.
+//! * Aggregates `tutti_dec_sum(x)` (scale of the inputs) and `tutti_dec_avg(x)` (scale + 4).
+//!
+//! Arguments: INTEGER and TEXT (a stored DECIMAL, or a literal the front-end passes as text
+//! to keep all its digits) are exact; REAL is a double.
+
+use rusqlite::functions::{Aggregate, Context};
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::{Connection, Error, Result};
+
+use super::collation;
+use super::value::{Decimal, Parsed, DIV_PRECISION_INCREMENT, MAX_PRECISION, MAX_SCALE};
+use crate::functions::PURE;
+
+/// Message prefix of a value out of a column's range (MySQL error 1264).
+pub const OUT_OF_RANGE: &str = "Out of range value for column";
+/// Message prefix of a text that is not a number for a numeric column (error 1366).
+pub const INCORRECT_DECIMAL: &str = "Incorrect decimal value";
+
+/// A numeric argument.
+enum Arg {
+    Null,
+    Exact(Decimal),
+    Double(f64),
+}
+
+fn arg(v: ValueRef<'_>) -> Arg {
+    match v {
+        ValueRef::Null => Arg::Null,
+        ValueRef::Integer(i) => Arg::Exact(Decimal::from_i64(i)),
+        ValueRef::Real(x) => Arg::Double(x),
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let s = String::from_utf8_lossy(t);
+            match Decimal::parse(&s) {
+                (Some(d), _) => Arg::Exact(d),
+                (None, _) => Arg::Double(super::super::math::parse_prefix(&s)),
+            }
+        }
+    }
+}
+
+fn f64_of(a: &Arg) -> f64 {
+    match a {
+        Arg::Exact(d) => d.to_f64(),
+        Arg::Double(x) => *x,
+        Arg::Null => 0.0,
+    }
+}
+
+/// A double result: NULL when not finite (a division by zero).
+fn double(x: f64) -> Value {
+    if x.is_finite() {
+        Value::Real(x)
+    } else {
+        Value::Null
+    }
+}
+
+fn exact(d: Option<Decimal>) -> Value {
+    d.map_or(Value::Null, |d| Value::Text(d.to_string()))
+}
+
+type Exact = fn(&Decimal, &Decimal) -> Option<Decimal>;
+type Float = fn(f64, f64) -> f64;
+
+fn binary(ctx: &Context<'_>, exact_op: Exact, float_op: Float) -> Value {
+    match (arg(ctx.get_raw(0)), arg(ctx.get_raw(1))) {
+        (Arg::Null, _) | (_, Arg::Null) => Value::Null,
+        (Arg::Exact(a), Arg::Exact(b)) => exact(exact_op(&a, &b)),
+        (a, b) => double(float_op(f64_of(&a), f64_of(&b))),
+    }
+}
+
+fn int_arg(ctx: &Context<'_>, i: usize) -> Result<i64> {
+    Ok(match ctx.get_raw(i) {
+        ValueRef::Integer(n) => n,
+        ValueRef::Null => 0,
+        v => match arg(v) {
+            Arg::Exact(d) => d.round_to(0).to_i64().unwrap_or(i64::MAX),
+            other => f64_of(&other) as i64,
+        },
+    })
+}
+
+/// `(precision, scale)` arguments at `i` and `i + 1`, validated.
+fn precision_scale(ctx: &Context<'_>, i: usize) -> Result<(u32, u32)> {
+    let p = int_arg(ctx, i)?.clamp(1, MAX_PRECISION as i64) as u32;
+    let s = int_arg(ctx, i + 1)?.clamp(0, MAX_SCALE as i64) as u32;
+    Ok((p, s.min(p)))
+}
+
+/// Fits `d` into DECIMAL(p, s): rounded, or Err(clamped value) when out of range.
+fn fit(d: &Decimal, p: u32, s: u32) -> std::result::Result<Decimal, Decimal> {
+    let r = d.round_to(s);
+    if r.int_digits() > p - s {
+        Err(Decimal::max_of(p, s, d.is_negative()))
+    } else {
+        Ok(r)
+    }
+}
+
+fn store(ctx: &Context<'_>) -> Result<Value> {
+    let (p, s) = precision_scale(ctx, 1)?;
+    // `db`.`t`.`c`: the 1366 message names it so, the 1264 one by `c` alone.
+    let column: String = ctx.get(3)?;
+    let row: i64 = ctx.get(4)?;
+    let short = column
+        .rsplit('.')
+        .next()
+        .unwrap_or(&column)
+        .trim_matches('`');
+    let out_of_range =
+        || Error::UserFunctionError(format!("{OUT_OF_RANGE} '{short}' at row {row}").into());
+    let d = match ctx.get_raw(0) {
+        ValueRef::Null => return Ok(Value::Null),
+        ValueRef::Integer(i) => Decimal::from_i64(i),
+        ValueRef::Real(x) => Decimal::from_f64(x).ok_or_else(out_of_range)?,
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let text = String::from_utf8_lossy(t);
+            match Decimal::parse(&text) {
+                (Some(d), Parsed::Whole) => d,
+                (None, _) => return Err(out_of_range()),
+                _ => {
+                    return Err(Error::UserFunctionError(
+                        format!("{INCORRECT_DECIMAL}: '{text}' for column {column} at row {row}")
+                            .into(),
+                    ))
+                }
+            }
+        }
+    };
+    fit(&d, p, s)
+        .map(|d| Value::Text(d.to_string()))
+        .map_err(|_| out_of_range())
+}
+
+fn cast(ctx: &Context<'_>) -> Result<Value> {
+    let (p, s) = precision_scale(ctx, 1)?;
+    let d = match arg(ctx.get_raw(0)) {
+        Arg::Null => return Ok(Value::Null),
+        Arg::Exact(d) => d,
+        Arg::Double(x) => match Decimal::from_f64(x) {
+            Some(d) => d,
+            None => Decimal::max_of(p, s, x < 0.0),
+        },
+    };
+    let d = fit(&d, p, s).unwrap_or_else(|max| max);
+    Ok(Value::Text(d.to_string()))
+}
+
+/// ROUND (`round` true) or TRUNCATE of an exact value to `d` places.
+fn round(ctx: &Context<'_>, round: bool) -> Result<Value> {
+    let places = if ctx.len() > 1 {
+        match ctx.get_raw(1) {
+            ValueRef::Null => return Ok(Value::Null),
+            _ => int_arg(ctx, 1)?,
+        }
+    } else {
+        0
+    };
+    Ok(match arg(ctx.get_raw(0)) {
+        Arg::Null => Value::Null,
+        Arg::Exact(d) => Value::Text(d.round_places(places, round).to_string()),
+        // A double: the existing double functions apply (rounding half to even).
+        Arg::Double(x) => Value::Real(super::super::math::double_round(x, places, !round)),
+    })
+}
+
+/// An integer when it fits, else the exact text.
+fn integral(d: Decimal) -> Value {
+    match d.to_i64() {
+        Some(i) => Value::Integer(i),
+        None => Value::Text(d.to_string()),
+    }
+}
+
+fn unary(ctx: &Context<'_>, f: fn(&Decimal) -> Value, g: fn(f64) -> f64) -> Value {
+    match arg(ctx.get_raw(0)) {
+        Arg::Null => Value::Null,
+        Arg::Exact(d) => f(&d),
+        Arg::Double(x) => double(g(x)),
+    }
+}
+
+/// Running exact (or, once a double is seen, double) sum and count.
+#[derive(Default)]
+struct Sum {
+    exact: Option<Decimal>,
+    double: Option<f64>,
+    count: u64,
+}
+
+impl Sum {
+    fn add(&mut self, a: Arg) {
+        match a {
+            Arg::Null => return,
+            Arg::Exact(d) => match self.double.as_mut() {
+                Some(x) => *x += d.to_f64(),
+                None => {
+                    self.exact = Some(match self.exact.take() {
+                        Some(s) => s.add(&d),
+                        None => d,
+                    })
+                }
+            },
+            Arg::Double(x) => {
+                let so_far = self.exact.take().map_or(0.0, |d| d.to_f64());
+                *self.double.get_or_insert(so_far) += x;
+            }
+        }
+        self.count += 1;
+    }
+}
+
+/// `SUM` (`avg` false) or `AVG` of DECIMAL values.
+struct DecimalAggregate {
+    avg: bool,
+}
+
+impl Aggregate<Sum, Value> for DecimalAggregate {
+    fn init(&self, _: &mut Context<'_>) -> Result<Sum> {
+        Ok(Sum::default())
+    }
+
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut Sum) -> Result<()> {
+        acc.add(arg(ctx.get_raw(0)));
+        Ok(())
+    }
+
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<Sum>) -> Result<Value> {
+        let Some(acc) = acc.filter(|a| a.count > 0) else {
+            return Ok(Value::Null);
+        };
+        if let Some(x) = acc.double {
+            return Ok(double(if self.avg { x / acc.count as f64 } else { x }));
+        }
+        let sum = acc.exact.unwrap_or_else(Decimal::zero);
+        if !self.avg {
+            return Ok(Value::Text(sum.to_string()));
+        }
+        let scale = (sum.scale() + DIV_PRECISION_INCREMENT).min(MAX_SCALE);
+        let count = Decimal::from_i64(acc.count as i64);
+        let avg = sum.div(&count).map(|a| a.round_to(scale));
+        Ok(exact(avg))
+    }
+}
+
+pub(crate) fn register(c: &Connection) -> Result<()> {
+    let ops: [(&str, Exact, Float); 5] = [
+        ("tutti_dec_add", |a, b| Some(a.add(b)), |a, b| a + b),
+        ("tutti_dec_sub", |a, b| Some(a.sub(b)), |a, b| a - b),
+        ("tutti_dec_mul", |a, b| Some(a.mul(b)), |a, b| a * b),
+        ("tutti_dec_div", Decimal::div, |a, b| a / b),
+        ("tutti_dec_mod", Decimal::rem, |a, b| a % b),
+    ];
+    for (name, e, f) in ops {
+        c.create_scalar_function(name, 2, PURE, move |ctx| Ok(binary(ctx, e, f)))?;
+    }
+    c.create_scalar_function("tutti_dec_neg", 1, PURE, |ctx| {
+        Ok(unary(ctx, |d| Value::Text(d.neg().to_string()), |x| -x))
+    })?;
+    c.create_scalar_function("tutti_dec_abs", 1, PURE, |ctx| {
+        Ok(unary(ctx, |d| Value::Text(d.abs().to_string()), f64::abs))
+    })?;
+    c.create_scalar_function("tutti_dec_floor", 1, PURE, |ctx| {
+        Ok(unary(ctx, |d| integral(d.floor()), f64::floor))
+    })?;
+    c.create_scalar_function("tutti_dec_ceil", 1, PURE, |ctx| {
+        Ok(unary(ctx, |d| integral(d.ceil()), f64::ceil))
+    })?;
+    c.create_scalar_function("tutti_dec_cmp", 2, PURE, |ctx| {
+        Ok(match (arg(ctx.get_raw(0)), arg(ctx.get_raw(1))) {
+            (Arg::Null, _) | (_, Arg::Null) => None,
+            (Arg::Exact(a), Arg::Exact(b)) => Some(a.cmp(&b) as i64),
+            (a, b) => f64_of(&a).partial_cmp(&f64_of(&b)).map(|o| o as i64),
+        })
+    })?;
+    c.create_scalar_function("tutti_dec_cast", 3, PURE, cast)?;
+    c.create_scalar_function("tutti_dec_store", 5, PURE, store)?;
+    for (n, r) in [(1, true), (2, true)] {
+        c.create_scalar_function("tutti_dec_round", n, PURE, move |ctx| round(ctx, r))?;
+    }
+    c.create_scalar_function("tutti_dec_truncate", 2, PURE, |ctx| round(ctx, false))?;
+    c.create_aggregate_function("tutti_dec_sum", 1, PURE, DecimalAggregate { avg: false })?;
+    c.create_aggregate_function("tutti_dec_avg", 1, PURE, DecimalAggregate { avg: true })?;
+    c.create_collation(collation::NAME, collation::compare)?;
+    Ok(())
+}
