@@ -86,6 +86,9 @@ pub enum ExecError {
     /// A value that does not fit its column (strict mode).
     #[error("{0}")]
     OutOfRange(String),
+    /// A string with a numeric prefix and more, for a numeric column (strict mode).
+    #[error("{0}")]
+    Truncated(String),
     /// A text that is not a number for a numeric column (strict mode).
     #[error("{0}")]
     IncorrectValue(String),
@@ -296,8 +299,11 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     if msg.starts_with(tutti_storage::OUT_OF_RANGE) {
         return ExecError::OutOfRange(msg.to_string());
     }
-    if msg.starts_with(tutti_storage::INCORRECT_DECIMAL) {
+    if msg.starts_with(tutti_storage::INCORRECT_VALUE) && msg.contains(" value: '") {
         return ExecError::IncorrectValue(msg.to_string());
+    }
+    if msg.starts_with(tutti_storage::DATA_TRUNCATED) {
+        return ExecError::Truncated(msg.to_string());
     }
     if let Some(f) = after(msg, "no such function: ") {
         return ExecError::NoSuchFunction(object(f));
@@ -369,6 +375,10 @@ mod tests {
             (
                 "Out of range value for column 'd' at row 2",
                 ExecError::OutOfRange("Out of range value for column 'd' at row 2".into()),
+            ),
+            (
+                "Data truncated for column 'd' at row 1",
+                ExecError::Truncated("Data truncated for column 'd' at row 1".into()),
             ),
             (
                 "Incorrect decimal value: 'x' for column 'd' at row 1",

@@ -50,6 +50,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::NoSuchFunction(_) => ER_SP_DOES_NOT_EXIST,
         E::OutOfRange(_) => ER_WARN_DATA_OUT_OF_RANGE,
         E::IncorrectValue(_) => ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
+        E::Truncated(_) => WARN_DATA_TRUNCATED,
         E::UnknownDatabase(_) => ER_BAD_DB_ERROR,
         E::DatabaseExists(_) => ER_DB_CREATE_EXISTS,
         E::DropMissingDatabase(_) => ER_DB_DROP_EXISTS,

@@ -9,8 +9,12 @@ use mysql::prelude::*;
 use std::time::Duration;
 use tutti_testkit::workload::{self, Workload};
 
+/// Runs statements on one node, causally after everything committed anywhere before (the
+/// steps of a test move from node to node; without the wait, a step could start before its
+/// node applied the previous step and be aborted by it, as in Galera).
 fn run(n: &NodeProc, sqls: &[&str]) {
     let mut c = n.conn();
+    c.query_drop("SET SESSION wsrep_sync_wait = 15").unwrap();
     for s in sqls {
         c.query_drop(*s)
             .unwrap_or_else(|e| panic!("{} on {}: {e}", s, n.name));

@@ -21,9 +21,9 @@
 //!   SQLite connection.
 
 use sqlparser::ast::{
-    BinaryOperator, DataType, DateTimeField, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArgumentClause, FunctionArguments, Ident, ObjectName, TrimWhereField, UnaryOperator,
-    Value as SqlValue,
+    BinaryOperator, CeilFloorKind, DataType, DateTimeField, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArgumentClause, FunctionArguments, Ident, ObjectName, TrimWhereField,
+    UnaryOperator, Value as SqlValue,
 };
 
 use crate::ast_build::{binop, cast, func, nested, number, string};
@@ -78,6 +78,19 @@ impl ExprCtx<'_> {
                 op: UnaryOperator::Minus,
                 expr,
             } => typing::negate(expr, &self.scopes),
+            Expr::Floor {
+                expr,
+                field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
+            } => typing::rounding("floor", expr, &self.scopes),
+            Expr::Ceil {
+                expr,
+                field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
+            } => typing::rounding("ceil", expr, &self.scopes),
+            Expr::InList {
+                expr,
+                list,
+                negated,
+            } => typing::in_list(expr, list, *negated, &self.scopes),
             Expr::RLike { regexp, .. } => {
                 *regexp = true;
                 None

@@ -1,29 +1,127 @@
-//! Values as their columns store them: every value an INSERT, REPLACE, UPDATE or upsert
-//! writes into a DECIMAL column goes through `tutti_dec_store(v, p, s, 'column', row)`
-//! (see `decimal`), which rounds it to the column's scale and refuses what does not fit.
+//! Values as their columns store them, in MariaDB's strict mode: every value an INSERT,
+//! REPLACE, UPDATE or upsert writes into a DECIMAL column goes through
+//! `tutti_dec_store(v, p, s, 'column', row)` (see `decimal`), into an integer column through
+//! `tutti_int_store(v, min, max, 'column', row)`: rounded as MariaDB rounds, refused (1264,
+//! 1265, 1366) when it does not fit or is no number. The AUTO_INCREMENT column is left to
+//! `autoinc`. BIGINT UNSIGNED holds 0..2^63-1 (SQLite integers are signed 64-bit); larger
+//! values are refused with 1264 rather than stored inexactly.
 //!
 //! * `VALUES` rows: each value is wrapped in place (with its row number for the message).
-//! * `INSERT ... SELECT` (any query): the query becomes a CTE whose columns are wrapped,
-//!   `WITH "tutti_src"("c1", ..) AS (query) SELECT f("c1"), .. FROM "tutti_src"`.
+//! * `INSERT ... SELECT`: the SELECT's items are wrapped in place; a source whose items do
+//!   not match the columns one to one (`*`, UNION, ...) becomes a CTE whose columns are,
+//!   `WITH "tutti_src"("c1", ..) AS (query) SELECT f("c1") AS "c1", .. FROM "tutti_src"`.
 //! * `SET col = v` (UPDATE, ON DUPLICATE KEY UPDATE): the value is wrapped.
 
 use sqlparser::ast::{
     helpers::attached_token::AttachedToken, Cte, Expr, Ident, Insert, Query, SelectItem, SetExpr,
-    TableAlias, TableAliasColumnDef, TableFactor, TableWithJoins, With,
+    TableAlias, TableAliasColumnDef, TableFactor, TableWithJoins, UnaryOperator, Value as SqlValue,
+    With,
 };
 
-use crate::ast_build::{query, select};
+use crate::ast_build::{func, number, query, select, string};
 use crate::decimal::DecimalType;
 use crate::names::quoted;
 use crate::TableInfo;
 
-/// The DECIMAL type of a table's column, if it is one.
-fn decimal_of(table: &TableInfo, column: &str) -> Option<DecimalType> {
+/// How a column stores numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Numeric {
+    /// DECIMAL(p, s).
+    Decimal(DecimalType),
+    /// An integer type: its range.
+    Integer(i64, i64),
+}
+
+/// The range of an integer declared type (`INT`, `SMALLINT UNSIGNED`, `TINYINT(1)`, ...).
+fn integer_range(decl: &str) -> Option<(i64, i64)> {
+    let d = decl.to_ascii_uppercase();
+    let unsigned = d.ends_with(" UNSIGNED");
+    let base = d.split(['(', ' ']).next()?;
+    let bits = match base {
+        "TINYINT" => 8,
+        "SMALLINT" => 16,
+        "MEDIUMINT" => 24,
+        "INT" | "INTEGER" => 32,
+        "BIGINT" => 64,
+        _ => return None,
+    };
+    Some(match (bits, unsigned) {
+        (64, false) => (i64::MIN, i64::MAX),
+        (64, true) => (0, i64::MAX),
+        (b, false) => (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1),
+        (b, true) => (0, (1i64 << b) - 1),
+    })
+}
+
+/// How a table's column stores numbers, if it is a numeric column tutti checks.
+fn numeric_of(table: &TableInfo, column: &str) -> Option<Numeric> {
     let c = table
         .columns
         .iter()
         .find(|c| c.name.eq_ignore_ascii_case(column))?;
-    DecimalType::of_decl(&c.decl_type)
+    if table.autoinc.as_deref() == Some(c.name.as_str()) {
+        return None;
+    }
+    if let Some(ty) = DecimalType::of_decl(&c.decl_type) {
+        return Some(Numeric::Decimal(ty));
+    }
+    integer_range(&c.decl_type).map(|(min, max)| Numeric::Integer(min, max))
+}
+
+/// True when `value` is known to fit as it is: NULL, an integer literal in range, or the
+/// row an upsert proposed for this very column (`excluded."c"`, already stored once).
+fn fits(kind: Numeric, value: &Expr, column: &str) -> bool {
+    let literal = |e: &Expr, negate: bool| match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Null => true,
+            SqlValue::Number(n, _) => match (kind, n.parse::<i64>()) {
+                (Numeric::Integer(min, max), Ok(i)) => {
+                    let i = if negate { i.checked_neg() } else { Some(i) };
+                    i.is_some_and(|i| (min..=max).contains(&i))
+                }
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    };
+    match value {
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => literal(expr, true),
+        Expr::CompoundIdentifier(ids) => {
+            ids.len() == 2
+                && ids[0].value == "excluded"
+                && ids[1].value.eq_ignore_ascii_case(column)
+        }
+        e => literal(e, false),
+    }
+}
+
+/// `value` wrapped in the column's store function (unless it is known to fit).
+fn store(kind: Numeric, value: Expr, qualified: &str, row: usize) -> Expr {
+    let column = qualified
+        .rsplit('.')
+        .next()
+        .unwrap_or(qualified)
+        .trim_matches('`');
+    if fits(kind, &value, column) {
+        return value;
+    }
+    match kind {
+        Numeric::Decimal(ty) => ty.store(value, qualified, row),
+        Numeric::Integer(min, max) => func(
+            "tutti_int_store",
+            vec![
+                crate::typing::operand(value),
+                number(min.to_string()),
+                number(max.to_string()),
+                string(qualified),
+                number(row.to_string()),
+            ],
+        ),
+    }
 }
 
 /// A column as MariaDB's messages name it: `` `db`.`t`.`c` ``.
@@ -33,8 +131,8 @@ fn qualified(table: &TableInfo, column: &str) -> String {
 
 /// The value assigned to `column`, as the column stores it.
 pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr) -> Expr {
-    match decimal_of(table, column) {
-        Some(ty) => ty.store(value, &qualified(table, column), 1),
+    match numeric_of(table, column) {
+        Some(kind) => store(kind, value, &qualified(table, column), 1),
         None => value,
     }
 }
@@ -47,7 +145,7 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
     } else {
         columns.iter().map(|c| c.value.clone()).collect()
     };
-    let types: Vec<Option<DecimalType>> = names.iter().map(|n| decimal_of(table, n)).collect();
+    let types: Vec<Option<Numeric>> = names.iter().map(|n| numeric_of(table, n)).collect();
     if types.iter().all(Option::is_none) {
         return;
     }
@@ -57,32 +155,59 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
     if let SetExpr::Values(v) = src.body.as_mut() {
         for (row, values) in v.rows.iter_mut().enumerate() {
             for (i, e) in values.content.iter_mut().enumerate() {
-                if let Some(Some(ty)) = types.get(i) {
+                if let Some(Some(kind)) = types.get(i) {
                     let value = std::mem::replace(e, crate::ast_build::null());
-                    *e = ty.store(value, &qualified(table, &names[i]), row + 1);
+                    *e = store(*kind, value, &qualified(table, &names[i]), row + 1);
                 }
             }
         }
         return;
     }
-    let inner = std::mem::replace(src.as_mut(), crate::ast_build::values(vec![]));
     let names: Vec<String> = names.iter().map(|n| qualified(table, n)).collect();
+    if let SetExpr::Select(sel) = src.body.as_mut() {
+        let plain = |i: &SelectItem| {
+            matches!(
+                i,
+                SelectItem::UnnamedExpr(_) | SelectItem::ExprWithAlias { .. }
+            )
+        };
+        if sel.projection.len() == names.len() && sel.projection.iter().all(plain) {
+            for (i, item) in sel.projection.iter_mut().enumerate() {
+                let Some(kind) = types[i] else { continue };
+                let (value, alias) =
+                    match std::mem::replace(item, SelectItem::Wildcard(Default::default())) {
+                        SelectItem::UnnamedExpr(e) => (e, quoted(format!("c{}", i + 1))),
+                        SelectItem::ExprWithAlias { expr, alias } => (expr, alias),
+                        _ => unreachable!("checked above"),
+                    };
+                *item = SelectItem::ExprWithAlias {
+                    expr: store(kind, value, &names[i], 1),
+                    alias,
+                };
+            }
+            return;
+        }
+    }
+    let inner = std::mem::replace(src.as_mut(), crate::ast_build::values(vec![]));
     **src = through_cte(inner, &names, &types);
 }
 
 const SOURCE: &str = "tutti_src";
 
-fn through_cte(inner: Query, names: &[String], types: &[Option<DecimalType>]) -> Query {
+fn through_cte(inner: Query, names: &[String], types: &[Option<Numeric>]) -> Query {
     let cols: Vec<String> = (1..=names.len()).map(|i| format!("c{i}")).collect();
     let projection = cols
         .iter()
         .zip(types.iter().zip(names))
         .map(|(c, (ty, name))| {
             let e = Expr::Identifier(quoted(c.clone()));
-            SelectItem::UnnamedExpr(match ty {
-                Some(ty) => ty.store(e, name, 1),
-                None => e,
-            })
+            SelectItem::ExprWithAlias {
+                expr: match ty {
+                    Some(kind) => store(*kind, e, name, 1),
+                    None => e,
+                },
+                alias: quoted(c.clone()),
+            }
         })
         .collect();
     let from = TableWithJoins {

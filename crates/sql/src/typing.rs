@@ -269,6 +269,16 @@ fn comparison(
     // A stored DECIMAL column compares by number through its collation (and an index).
     let stored = |e: &Expr| is_column(e) && decimal_column(e, scopes).is_some();
     let computed = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && !is_literal(e);
+    let numeric = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
+    // A string and a number, neither a column: MySQL compares them as doubles (SQLite would
+    // order any number before any text).
+    if !is_column(l)
+        && !is_column(r)
+        && (lt == NumType::Str && numeric(rt) || numeric(lt) && rt == NumType::Str)
+    {
+        let real = |e: &Expr| cast(nested(e.clone()), DataType::Real);
+        return Some(binop(real(l), op.clone(), real(r)));
+    }
     if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {
         return None;
     }
@@ -289,6 +299,46 @@ fn is_literal(e: &Expr) -> bool {
         Expr::UnaryOp { expr, .. } | Expr::Nested(expr) => is_literal(expr),
         _ => false,
     }
+}
+
+/// `FLOOR(x)` / `CEIL(x)` (sqlparser's own nodes) of a DECIMAL → the exact forms.
+pub(crate) fn rounding(name: &str, x: &Expr, scopes: &Scopes) -> Option<Expr> {
+    (type_of(x, scopes) == NumType::Decimal)
+        .then(|| decimal_result(&format!("tutti_dec_{name}"), vec![x.clone()]))
+}
+
+/// `x [NOT] IN (a, b, ..)` with a computed DECIMAL `x` → a disjunction of exact
+/// comparisons (`tutti_dec_cmp(x, a) = 0 OR ..`; NULL when nothing matches and a NULL was
+/// compared, as IN is).
+pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -> Option<Expr> {
+    let t = type_of(x, scopes);
+    let stored = is_column(x) && decimal_column(x, scopes).is_some();
+    let list_decimal = list.iter().any(|e| type_of(e, scopes) == NumType::Decimal);
+    if stored || !(t == NumType::Decimal || list_decimal && exact(t)) {
+        return None;
+    }
+    if !list.iter().all(|e| exact(type_of(e, scopes))) || !exact(t) {
+        return None;
+    }
+    let eq = |e: &Expr| {
+        let cmp = func(
+            "tutti_dec_cmp",
+            vec![operand(x.clone()), operand(e.clone())],
+        );
+        binop(cmp, BinaryOperator::Eq, number("0"))
+    };
+    let any = list
+        .iter()
+        .map(eq)
+        .reduce(|a, b| binop(a, BinaryOperator::Or, b))?;
+    Some(if negated {
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            expr: Box::new(nested(any)),
+        }
+    } else {
+        nested(any)
+    })
 }
 
 /// `-x` of a DECIMAL expression (not a literal, which SQLite negates exactly enough).

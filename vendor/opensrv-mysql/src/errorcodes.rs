@@ -2856,7 +2856,10 @@ impl ErrorKind {
             ErrorKind::ER_BAD_TABLE_ERROR
             | ErrorKind::ER_UNKNOWN_TABLE
             | ErrorKind::ER_NO_SUCH_TABLE => b"42S02",
-            ErrorKind::ER_TRUNCATED_WRONG_VALUE | ErrorKind::ER_ILLEGAL_VALUE_FOR_TYPE => b"22007",
+            // MariaDB sends 22007 for 1366 (MySQL's manual says HY000).
+            ErrorKind::ER_TRUNCATED_WRONG_VALUE
+            | ErrorKind::ER_ILLEGAL_VALUE_FOR_TYPE
+            | ErrorKind::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD => b"22007",
             ErrorKind::ER_XA_RBTIMEOUT => b"XA106",
             ErrorKind::ER_XAER_DUPID => b"XAE08",
             ErrorKind::ER_XA_RBDEADLOCK => b"XA102",
@@ -3235,7 +3238,6 @@ impl ErrorKind {
             | ErrorKind::ER_TRG_CANT_CHANGE_ROW
             | ErrorKind::ER_TRG_NO_SUCH_ROW_IN_TRG
             | ErrorKind::ER_NO_DEFAULT_FOR_FIELD
-            | ErrorKind::ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
             | ErrorKind::ER_VIEW_NONUPD_CHECK
             | ErrorKind::ER_VIEW_CHECK_FAILED
             | ErrorKind::ER_RELAY_LOG_FAIL

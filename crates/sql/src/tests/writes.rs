@@ -11,7 +11,7 @@ fn sysbench_writes() {
     let u = q("UPDATE sbtest1 SET k=k+1 WHERE id=?");
     assert_eq!(
         u.sql,
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = "k" + 1 WHERE "id" = ?1"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store("k" + 1, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = ?1"#
     );
     assert_eq!(
         (u.kind, u.params, u.target, u.autoinc),
@@ -30,7 +30,7 @@ fn sysbench_writes() {
     let i = q("INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)");
     assert_eq!(
         i.sql,
-        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(?1), ?2, ?3, ?4)"#
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(?1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), ?3, ?4)"#
     );
     assert_eq!(
         (i.kind, i.params, i.target, i.autoinc),
@@ -44,7 +44,7 @@ fn sysbench_writes() {
     assert!(i.autoinc);
     assert_eq!(
         s("UPDATE sbtest1 SET k=k+1 WHERE id=5"),
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = "k" + 1 WHERE "id" = 5"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store("k" + 1, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = 5"#
     );
     assert_eq!(
         s("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7, 1, 'c', 'p')"),
@@ -62,7 +62,7 @@ fn autoinc_forms() {
     let r = q("REPLACE INTO u (a) VALUES (?)");
     assert_eq!(
         r.sql,
-        r#"REPLACE INTO "app.u" AS "u" ("a", "id") VALUES (?1, tutti_autoinc(NULL))"#
+        r#"REPLACE INTO "app.u" AS "u" ("a", "id") VALUES (tutti_int_store(?1, -2147483648, 2147483647, '`app`.`u`.`a`', 1), tutti_autoinc(NULL))"#
     );
     assert_eq!((r.kind, r.autoinc), (QueryKind::Replace, true));
     assert_eq!(
@@ -80,14 +80,14 @@ fn autoinc_forms() {
     let sel = q("INSERT INTO u (a) SELECT a FROM t WHERE a > ?");
     assert_eq!(
         sel.sql,
-        r#"INSERT INTO "app.u" AS "u" ("a", "id") SELECT *, tutti_autoinc(NULL) FROM (SELECT "a" FROM "app.t" AS "t" WHERE "a" > ?1)"#
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") SELECT *, tutti_autoinc(NULL) FROM (SELECT tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c1" FROM "app.t" AS "t" WHERE "a" > ?1)"#
     );
     assert!(sel.autoinc);
     // The column comes from the SELECT: left alone.
     let sel = q("INSERT INTO u (id, a) SELECT id, a FROM t");
     assert_eq!(
         sel.sql,
-        r#"INSERT INTO "app.u" AS "u" ("id", "a") SELECT "id", "a" FROM "app.t" AS "t""#
+        r#"INSERT INTO "app.u" AS "u" ("id", "a") SELECT "id", tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c2" FROM "app.t" AS "t""#
     );
     assert!(!sel.autoinc);
     // Tables without AUTO_INCREMENT, and unknown tables, are left alone.
@@ -146,7 +146,7 @@ fn on_duplicate_key_update() {
     );
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE a = new.a + t.a"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (?1, ?2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a" + "t"."a""#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (tutti_int_store(?1, -2147483648, 2147483647, '`app`.`t`.`id`', 1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`t`.`a`', 1)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store("excluded"."a" + "t"."a", -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (1, 2) AS new (i, x) ON DUPLICATE KEY UPDATE a = x"),
@@ -154,20 +154,20 @@ fn on_duplicate_key_update() {
     );
     assert_eq!(
         s("INSERT INTO t (id, a) SELECT id, a FROM u ON DUPLICATE KEY UPDATE a = VALUES(a)"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT "id", "a" FROM "app.u" AS "u" WHERE 1 ON CONFLICT DO UPDATE SET "a" = "excluded"."a""#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1", tutti_int_store("a", -2147483648, 2147483647, '`app`.`t`.`a`', 1) AS "c2" FROM "app.u" AS "u" WHERE 1 ON CONFLICT DO UPDATE SET "a" = "excluded"."a""#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) SELECT id, a FROM u WHERE a > 1 ON DUPLICATE KEY UPDATE a = 0"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT "id", "a" FROM "app.u" AS "u" WHERE "a" > 1 ON CONFLICT DO UPDATE SET "a" = 0"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1", tutti_int_store("a", -2147483648, 2147483647, '`app`.`t`.`a`', 1) AS "c2" FROM "app.u" AS "u" WHERE "a" > 1 ON CONFLICT DO UPDATE SET "a" = 0"#
     );
     assert_eq!(
         s("INSERT INTO t (id) SELECT id FROM u ORDER BY id LIMIT 2 ON DUPLICATE KEY UPDATE a = 0"),
-        r#"INSERT INTO "app.t" AS "t" ("id") SELECT * FROM (SELECT "id" FROM "app.u" AS "u" ORDER BY "id" LIMIT 2) WHERE 1 ON CONFLICT DO UPDATE SET "a" = 0"#
+        r#"INSERT INTO "app.t" AS "t" ("id") SELECT * FROM (SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1" FROM "app.u" AS "u" ORDER BY "id" LIMIT 2) WHERE 1 ON CONFLICT DO UPDATE SET "a" = 0"#
     );
     let up = q("INSERT INTO u (a) VALUES (1) ON DUPLICATE KEY UPDATE a = a + 1");
     assert_eq!(
         up.sql,
-        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT DO UPDATE SET "a" = "a" + 1"#
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store("a" + 1, -2147483648, 2147483647, '`app`.`u`.`a`', 1)"#
     );
 }
 
@@ -199,7 +199,7 @@ fn update_and_delete_limits() {
     );
     assert_eq!(
         s("UPDATE t SET a = (SELECT MAX(a) FROM u) WHERE id IN (SELECT id FROM other.x)"),
-        r#"UPDATE "app.t" AS "t" SET "a" = (SELECT MAX("a") AS "MAX(a)" FROM "app.u" AS "u") WHERE "id" IN (SELECT "id" FROM "other.x" AS "x")"#
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store((SELECT MAX("a") AS "MAX(a)" FROM "app.u" AS "u"), -2147483648, 2147483647, '`app`.`t`.`a`', 1) WHERE "id" IN (SELECT "id" FROM "other.x" AS "x")"#
     );
 }
 

@@ -264,7 +264,7 @@ fn random_transactions_apply_on_a_copy() {
             ON UPDATE CASCADE DEFERRABLE INITIALLY DEFERRED, w TEXT UNIQUE);";
     for seed in 1..=40u64 {
         let (a, b) = pair(schema);
-        let mut r = Rng(seed * 0x9E37_79B9_7F4A_7C15);
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         for _ in 0..150 {
             let stmts: Vec<String> = (0..r.below(6) + 1)
                 .map(|_| random_statement(&mut r))

@@ -12,10 +12,11 @@ mod hash;
 mod json;
 mod math;
 mod regex;
+mod stored;
 mod string;
 mod time;
 
-pub use decimal::{INCORRECT_DECIMAL, OUT_OF_RANGE};
+pub use stored::{DATA_TRUNCATED, INCORRECT_VALUE, OUT_OF_RANGE};
 
 use parking_lot::Mutex;
 use rusqlite::functions::{Context, FunctionFlags};
@@ -35,6 +36,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     json::register(c)?;
     aggregate::register(c)?;
     decimal::register(c)?;
+    stored::register(c)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
     c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {

@@ -9,10 +9,9 @@
 
 mod collation;
 mod sql;
-mod value;
+pub(crate) mod value;
 
 pub(crate) use sql::register;
-pub use sql::{INCORRECT_DECIMAL, OUT_OF_RANGE};
 
 #[cfg(test)]
 mod tests;

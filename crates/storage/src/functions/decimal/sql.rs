@@ -19,16 +19,12 @@
 
 use rusqlite::functions::{Aggregate, Context};
 use rusqlite::types::{Value, ValueRef};
-use rusqlite::{Connection, Error, Result};
+use rusqlite::{Connection, Result};
 
 use super::collation;
-use super::value::{Decimal, Parsed, DIV_PRECISION_INCREMENT, MAX_PRECISION, MAX_SCALE};
+use super::value::{Decimal, DIV_PRECISION_INCREMENT, MAX_PRECISION, MAX_SCALE};
+use crate::functions::stored::{Stored, Target};
 use crate::functions::PURE;
-
-/// Message prefix of a value out of a column's range (MySQL error 1264).
-pub const OUT_OF_RANGE: &str = "Out of range value for column";
-/// Message prefix of a text that is not a number for a numeric column (error 1366).
-pub const INCORRECT_DECIMAL: &str = "Incorrect decimal value";
 
 /// A numeric argument.
 enum Arg {
@@ -103,7 +99,7 @@ fn precision_scale(ctx: &Context<'_>, i: usize) -> Result<(u32, u32)> {
 }
 
 /// Fits `d` into DECIMAL(p, s): rounded, or Err(clamped value) when out of range.
-fn fit(d: &Decimal, p: u32, s: u32) -> std::result::Result<Decimal, Decimal> {
+pub(crate) fn fit(d: &Decimal, p: u32, s: u32) -> std::result::Result<Decimal, Decimal> {
     let r = d.round_to(s);
     if r.int_digits() > p - s {
         Err(Decimal::max_of(p, s, d.is_negative()))
@@ -112,39 +108,18 @@ fn fit(d: &Decimal, p: u32, s: u32) -> std::result::Result<Decimal, Decimal> {
     }
 }
 
+/// `tutti_dec_store(x, p, s, column, row)`.
 fn store(ctx: &Context<'_>) -> Result<Value> {
     let (p, s) = precision_scale(ctx, 1)?;
-    // `db`.`t`.`c`: the 1366 message names it so, the 1264 one by `c` alone.
-    let column: String = ctx.get(3)?;
-    let row: i64 = ctx.get(4)?;
-    let short = column
-        .rsplit('.')
-        .next()
-        .unwrap_or(&column)
-        .trim_matches('`');
-    let out_of_range =
-        || Error::UserFunctionError(format!("{OUT_OF_RANGE} '{short}' at row {row}").into());
-    let d = match ctx.get_raw(0) {
-        ValueRef::Null => return Ok(Value::Null),
-        ValueRef::Integer(i) => Decimal::from_i64(i),
-        ValueRef::Real(x) => Decimal::from_f64(x).ok_or_else(out_of_range)?,
-        ValueRef::Text(t) | ValueRef::Blob(t) => {
-            let text = String::from_utf8_lossy(t);
-            match Decimal::parse(&text) {
-                (Some(d), Parsed::Whole) => d,
-                (None, _) => return Err(out_of_range()),
-                _ => {
-                    return Err(Error::UserFunctionError(
-                        format!("{INCORRECT_DECIMAL}: '{text}' for column {column} at row {row}")
-                            .into(),
-                    ))
-                }
-            }
-        }
+    let target = Target::of(ctx, 3, "decimal")?;
+    let d = match target.number(ctx.get_raw(0))? {
+        None => return Ok(Value::Null),
+        Some(Stored::Exact(d)) => d,
+        Some(Stored::Double(x)) => Decimal::from_f64(x).ok_or_else(|| target.out_of_range())?,
     };
     fit(&d, p, s)
         .map(|d| Value::Text(d.to_string()))
-        .map_err(|_| out_of_range())
+        .map_err(|_| target.out_of_range())
 }
 
 fn cast(ctx: &Context<'_>) -> Result<Value> {
