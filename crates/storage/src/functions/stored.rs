@@ -116,8 +116,8 @@ fn int_store(ctx: &Context<'_>) -> Result<Value> {
             }
             let r = x.round_ties_even();
             // 2^63 itself is out of range: the largest double below it converts exactly.
-            (r >= -9.223_372_036_854_775_808e18 && r < 9.223_372_036_854_775_808e18)
-                .then_some(r as i64)
+            let two_63 = -(i64::MIN as f64);
+            (-two_63..two_63).contains(&r).then_some(r as i64)
         }
     };
     match n {
