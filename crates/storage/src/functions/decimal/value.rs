@@ -68,6 +68,29 @@ fn div_round(n: &BigInt, d: &BigInt) -> BigInt {
     }
 }
 
+/// Skips a sign at `b[*i]`; true for `-`.
+fn sign(b: &[u8], i: &mut usize) -> bool {
+    match b.get(*i) {
+        Some(b'-') => {
+            *i += 1;
+            true
+        }
+        Some(b'+') => {
+            *i += 1;
+            false
+        }
+        _ => false,
+    }
+}
+
+/// The end of the run of digits starting at `i`.
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_digit() {
+        i += 1;
+    }
+    i
+}
+
 impl Decimal {
     /// Zero with no fraction digits.
     pub fn zero() -> Decimal {
@@ -116,29 +139,14 @@ impl Decimal {
         let t = s.trim_matches(|c: char| c == ' ' || c == '\t' || c == '\n' || c == '\r');
         let b = t.as_bytes();
         let mut i = 0;
-        let neg = match b.first() {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
+        let neg = sign(b, &mut i);
         let int_start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
+        i = digits_end(b, i);
         let int_digits = &t[int_start..i];
         let mut frac_digits = "";
         if i < b.len() && b[i] == b'.' {
             let f = i + 1;
-            i = f;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
+            i = digits_end(b, f);
             frac_digits = &t[f..i];
         }
         if int_digits.is_empty() && frac_digits.is_empty() {
@@ -147,21 +155,9 @@ impl Decimal {
         let mut exponent: i64 = 0;
         if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
             let mut j = i + 1;
-            let eneg = match b.get(j) {
-                Some(b'-') => {
-                    j += 1;
-                    true
-                }
-                Some(b'+') => {
-                    j += 1;
-                    false
-                }
-                _ => false,
-            };
+            let eneg = sign(b, &mut j);
             let start = j;
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
+            j = digits_end(b, j);
             if j > start {
                 let e: i64 = t[start..j].parse().unwrap_or(i64::MAX);
                 if e > MAX_EXPONENT * 4 {
