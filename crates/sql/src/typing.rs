@@ -40,6 +40,8 @@ pub(crate) enum NumType {
     Double,
     /// A string (converted to DOUBLE by arithmetic).
     Str,
+    /// The NULL literal (takes the type of what it is combined with).
+    Null,
     /// Anything else, or not known.
     Other,
 }
@@ -132,6 +134,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             SqlValue::Number(n, _) => number_type(n),
             SqlValue::SingleQuotedString(_) | SqlValue::DoubleQuotedString(_) => NumType::Str,
             SqlValue::Boolean(_) => NumType::Int,
+            SqlValue::Null => NumType::Null,
             _ => NumType::Other,
         },
         Expr::Identifier(i) => {
@@ -170,14 +173,50 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
                 "tutti_dec_cmp" => NumType::Int,
                 n if n.starts_with("tutti_dec_") => NumType::Decimal,
                 "count" | "length" | "char_length" | "instr" | "sign" => NumType::Int,
-                "min" | "max" => args(f)
+                "min" | "max" | "nullif" => args(f)
                     .first()
                     .map_or(NumType::Other, |a| type_of(a, scopes)),
+                // Functions that return one of their arguments.
+                "coalesce" | "ifnull" | "greatest" | "least" => {
+                    merge(args(f).iter().map(|a| type_of(a, scopes)))
+                }
+                "if" => merge(args(f).iter().skip(1).map(|a| type_of(a, scopes))),
                 _ => NumType::Other,
             }
         }
+        Expr::Case {
+            conditions,
+            else_result,
+            ..
+        } => merge(
+            conditions
+                .iter()
+                .map(|c| &c.result)
+                .chain(else_result.as_deref())
+                .map(|e| type_of(e, scopes)),
+        ),
         _ => NumType::Other,
     }
+}
+
+/// The type of an expression that returns one of several (IF, CASE, COALESCE, ...): all
+/// integers → integer; integers and DECIMALs → DECIMAL; NULLs don't count; else not known.
+fn merge(types: impl Iterator<Item = NumType>) -> NumType {
+    let mut out = None;
+    for t in types {
+        if t == NumType::Null {
+            continue;
+        }
+        out = Some(match (out, t) {
+            (None, t) => t,
+            (Some(a), b) if a == b => a,
+            (Some(NumType::Int), NumType::Decimal) | (Some(NumType::Decimal), NumType::Int) => {
+                NumType::Decimal
+            }
+            _ => NumType::Other,
+        });
+    }
+    out.unwrap_or(NumType::Other)
 }
 
 /// A numeric literal's type: an exponent makes a DOUBLE, a point (or more digits than a
@@ -214,6 +253,42 @@ pub(crate) fn operand(e: Expr) -> Expr {
             string(format!("-{n}"))
         }
         Expr::Nested(inner) => operand(*inner),
+        // The results of CASE and of the functions returning an argument reach the DECIMAL
+        // function as they are: their literals too must keep all their digits.
+        Expr::Case {
+            case_token,
+            end_token,
+            operand: subject,
+            conditions,
+            else_result,
+        } => Expr::Case {
+            case_token,
+            end_token,
+            operand: subject,
+            conditions: conditions
+                .into_iter()
+                .map(|mut c| {
+                    c.result = operand(c.result);
+                    c
+                })
+                .collect(),
+            else_result: else_result.map(|e| Box::new(operand(*e))),
+        },
+        Expr::Function(mut f)
+            if matches!(
+                function_name(&f).as_str(),
+                "coalesce" | "ifnull" | "if" | "nullif" | "greatest" | "least"
+            ) =>
+        {
+            if let FunctionArguments::List(l) = &mut f.args {
+                for a in &mut l.args {
+                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
+                        *e = operand(std::mem::replace(e, crate::ast_build::null()));
+                    }
+                }
+            }
+            Expr::Function(f)
+        }
         e => e,
     }
 }
@@ -227,7 +302,10 @@ fn decimal_result(name: &str, operands: Vec<Expr>) -> Expr {
 }
 
 fn exact(t: NumType) -> bool {
-    matches!(t, NumType::Int | NumType::Decimal | NumType::Other)
+    matches!(
+        t,
+        NumType::Int | NumType::Decimal | NumType::Null | NumType::Other
+    )
 }
 
 /// `l op r` routed to DECIMAL arithmetic or comparison, when MySQL would do it exactly.
@@ -269,6 +347,16 @@ fn comparison(
     // A stored DECIMAL column compares by number through its collation (and an index).
     let stored = |e: &Expr| is_column(e) && decimal_column(e, scopes).is_some();
     let computed = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && !is_literal(e);
+    // A scalar subquery's value (a stored DECIMAL is text) compared with a DECIMAL.
+    let subquery =
+        |e: &Expr, other: NumType| matches!(e, Expr::Subquery(_)) && other == NumType::Decimal;
+    if subquery(l, rt) || subquery(r, lt) {
+        let cmp = func(
+            "tutti_dec_cmp",
+            vec![operand(l.clone()), operand(r.clone())],
+        );
+        return Some(binop(cmp, op.clone(), number("0")));
+    }
     let numeric = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
     // A string and a number, neither a column: MySQL compares them as doubles (SQLite would
     // order any number before any text).
@@ -352,6 +440,16 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let name = function_name(f);
     let a = args(f);
     let first = type_of(a.first()?, scopes);
+    if name == "mod" && a.len() == 2 {
+        let types = [first, type_of(a[1], scopes)];
+        if types.contains(&NumType::Decimal) && types.iter().all(|t| exact(*t)) {
+            return Some(decimal_result(
+                "tutti_dec_mod",
+                vec![a[0].clone(), a[1].clone()],
+            ));
+        }
+        return None;
+    }
     let exact_name = match name.as_str() {
         "sum" if first == NumType::Decimal => "tutti_dec_sum",
         "avg" if matches!(first, NumType::Decimal | NumType::Int) => "tutti_dec_avg",
