@@ -67,6 +67,13 @@ impl Session {
                 sqlite::query(&r, &q.sql, params)?
             }
         };
+        let mut rs = rs;
+        for c in &mut rs.columns {
+            let text = matches!(c.kind, crate::ColumnKind::Text | crate::ColumnKind::Null);
+            if text && q.decimal_columns.contains(&c.name) {
+                c.kind = crate::ColumnKind::Decimal;
+            }
+        }
         self.found_rows = rs.rows.len() as u64;
         self.row_count = -1;
         Ok(Response::Rows(rs))

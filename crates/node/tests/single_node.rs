@@ -561,3 +561,47 @@ fn command_line_errors_are_one_clear_line() {
         assert!(help.contains(flag), "start --help explains {flag}");
     }
 }
+
+#[test]
+fn computed_decimals_are_sent_as_decimals() {
+    let (_b, n) = started("decimals");
+    let mut c = n.conn();
+    c.query_drop("CREATE DATABASE app").unwrap();
+    c.query_drop("CREATE TABLE app.p (id INT PRIMARY KEY, m DECIMAL(10,2))")
+        .unwrap();
+    c.query_drop("INSERT INTO app.p VALUES (1, 1.5), (2, 2.25)")
+        .unwrap();
+    let sql = "SELECT SUM(m), m * 2 AS x, 1/3, m, AVG(id), COUNT(*) FROM app.p";
+    let result = c.query_iter(sql).unwrap();
+    let types: Vec<mysql::consts::ColumnType> = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|col| col.column_type())
+        .collect();
+    use mysql::consts::ColumnType::{MYSQL_TYPE_LONGLONG, MYSQL_TYPE_NEWDECIMAL};
+    assert_eq!(
+        types,
+        [
+            MYSQL_TYPE_NEWDECIMAL,
+            MYSQL_TYPE_NEWDECIMAL,
+            MYSQL_TYPE_NEWDECIMAL,
+            MYSQL_TYPE_NEWDECIMAL,
+            MYSQL_TYPE_NEWDECIMAL,
+            MYSQL_TYPE_LONGLONG
+        ]
+    );
+    drop(result);
+    let row: (String, String, String, String, String, i64) = c.query_first(sql).unwrap().unwrap();
+    assert_eq!(
+        row,
+        (
+            "3.75".into(),
+            "3.00".into(),
+            "0.3333".into(),
+            "1.50".into(),
+            "1.5000".into(),
+            2
+        )
+    );
+}

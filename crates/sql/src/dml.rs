@@ -70,6 +70,7 @@ fn finish(
         row_lock: None,
         reads: rw.reads(),
         volatile: rw.ex.volatile,
+        decimal_columns: rw.decimal_columns.clone().unwrap_or_default(),
     })
 }
 

@@ -42,6 +42,11 @@ pub(crate) struct Rewriter<'a> {
     other_objects: bool,
     /// WITH clauses already rewritten, put back after their query's visit (one per query).
     withs: Vec<Option<sqlparser::ast::With>>,
+    /// Nesting of the query being visited (1: the statement's own query).
+    depth: usize,
+    /// The result columns of the statement's query that are computed DECIMALs (set by its
+    /// first SELECT).
+    pub decimal_columns: Option<Vec<String>>,
 }
 
 fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
@@ -72,6 +77,8 @@ impl<'a> Rewriter<'a> {
             tables: Vec::new(),
             other_objects: false,
             withs: Vec::new(),
+            depth: 0,
+            decimal_columns: None,
         }
     }
 
@@ -301,10 +308,12 @@ impl VisitorMut for Rewriter<'_> {
     type Break = SqlError;
 
     fn pre_visit_query(&mut self, q: &mut Query) -> ControlFlow<SqlError> {
+        self.depth += 1;
         flow(self.pre_query(q))
     }
 
     fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<SqlError> {
+        self.depth -= 1;
         self.ctes.pop();
         if let Some(with) = self.withs.pop().flatten() {
             q.with = Some(with);
@@ -316,7 +325,28 @@ impl VisitorMut for Rewriter<'_> {
         flow(self.pre_select(s))
     }
 
-    fn post_visit_select(&mut self, _: &mut Select) -> ControlFlow<SqlError> {
+    fn post_visit_select(&mut self, s: &mut Select) -> ControlFlow<SqlError> {
+        if self.depth == 1 && self.decimal_columns.is_none() {
+            let scopes = &self.ex.scopes;
+            let names = s
+                .projection
+                .iter()
+                .filter_map(|item| match item {
+                    SelectItem::ExprWithAlias { expr, alias }
+                        if crate::typing::type_of(expr, scopes)
+                            == crate::typing::NumType::Decimal
+                            && !matches!(
+                                expr,
+                                Expr::Identifier(_) | Expr::CompoundIdentifier(_)
+                            ) =>
+                    {
+                        Some(alias.value.clone())
+                    }
+                    _ => None,
+                })
+                .collect();
+            self.decimal_columns = Some(names);
+        }
         self.ex.scopes.pop();
         ControlFlow::Continue(())
     }

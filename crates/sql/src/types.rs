@@ -190,6 +190,9 @@ pub struct Query {
     /// Session values (`@@x`, `@x`, `LAST_INSERT_ID()`, ...) were substituted into `sql`, so
     /// it must be translated again for each execution.
     pub volatile: bool,
+    /// Result columns (by name) that are computed DECIMALs: sent as DECIMAL, though SQLite
+    /// sees text (stored DECIMAL columns are known by their declared type).
+    pub decimal_columns: Vec<String>,
 }
 
 /// The rows a locking SELECT reads, and how to lock them.
