@@ -47,7 +47,7 @@ impl Session {
         if self.txn.is_none() && !self.autocommit() {
             self.begin(false);
         }
-        let rs = match (&q.row_lock, self.txn.is_some()) {
+        let mut rs = match (&q.row_lock, self.txn.is_some()) {
             (Some(lock), true) => {
                 let r = self.locking_read(q, lock, params);
                 if r.as_ref().err() == Some(&ExecError::Deadlock) {
@@ -67,7 +67,6 @@ impl Session {
                 sqlite::query(&r, &q.sql, params)?
             }
         };
-        let mut rs = rs;
         for c in &mut rs.columns {
             let text = matches!(c.kind, crate::ColumnKind::Text | crate::ColumnKind::Null);
             if text && q.decimal_columns.contains(&c.name) {

@@ -13,7 +13,7 @@
 
 use crate::ast_build::{func, number, string};
 use crate::SqlError;
-use sqlparser::ast::Expr;
+use sqlparser::ast::{ExactNumberInfo, Expr};
 
 /// The declared-type prefix of a DECIMAL column.
 pub(crate) const DECL: &str = "DECIMAL TEXT";
@@ -50,6 +50,16 @@ impl DecimalType {
             precision: precision.max(1) as u32,
             scale: scale as u32,
         })
+    }
+
+    /// The type `DECIMAL`, `DECIMAL(p)` or `DECIMAL(p,s)` names (default (10,0)).
+    pub(crate) fn of_info(info: &ExactNumberInfo) -> Result<DecimalType, SqlError> {
+        let (p, s) = match info {
+            ExactNumberInfo::None => (10, 0),
+            ExactNumberInfo::Precision(p) => (*p, 0),
+            ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+        };
+        DecimalType::new(p, s)
     }
 
     /// The SQLite declared type (without the collation).

@@ -265,7 +265,13 @@ impl<'a> Rewriter<'a> {
                 } else {
                     let table = resolve_parts(self.ex.env, &ids)?;
                     *name = sqlite_object(&table);
-                    if self.ex.env.table(&table).is_some() {
+                    // The enclosing SELECT's scope already looked it up in the catalog.
+                    let in_scope = self
+                        .ex
+                        .scopes
+                        .last()
+                        .is_some_and(|scope| scope.iter().any(|s| s.table.name == table));
+                    if in_scope || self.ex.env.table(&table).is_some() {
                         if !self.tables.contains(&table) {
                             self.tables.push(table.clone());
                         }

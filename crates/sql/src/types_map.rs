@@ -85,12 +85,7 @@ fn char_len(name: &str, l: &Option<CharacterLength>) -> String {
 
 /// `DECIMAL(p,s)` (default (10,0)) → `DECIMAL TEXT(p,s)`: see [`crate::decimal`].
 fn decimal(info: &ExactNumberInfo) -> Result<MappedType, SqlError> {
-    let (p, s) = match info {
-        ExactNumberInfo::None => (10, 0),
-        ExactNumberInfo::Precision(p) => (*p, 0),
-        ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
-    };
-    let ty = DecimalType::new(p, s)?;
+    let ty = DecimalType::of_info(info)?;
     Ok(MappedType {
         decimal: Some(ty),
         ..plain(ty.decl())

@@ -235,23 +235,20 @@ fn number_type(n: &str) -> NumType {
 /// REAL would lose), anything else as it is.
 pub(crate) fn operand(e: Expr) -> Expr {
     match e {
-        Expr::Value(ref v) => match &v.value {
-            SqlValue::Number(n, _) if number_type(n) == NumType::Decimal => string(n.clone()),
-            _ => e,
+        Expr::Value(_) => match decimal_literal(&e) {
+            Some(n) => string(n),
+            None => e,
         },
         Expr::UnaryOp {
             op: UnaryOperator::Minus,
             expr,
-        } if matches!(expr.as_ref(), Expr::Value(v) if matches!(&v.value, SqlValue::Number(n, _) if number_type(n) == NumType::Decimal)) =>
-        {
-            let Expr::Value(v) = *expr else {
-                unreachable!()
-            };
-            let SqlValue::Number(n, _) = v.value else {
-                unreachable!()
-            };
-            string(format!("-{n}"))
-        }
+        } => match decimal_literal(&expr) {
+            Some(n) => string(format!("-{n}")),
+            None => Expr::UnaryOp {
+                op: UnaryOperator::Minus,
+                expr,
+            },
+        },
         Expr::Nested(inner) => operand(*inner),
         // The results of CASE and of the functions returning an argument reach the DECIMAL
         // function as they are: their literals too must keep all their digits.
@@ -280,25 +277,61 @@ pub(crate) fn operand(e: Expr) -> Expr {
                 "coalesce" | "ifnull" | "if" | "nullif" | "greatest" | "least"
             ) =>
         {
-            if let FunctionArguments::List(l) = &mut f.args {
-                for a in &mut l.args {
-                    if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
-                        *e = operand(std::mem::replace(e, crate::ast_build::null()));
-                    }
-                }
-            }
+            operand_args(&mut f);
             Expr::Function(f)
         }
         e => e,
     }
 }
 
-/// A DECIMAL function's result, compared and sorted by number.
-fn decimal_result(name: &str, operands: Vec<Expr>) -> Expr {
+/// The digits of a DECIMAL literal.
+fn decimal_literal(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Number(n, _) if number_type(n) == NumType::Decimal => Some(n.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Each argument of `f` as a DECIMAL function's operand.
+fn operand_args(f: &mut Function) {
+    if let FunctionArguments::List(l) = &mut f.args {
+        for a in &mut l.args {
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
+                *e = operand(std::mem::replace(e, crate::ast_build::null()));
+            }
+        }
+    }
+}
+
+/// A DECIMAL result, compared and sorted by number.
+fn collated(e: Expr) -> Expr {
     Expr::Collate {
-        expr: Box::new(func(name, operands.into_iter().map(operand).collect())),
+        expr: Box::new(e),
         collation: ObjectName::from(vec![Ident::new(COLLATION)]),
     }
+}
+
+/// A DECIMAL function's result.
+fn decimal_result(name: &str, operands: Vec<Expr>) -> Expr {
+    collated(func(name, operands.into_iter().map(operand).collect()))
+}
+
+/// `tutti_dec_cmp(l, r) op 0`: `l op r` compared exactly.
+fn exact_comparison(l: &Expr, op: BinaryOperator, r: &Expr) -> Expr {
+    let cmp = func(
+        "tutti_dec_cmp",
+        vec![operand(l.clone()), operand(r.clone())],
+    );
+    binop(cmp, op, number("0"))
+}
+
+/// `CAST(l AS REAL) op CAST(r AS REAL)`: `l op r` compared as doubles.
+fn double_comparison(l: &Expr, op: BinaryOperator, r: &Expr) -> Expr {
+    let real = |e: &Expr| cast(nested(e.clone()), DataType::Real);
+    binop(real(l), op, real(r))
 }
 
 fn exact(t: NumType) -> bool {
@@ -351,11 +384,7 @@ fn comparison(
     let subquery =
         |e: &Expr, other: NumType| matches!(e, Expr::Subquery(_)) && other == NumType::Decimal;
     if subquery(l, rt) || subquery(r, lt) {
-        let cmp = func(
-            "tutti_dec_cmp",
-            vec![operand(l.clone()), operand(r.clone())],
-        );
-        return Some(binop(cmp, op.clone(), number("0")));
+        return Some(exact_comparison(l, op.clone(), r));
     }
     let numeric = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
     // A string and a number, neither a column: MySQL compares them as doubles (SQLite would
@@ -364,21 +393,16 @@ fn comparison(
         && !is_column(r)
         && (lt == NumType::Str && numeric(rt) || numeric(lt) && rt == NumType::Str)
     {
-        let real = |e: &Expr| cast(nested(e.clone()), DataType::Real);
-        return Some(binop(real(l), op.clone(), real(r)));
+        return Some(double_comparison(l, op.clone(), r));
     }
     if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {
         return None;
     }
-    if exact(lt) && exact(rt) {
-        let cmp = func(
-            "tutti_dec_cmp",
-            vec![operand(l.clone()), operand(r.clone())],
-        );
-        return Some(binop(cmp, op.clone(), number("0")));
-    }
-    let real = |e: &Expr| cast(nested(e.clone()), DataType::Real);
-    Some(binop(real(l), op.clone(), real(r)))
+    Some(if exact(lt) && exact(rt) {
+        exact_comparison(l, op.clone(), r)
+    } else {
+        double_comparison(l, op.clone(), r)
+    })
 }
 
 fn is_literal(e: &Expr) -> bool {
@@ -408,16 +432,9 @@ pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -
     if !list.iter().all(|e| exact(type_of(e, scopes))) || !exact(t) {
         return None;
     }
-    let eq = |e: &Expr| {
-        let cmp = func(
-            "tutti_dec_cmp",
-            vec![operand(x.clone()), operand(e.clone())],
-        );
-        binop(cmp, BinaryOperator::Eq, number("0"))
-    };
     let any = list
         .iter()
-        .map(eq)
+        .map(|e| exact_comparison(x, BinaryOperator::Eq, e))
         .reduce(|a, b| binop(a, BinaryOperator::Or, b))?;
     Some(if negated {
         Expr::UnaryOp {
@@ -466,27 +483,13 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     }
     let mut g = f.clone();
     g.name = ObjectName::from(vec![Ident::new(exact_name)]);
-    if let FunctionArguments::List(l) = &mut g.args {
-        for arg in &mut l.args {
-            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg {
-                *e = operand(e.clone());
-            }
-        }
-    }
-    Some(Expr::Collate {
-        expr: Box::new(Expr::Function(g)),
-        collation: ObjectName::from(vec![Ident::new(COLLATION)]),
-    })
+    operand_args(&mut g);
+    Some(collated(Expr::Function(g)))
 }
 
 /// `CAST(x AS DECIMAL[(p[,s])])` → `tutti_dec_cast(x, p, s)` (default precision 10, scale 0).
 pub(crate) fn cast_decimal(x: Expr, info: &ExactNumberInfo) -> Result<Expr, crate::SqlError> {
-    let (p, s) = match info {
-        ExactNumberInfo::None => (10, 0),
-        ExactNumberInfo::Precision(p) => (*p, 0),
-        ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
-    };
-    let ty = DecimalType::new(p, s)?;
+    let ty = DecimalType::of_info(info)?;
     Ok(decimal_result(
         "tutti_dec_cast",
         vec![

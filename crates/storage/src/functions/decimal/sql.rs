@@ -99,7 +99,7 @@ fn precision_scale(ctx: &Context<'_>, i: usize) -> Result<(u32, u32)> {
 }
 
 /// Fits `d` into DECIMAL(p, s): rounded, or Err(clamped value) when out of range.
-pub(crate) fn fit(d: &Decimal, p: u32, s: u32) -> std::result::Result<Decimal, Decimal> {
+fn fit(d: &Decimal, p: u32, s: u32) -> std::result::Result<Decimal, Decimal> {
     let r = d.round_to(s);
     if r.int_digits() > p - s {
         Err(Decimal::max_of(p, s, d.is_negative()))
