@@ -92,6 +92,12 @@ pub enum ExecError {
     /// A text that is not a number for a numeric column (strict mode).
     #[error("{0}")]
     IncorrectValue(String),
+    /// A value that is no date, datetime or time for a temporal column (strict mode).
+    #[error("{0}")]
+    IncorrectTemporal(String),
+    /// A string longer than its column (strict mode).
+    #[error("{0}")]
+    TooLong(String),
     /// Unknown SQL function.
     #[error("FUNCTION {0} does not exist")]
     NoSuchFunction(String),
@@ -299,6 +305,15 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     if msg.starts_with(tutti_storage::OUT_OF_RANGE) {
         return ExecError::OutOfRange(msg.to_string());
     }
+    if tutti_storage::INCORRECT_TEMPORAL
+        .iter()
+        .any(|p| msg.starts_with(p))
+    {
+        return ExecError::IncorrectTemporal(msg.to_string());
+    }
+    if msg.starts_with(tutti_storage::DATA_TOO_LONG) {
+        return ExecError::TooLong(msg.to_string());
+    }
     if msg.starts_with(tutti_storage::INCORRECT_VALUE) && msg.contains(" value: '") {
         return ExecError::IncorrectValue(msg.to_string());
     }
@@ -379,6 +394,16 @@ mod tests {
             (
                 "Data truncated for column 'd' at row 1",
                 ExecError::Truncated("Data truncated for column 'd' at row 1".into()),
+            ),
+            (
+                "Data too long for column 'c' at row 1",
+                ExecError::TooLong("Data too long for column 'c' at row 1".into()),
+            ),
+            (
+                "Incorrect date value: '2024-02-30' for column `d`.`t`.`d` at row 1",
+                ExecError::IncorrectTemporal(
+                    "Incorrect date value: '2024-02-30' for column `d`.`t`.`d` at row 1".into(),
+                ),
             ),
             (
                 "Incorrect decimal value: 'x' for column 'd' at row 1",

@@ -51,6 +51,8 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::OutOfRange(_) => ER_WARN_DATA_OUT_OF_RANGE,
         E::IncorrectValue(_) => ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
         E::Truncated(_) => WARN_DATA_TRUNCATED,
+        E::IncorrectTemporal(_) => ER_TRUNCATED_WRONG_VALUE,
+        E::TooLong(_) => ER_DATA_TOO_LONG,
         E::UnknownDatabase(_) => ER_BAD_DB_ERROR,
         E::DatabaseExists(_) => ER_DB_CREATE_EXISTS,
         E::DropMissingDatabase(_) => ER_DB_DROP_EXISTS,

@@ -1,11 +1,11 @@
 //! Column and index definitions as SQLite text, shared by CREATE TABLE, ALTER TABLE and
 //! CREATE INDEX.
 //!
-//! A column becomes `"name" TYPE [NOT NULL] [DEFAULT d] [COLLATE NOCASE] [CHECK (...)]`:
+//! A column becomes `"name" TYPE [NOT NULL] [DEFAULT d] [COLLATE tutti_general_ci] [CHECK (...)]`:
 //!
 //! * the type as `types_map` gives it (the caller fixes AUTO_INCREMENT to `INTEGER`);
-//! * text-like columns get `COLLATE NOCASE` — MySQL's default collations are
-//!   case-insensitive — unless a `*_bin`/`*_cs` collation, `CHARACTER SET binary`, or a
+//! * text-like columns get `COLLATE tutti_general_ci` — MySQL's default collation is
+//!   case-, accent- and trailing-space-insensitive — unless a `*_bin`/`*_cs` collation, `CHARACTER SET binary`, or a
 //!   binary table default collation says otherwise; other CHARACTER SET/COLLATE clauses are
 //!   dropped;
 //! * DEFAULT keeps literals, `CURRENT_TIMESTAMP[(n)]`/`NOW()` → `CURRENT_TIMESTAMP` (note:
@@ -70,7 +70,8 @@ impl ColumnOut {
             s.push_str(d);
         }
         if self.nocase {
-            s.push_str(" COLLATE NOCASE");
+            s.push_str(" COLLATE ");
+            s.push_str(GENERAL_CI);
         } else if self.mapped.decimal.is_some() {
             s.push_str(" COLLATE ");
             s.push_str(crate::decimal::COLLATION);
@@ -82,6 +83,10 @@ impl ColumnOut {
         s
     }
 }
+
+/// The SQLite collation of case-insensitive text (MariaDB's default, `utf8mb4_general_ci`:
+/// case- and accent-insensitive, trailing spaces ignored), registered by storage.
+pub(crate) const GENERAL_CI: &str = "tutti_general_ci";
 
 /// True for a MySQL collation or charset that compares case-sensitively.
 pub(crate) fn is_binary_collation(name: &str) -> bool {

@@ -341,10 +341,10 @@ pub(crate) fn pre_rewrite(e: &mut Expr) {
     }
 }
 
-/// The SQLite collation for a MySQL one: case-insensitive `*_ci` → NOCASE, else BINARY.
+/// The SQLite collation for a MySQL one: case-insensitive `*_ci` → general_ci, else BINARY.
 pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
     let name = if mysql.to_ascii_lowercase().ends_with("_ci") {
-        "NOCASE"
+        crate::columns::GENERAL_CI
     } else {
         "BINARY"
     };

@@ -1,10 +1,17 @@
 //! Values as their columns store them, in MariaDB's strict mode: every value an INSERT,
-//! REPLACE, UPDATE or upsert writes into a DECIMAL column goes through
-//! `tutti_dec_store(v, p, s, 'column', row)` (see `decimal`), into an integer column through
-//! `tutti_int_store(v, min, max, 'column', row)`: rounded as MariaDB rounds, refused (1264,
-//! 1265, 1366) when it does not fit or is no number. The AUTO_INCREMENT column is left to
-//! `autoinc`. BIGINT UNSIGNED holds 0..2^63-1 (SQLite integers are signed 64-bit); larger
-//! values are refused with 1264 rather than stored inexactly.
+//! REPLACE, UPDATE or upsert writes goes through its column's store function (registered by
+//! storage), which gives the value MariaDB stores or MariaDB's error:
+//!
+//! * DECIMAL: `tutti_dec_store(v, p, s, 'column', row)` (see `decimal`); integers:
+//!   `tutti_int_store(v, min, max, 'column', row)` — rounded as MariaDB rounds, refused
+//!   (1264, 1265, 1366) when it does not fit or is no number. The AUTO_INCREMENT column is
+//!   left to `autoinc`. BIGINT UNSIGNED holds 0..2^63-1 (SQLite integers are signed 64-bit);
+//!   larger values are refused with 1264 rather than stored inexactly.
+//! * CHAR/VARCHAR/TEXT/BINARY/VARBINARY/BLOB: `tutti_str_store(v, max, flags, 'column', row)`
+//!   — longer than the column is 1406; a CHAR loses its trailing spaces.
+//! * DATE/DATETIME/TIMESTAMP/TIME/YEAR: `tutti_temporal_store(v, kind, fsp, 'column', row)`
+//!   — MySQL's spellings become the canonical text (`20000101` → `2000-01-01`), impossible
+//!   values are 1292.
 //!
 //! * `VALUES` rows: each value is wrapped in place (with its row number for the message).
 //! * `INSERT ... SELECT`: the SELECT's items are wrapped in place; a source whose items do
@@ -23,13 +30,48 @@ use crate::decimal::DecimalType;
 use crate::names::quoted;
 use crate::TableInfo;
 
-/// How a column stores numbers.
+/// How a column stores values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Numeric {
+enum Storage {
     /// DECIMAL(p, s).
     Decimal(DecimalType),
     /// An integer type: its range.
     Integer(i64, i64),
+    /// A string type: its length limit and `tutti_str_store` flags.
+    Text(u64, i64),
+    /// A temporal type: its `tutti_temporal_store` kind and fraction digits.
+    Temporal(&'static str, u32),
+}
+
+/// `tutti_str_store` flag: the limit counts bytes.
+const BYTES: i64 = 1;
+/// `tutti_str_store` flag: a CHAR (trailing spaces dropped).
+const CHAR: i64 = 2;
+
+/// The string or temporal storage of a declared type (`VARCHAR(10)`, `DATETIME(3)`, ...).
+fn text_or_temporal(decl: &str) -> Option<Storage> {
+    let d = decl.to_ascii_uppercase();
+    let base = d.split(['(', ' ']).next()?;
+    let length = || -> Option<u64> {
+        let inner = d.split_once('(')?.1.split_once(')')?.0;
+        inner.trim().parse().ok()
+    };
+    let text = |max: Option<u64>, flags| max.map(|m| Storage::Text(m, flags));
+    match base {
+        "CHAR" | "CHARACTER" => text(length().or(Some(1)), CHAR),
+        "VARCHAR" | "NVARCHAR" => text(length(), 0),
+        "BINARY" => text(length().or(Some(1)), BYTES),
+        "VARBINARY" => text(length(), BYTES),
+        "TINYTEXT" | "TINYBLOB" => text(Some(255), BYTES),
+        "TEXT" | "BLOB" => text(Some(65_535), BYTES),
+        "MEDIUMTEXT" | "MEDIUMBLOB" => text(Some(16_777_215), BYTES),
+        "DATE" => Some(Storage::Temporal("date", 0)),
+        "DATETIME" => Some(Storage::Temporal("datetime", length().unwrap_or(0) as u32)),
+        "TIMESTAMP" => Some(Storage::Temporal("timestamp", length().unwrap_or(0) as u32)),
+        "TIME" => Some(Storage::Temporal("time", length().unwrap_or(0) as u32)),
+        "YEAR" => Some(Storage::Temporal("year", 0)),
+        _ => None,
+    }
 }
 
 /// The range of an integer declared type (`INT`, `SMALLINT UNSIGNED`, `TINYINT(1)`, ...).
@@ -53,8 +95,16 @@ fn integer_range(decl: &str) -> Option<(i64, i64)> {
     })
 }
 
-/// How a table's column stores numbers, if it is a numeric column tutti checks.
-fn numeric_of(table: &TableInfo, column: &str) -> Option<Numeric> {
+/// The `tutti_temporal_store` kind and fraction digits of a temporal declared type.
+pub(crate) fn temporal_of(decl: &str) -> Option<(&'static str, u32)> {
+    match text_or_temporal(decl)? {
+        Storage::Temporal(kind, fsp) if kind != "year" => Some((kind, fsp)),
+        _ => None,
+    }
+}
+
+/// How a table's column stores values, if it is a column tutti checks.
+fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
     let c = table
         .columns
         .iter()
@@ -63,19 +113,35 @@ fn numeric_of(table: &TableInfo, column: &str) -> Option<Numeric> {
         return None;
     }
     if let Some(ty) = DecimalType::of_decl(&c.decl_type) {
-        return Some(Numeric::Decimal(ty));
+        return Some(Storage::Decimal(ty));
     }
-    integer_range(&c.decl_type).map(|(min, max)| Numeric::Integer(min, max))
+    integer_range(&c.decl_type)
+        .map(|(min, max)| Storage::Integer(min, max))
+        .or_else(|| text_or_temporal(&c.decl_type))
 }
 
-/// True when `value` is known to fit as it is: NULL, an integer literal in range, or the
-/// row an upsert proposed for this very column (`excluded."c"`, already stored once).
-fn fits(kind: Numeric, value: &Expr, column: &str) -> bool {
+/// True when `value` is known to fit as it is: NULL, an integer literal in range, a short
+/// string for a string column, or the row an upsert proposed for this very column
+/// (`excluded."c"`, already stored once).
+fn fits(kind: Storage, value: &Expr, column: &str) -> bool {
     let literal = |e: &Expr, negate: bool| match e {
         Expr::Value(v) => match &v.value {
             SqlValue::Null => true,
+            SqlValue::SingleQuotedString(t) => match kind {
+                Storage::Text(max, flags) => {
+                    let n = if flags & BYTES != 0 {
+                        t.len()
+                    } else {
+                        t.chars().count()
+                    };
+                    n as u64 <= max && !(flags & CHAR != 0 && t.ends_with(' '))
+                }
+                _ => false,
+            },
+            // A column's DEFAULT, printed verbatim: valid since CREATE TABLE.
+            SqlValue::Number(n, _) if n.starts_with('\'') => true,
             SqlValue::Number(n, _) => match (kind, n.parse::<i64>()) {
-                (Numeric::Integer(min, max), Ok(i)) => {
+                (Storage::Integer(min, max), Ok(i)) => {
                     let i = if negate { i.checked_neg() } else { Some(i) };
                     i.is_some_and(|i| (min..=max).contains(&i))
                 }
@@ -100,7 +166,7 @@ fn fits(kind: Numeric, value: &Expr, column: &str) -> bool {
 }
 
 /// `value` wrapped in the column's store function (unless it is known to fit).
-fn store(kind: Numeric, value: Expr, qualified: &str, row: usize) -> Expr {
+fn store(kind: Storage, value: Expr, qualified: &str, row: usize) -> Expr {
     let column = qualified
         .rsplit('.')
         .next()
@@ -109,19 +175,31 @@ fn store(kind: Numeric, value: Expr, qualified: &str, row: usize) -> Expr {
     if fits(kind, &value, column) {
         return value;
     }
-    match kind {
-        Numeric::Decimal(ty) => ty.store(value, qualified, row),
-        Numeric::Integer(min, max) => func(
+    let (name, value, a, b) = match kind {
+        Storage::Decimal(ty) => return ty.store(value, qualified, row),
+        Storage::Integer(min, max) => (
             "tutti_int_store",
-            vec![
-                crate::typing::operand(value),
-                number(min.to_string()),
-                number(max.to_string()),
-                string(qualified),
-                number(row.to_string()),
-            ],
+            crate::typing::operand(value),
+            number(min.to_string()),
+            number(max.to_string()),
         ),
-    }
+        Storage::Text(max, flags) => (
+            "tutti_str_store",
+            value,
+            number(max.to_string()),
+            number(flags.to_string()),
+        ),
+        Storage::Temporal(kind, fsp) => (
+            "tutti_temporal_store",
+            crate::typing::operand(value),
+            string(kind),
+            number(fsp.to_string()),
+        ),
+    };
+    func(
+        name,
+        vec![value, a, b, string(qualified), number(row.to_string())],
+    )
 }
 
 /// A column as MariaDB's messages name it: `` `db`.`t`.`c` ``.
@@ -131,13 +209,13 @@ fn qualified(table: &TableInfo, column: &str) -> String {
 
 /// The value assigned to `column`, as the column stores it.
 pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr) -> Expr {
-    match numeric_of(table, column) {
+    match storage_of(table, column) {
         Some(kind) => store(kind, value, &qualified(table, column), 1),
         None => value,
     }
 }
 
-/// Wraps the values an INSERT writes into DECIMAL columns. `columns`: the column list
+/// Wraps the values an INSERT writes into checked columns. `columns`: the column list
 /// (empty: all columns, in order).
 pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
     let names: Vec<String> = if columns.is_empty() {
@@ -145,7 +223,7 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
     } else {
         columns.iter().map(|c| c.value.clone()).collect()
     };
-    let types: Vec<Option<Numeric>> = names.iter().map(|n| numeric_of(table, n)).collect();
+    let types: Vec<Option<Storage>> = names.iter().map(|n| storage_of(table, n)).collect();
     if types.iter().all(Option::is_none) {
         return;
     }
@@ -194,7 +272,7 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
 
 const SOURCE: &str = "tutti_src";
 
-fn through_cte(inner: Query, names: &[String], types: &[Option<Numeric>]) -> Query {
+fn through_cte(inner: Query, names: &[String], types: &[Option<Storage>]) -> Query {
     let cols: Vec<String> = (1..=names.len()).map(|i| format!("c{i}")).collect();
     let projection = cols
         .iter()

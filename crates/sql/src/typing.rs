@@ -95,14 +95,7 @@ fn column_decl<'a>(scopes: &'a Scopes, qualifier: Option<&str>, name: &str) -> O
 
 /// The DECIMAL type of a column reference, if it is one.
 pub(crate) fn decimal_column(e: &Expr, scopes: &Scopes) -> Option<DecimalType> {
-    let decl = match e {
-        Expr::Identifier(i) => column_decl(scopes, None, &i.value)?,
-        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
-            column_decl(scopes, Some(&ids[0].value), &ids[1].value)?
-        }
-        _ => return None,
-    };
-    DecimalType::of_decl(decl)
+    DecimalType::of_decl(decl_of(e, scopes)?)
 }
 
 fn is_column(e: &Expr) -> bool {
@@ -137,12 +130,8 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             SqlValue::Null => NumType::Null,
             _ => NumType::Other,
         },
-        Expr::Identifier(i) => {
-            column_decl(scopes, None, &i.value).map_or(NumType::Other, decl_type)
-        }
-        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
-            column_decl(scopes, Some(&ids[0].value), &ids[1].value)
-                .map_or(NumType::Other, decl_type)
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => {
+            decl_of(e, scopes).map_or(NumType::Other, decl_type)
         }
         Expr::Nested(inner) => type_of(inner, scopes),
         Expr::UnaryOp {
@@ -377,6 +366,9 @@ fn comparison(
     rt: NumType,
     scopes: &Scopes,
 ) -> Option<Expr> {
+    if let Some(e) = temporal_comparison(l, op, r, scopes) {
+        return Some(e);
+    }
     // A stored DECIMAL column compares by number through its collation (and an index).
     let stored = |e: &Expr| is_column(e) && decimal_column(e, scopes).is_some();
     let computed = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && !is_literal(e);
@@ -396,13 +388,81 @@ fn comparison(
         return Some(double_comparison(l, op.clone(), r));
     }
     if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {
-        return None;
+        return default_collation(l, op, r, lt, rt);
     }
     Some(if exact(lt) && exact(rt) {
         exact_comparison(l, op.clone(), r)
     } else {
         double_comparison(l, op.clone(), r)
     })
+}
+
+/// The declared type of a column reference.
+fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
+    match e {
+        Expr::Identifier(i) => column_decl(scopes, None, &i.value),
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            column_decl(scopes, Some(&ids[0].value), &ids[1].value)
+        }
+        _ => None,
+    }
+}
+
+/// A DATE/DATETIME/TIMESTAMP/TIME column compared with a constant: MySQL reads the constant
+/// as a value of the column's type (`d = 20000102`, `dt = '2000-1-2'`), so it becomes the
+/// column's canonical text, `tutti_temporal(c, kind, fsp)`; the column keeps its index.
+fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let temporal = |e: &Expr| decl_of(e, scopes).and_then(crate::stored::temporal_of);
+    let constant = |e: &Expr| {
+        is_literal(e) && !matches!(unnested(e), Expr::Value(v) if v.value == SqlValue::Null)
+    };
+    let convert = |c: &Expr, (kind, fsp): (&str, u32)| {
+        func(
+            "tutti_temporal",
+            vec![operand(c.clone()), string(kind), number(fsp.to_string())],
+        )
+    };
+    if let (Some(t), true) = (temporal(l), constant(r)) {
+        return Some(binop(l.clone(), op.clone(), convert(r, t)));
+    }
+    if let (true, Some(t)) = (constant(l), temporal(r)) {
+        return Some(binop(convert(l, t), op.clone(), r.clone()));
+    }
+    None
+}
+
+/// `l op r` between strings where no column decides the collation (`'a' = 'A'`,
+/// `UPPER(c) = 'X'`): MariaDB compares them in the default collation, case- and
+/// trailing-space-insensitive; SQLite would compare bytes. A column on either side keeps
+/// its own collation (SQLite takes it), and so does an explicit `COLLATE`.
+fn default_collation(
+    l: &Expr,
+    op: &BinaryOperator,
+    r: &Expr,
+    lt: NumType,
+    rt: NumType,
+) -> Option<Expr> {
+    let textual = |t: NumType| matches!(t, NumType::Str | NumType::Other);
+    let decided = |e: &Expr| is_column(unnested(e)) || matches!(unnested(e), Expr::Collate { .. });
+    if !textual(lt) || !textual(rt) || decided(l) || decided(r) {
+        return None;
+    }
+    Some(binop(general_ci(l.clone()), op.clone(), r.clone()))
+}
+
+/// `e COLLATE tutti_general_ci`.
+pub(crate) fn general_ci(e: Expr) -> Expr {
+    Expr::Collate {
+        expr: Box::new(nested(e)),
+        collation: ObjectName::from(vec![Ident::new(crate::columns::GENERAL_CI)]),
+    }
+}
+
+fn unnested(e: &Expr) -> &Expr {
+    match e {
+        Expr::Nested(inner) => unnested(inner),
+        e => e,
+    }
 }
 
 fn is_literal(e: &Expr) -> bool {
@@ -424,6 +484,20 @@ pub(crate) fn rounding(name: &str, x: &Expr, scopes: &Scopes) -> Option<Expr> {
 /// compared, as IN is).
 pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -> Option<Expr> {
     let t = type_of(x, scopes);
+    if matches!(t, NumType::Str | NumType::Other)
+        && !is_column(unnested(x))
+        && !matches!(unnested(x), Expr::Collate { .. })
+        && list
+            .iter()
+            .all(|e| matches!(type_of(e, scopes), NumType::Str | NumType::Null))
+    {
+        // Strings with no column to decide the collation: the default one, as `=` does.
+        return Some(Expr::InList {
+            expr: Box::new(general_ci(x.clone())),
+            list: list.to_vec(),
+            negated,
+        });
+    }
     let stored = is_column(x) && decimal_column(x, scopes).is_some();
     let list_decimal = list.iter().any(|e| type_of(e, scopes) == NumType::Decimal);
     if stored || !(t == NumType::Decimal || list_decimal && exact(t)) {

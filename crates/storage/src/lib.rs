@@ -23,7 +23,9 @@ mod system;
 pub use apply::{ApplyItem, ApplyOp, BatchResult, Outcome};
 pub use changeset::{apply_changeset, ChangesetConflict};
 pub use error::StorageError;
-pub use functions::{AutoInc, DATA_TRUNCATED, INCORRECT_VALUE, OUT_OF_RANGE};
+pub use functions::{
+    AutoInc, DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_TEMPORAL, INCORRECT_VALUE, OUT_OF_RANGE,
+};
 pub use pool::Reader;
 
 use parking_lot::{Mutex, MutexGuard};

@@ -30,7 +30,7 @@ fn sysbench_ddl() {
     assert_eq!(
         s,
         [
-            r#"CREATE TABLE "app.sbtest1" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "k" INTEGER NOT NULL DEFAULT '0', "c" CHAR(120) NOT NULL DEFAULT '' COLLATE NOCASE, "pad" CHAR(60) NOT NULL DEFAULT '' COLLATE NOCASE)"#
+            r#"CREATE TABLE "app.sbtest1" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "k" INTEGER NOT NULL DEFAULT '0', "c" CHAR(120) NOT NULL DEFAULT '' COLLATE tutti_general_ci, "pad" CHAR(60) NOT NULL DEFAULT '' COLLATE tutti_general_ci)"#
         ]
     );
     assert_eq!(tables, [app("sbtest1")]);
@@ -121,7 +121,7 @@ fn column_types_and_options() {
     );
     assert_eq!(
         s[0],
-        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10), "c" ENUM NOT NULL COLLATE NOCASE, "d" JSON TEXT COLLATE NOCASE, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP, "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" TEXT COLLATE NOCASE, "i" TEXT, "j" TINYINT(1), "k" DOUBLE PRECISION, "l" DATETIME DEFAULT CURRENT_TIMESTAMP, "m" VARBINARY(16), "n" YEAR, "o" INT UNSIGNED, "p" BIT(3), PRIMARY KEY ("a"), CHECK ("c" IN ('x', 'y')))"#
+        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10), "c" ENUM NOT NULL COLLATE tutti_general_ci, "d" JSON TEXT COLLATE tutti_general_ci, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP, "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" TEXT COLLATE tutti_general_ci, "i" TEXT, "j" TINYINT(1), "k" DOUBLE PRECISION, "l" DATETIME DEFAULT CURRENT_TIMESTAMP, "m" VARBINARY(16), "n" YEAR, "o" INT UNSIGNED, "p" BIT(3), PRIMARY KEY ("a"), CHECK ("c" IN ('x', 'y')))"#
     );
     let s = stmts("CREATE TABLE t3 (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, x TEXT) DEFAULT COLLATE utf8mb4_bin");
     assert_eq!(
@@ -138,7 +138,7 @@ fn column_types_and_options() {
     let s = stmts("CREATE TABLE t5 (a INT, b VARCHAR(3), PRIMARY KEY (b, a))");
     assert_eq!(
         s[0],
-        r#"CREATE TABLE "app.t5" ("a" INT NOT NULL, "b" VARCHAR(3) NOT NULL COLLATE NOCASE, PRIMARY KEY ("b", "a"))"#
+        r#"CREATE TABLE "app.t5" ("a" INT NOT NULL, "b" VARCHAR(3) NOT NULL COLLATE tutti_general_ci, PRIMARY KEY ("b", "a"))"#
     );
 }
 
@@ -155,7 +155,7 @@ fn keys_constraints_and_default_index_names() {
     assert_eq!(
         s,
         [
-            r#"CREATE TABLE "other.t6" ("a" INT NOT NULL, "b" INT, "c" VARCHAR(50) COLLATE NOCASE, "d" INT, PRIMARY KEY ("a"), CONSTRAINT "fk" FOREIGN KEY ("d") REFERENCES "other.p" ("id") ON DELETE CASCADE ON UPDATE SET NULL DEFERRABLE INITIALLY DEFERRED, FOREIGN KEY ("b") REFERENCES "app.q" ("x") DEFERRABLE INITIALLY DEFERRED, CHECK ("b" > 0), CONSTRAINT "pos" CHECK ("d" >= 0))"#,
+            r#"CREATE TABLE "other.t6" ("a" INT NOT NULL, "b" INT, "c" VARCHAR(50) COLLATE tutti_general_ci, "d" INT, PRIMARY KEY ("a"), CONSTRAINT "fk" FOREIGN KEY ("d") REFERENCES "other.p" ("id") ON DELETE CASCADE ON UPDATE SET NULL DEFERRABLE INITIALLY DEFERRED, FOREIGN KEY ("b") REFERENCES "app.q" ("x") DEFERRABLE INITIALLY DEFERRED, CHECK ("b" > 0), CONSTRAINT "pos" CHECK ("d" >= 0))"#,
             r#"CREATE INDEX "other.t6.b" ON "other.t6" ("b")"#,
             r#"CREATE INDEX "other.t6.b_2" ON "other.t6" ("b", "c")"#,
             r#"CREATE UNIQUE INDEX "other.t6.uk" ON "other.t6" ("c")"#,
@@ -319,14 +319,14 @@ fn alter_table() {
         s,
         [
             r#"ALTER TABLE "app.t" ADD COLUMN "c" INT NOT NULL DEFAULT 0"#,
-            r#"ALTER TABLE "app.t" ADD COLUMN "e" VARCHAR(10) COLLATE NOCASE"#,
+            r#"ALTER TABLE "app.t" ADD COLUMN "e" VARCHAR(10) COLLATE tutti_general_ci"#,
             r#"ALTER TABLE "app.t" DROP COLUMN "d""#,
             r#"ALTER TABLE "app.t" RENAME COLUMN "b" TO "b2""#,
             r#"CREATE INDEX "app.t.i2" ON "app.t" ("b")"#,
             r#"CREATE UNIQUE INDEX "app.t.id" ON "app.t" ("id", "a")"#,
             r#"DROP INDEX "app.t.ia""#,
             r#"ALTER TABLE "app.t" ADD COLUMN "f" INT"#,
-            r#"ALTER TABLE "app.t" ADD COLUMN "g" TEXT COLLATE NOCASE"#,
+            r#"ALTER TABLE "app.t" ADD COLUMN "g" TEXT COLLATE tutti_general_ci"#,
         ]
     );
     assert_eq!(tables, [app("t")]);

@@ -353,10 +353,34 @@ fn writes_run_on_sqlite() {
 }
 
 #[test]
+fn strings_compare_in_the_default_collation() {
+    let (c, env) = tables();
+    let v = |sql: &str| one_value(run(&c, &env, sql, &[]));
+    for (sql, want) in [
+        ("SELECT 'a' = 'A'", 1),
+        ("SELECT 'a' = 'a  '", 1),
+        ("SELECT 'é' = 'E'", 1),
+        ("SELECT 'a' < 'B'", 1),
+        ("SELECT 'a' IN ('B', 'A')", 1),
+        ("SELECT 'a' NOT IN ('B', 'A')", 0),
+        ("SELECT CONCAT('a', 'b') = 'AB'", 1),
+        ("SELECT 'a' = BINARY 'A'", 0),
+        ("SELECT 'a' = 'A' COLLATE utf8mb4_bin", 0),
+        ("SELECT 'a' COLLATE utf8mb4_bin = 'A'", 0),
+        ("SELECT COUNT(*) FROM t WHERE b = 'one  '", 1),
+        ("SELECT COUNT(*) FROM t WHERE b = 'ONÉ'", 1),
+        ("SELECT COUNT(*) FROM t WHERE UPPER(b) = 'one'", 1),
+        ("SELECT COUNT(*) FROM t WHERE 'THREE' = b", 1),
+    ] {
+        assert_eq!(v(sql), int(want), "{sql}");
+    }
+}
+
+#[test]
 fn queries_run_on_sqlite() {
     let (c, env) = tables();
     let v = |sql: &str| one_value(run(&c, &env, sql, &[]));
-    assert_eq!(v("SELECT COUNT(*) FROM t WHERE b = 'ONE'"), int(1)); // NOCASE, like MySQL
+    assert_eq!(v("SELECT COUNT(*) FROM t WHERE b = 'ONE'"), int(1)); // general_ci, like MySQL
     assert_eq!(v("SELECT COUNT(*) FROM t WHERE BINARY b = 'ONE'"), int(0));
     assert_eq!(
         v("SELECT COUNT(*) FROM t WHERE BINARY b = 'One' AND a = 10"),

@@ -7,6 +7,13 @@
 //! simple upper-case form; [`EXCEPTIONS`] lists the others. The table was generated from
 //! MariaDB 10.11 itself (`WEIGHT_STRING(.. COLLATE utf16_general_ci)` over U+0001..U+FFFF)
 //! and holds the code points whose weight differs from `char::to_uppercase` (a single char).
+//!
+//! [`COLLATION`] is the same order as an SQLite collation (PAD SPACE: trailing spaces don't
+//! count): text columns declare it, and the SQL front-end gives it to comparisons of
+//! strings where no column decides the collation (`'a' = 'A'` is 1, as in MariaDB).
+
+/// The SQLite name of the general_ci collation.
+pub const COLLATION: &str = "tutti_general_ci";
 
 /// The general_ci weight of `c`.
 pub(crate) fn weight(c: char) -> u32 {
@@ -37,6 +44,17 @@ pub(crate) fn cmp(a: &str, b: &str, pad: bool) -> std::cmp::Ordering {
         (a, b)
     };
     a.chars().map(weight).cmp(b.chars().map(weight))
+}
+
+/// The collation function: general_ci with PAD SPACE. ASCII text (the common case) is
+/// compared byte by byte, upper-cased, without decoding.
+pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.trim_end_matches(' '), b.trim_end_matches(' '));
+    if a.is_ascii() && b.is_ascii() {
+        let up = |c: u8| c.to_ascii_uppercase();
+        return a.bytes().map(up).cmp(b.bytes().map(up));
+    }
+    cmp(a, b, false)
 }
 
 /// (code point, weight) for the characters whose weight is not their simple upper case.
@@ -265,6 +283,11 @@ mod tests {
         assert_eq!(weight('a'), 'A' as u32);
         assert!(eq("Ab ", "aB", true));
         assert!(!eq("A ", "a", false));
+        assert_eq!(collate("abc  ", "ABC"), std::cmp::Ordering::Equal);
+        assert_eq!(collate("é", "E "), std::cmp::Ordering::Equal);
+        assert_eq!(collate("a", "B"), std::cmp::Ordering::Less);
+        assert_eq!(collate("_", "a"), std::cmp::Ordering::Greater); // '_' > 'A' upper-cased
+        assert_eq!(collate("ab", "a\t"), std::cmp::Ordering::Greater);
         assert!(EXCEPTIONS.windows(2).all(|w| w[0].0 < w[1].0));
     }
 }

@@ -14,9 +14,12 @@ mod math;
 mod regex;
 mod stored;
 mod string;
+mod temporal;
 mod time;
 
-pub use stored::{DATA_TRUNCATED, INCORRECT_VALUE, OUT_OF_RANGE};
+pub use stored::{
+    DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_TEMPORAL, INCORRECT_VALUE, OUT_OF_RANGE,
+};
 
 use parking_lot::Mutex;
 use rusqlite::functions::{Context, FunctionFlags};
@@ -37,6 +40,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     aggregate::register(c)?;
     decimal::register(c)?;
     stored::register(c)?;
+    c.create_collation(general_ci::COLLATION, general_ci::collate)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
     c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {

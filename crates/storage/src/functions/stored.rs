@@ -1,21 +1,30 @@
 //! Values written into typed columns, as MariaDB's strict mode (its default) stores them.
 //! The SQL front-end wraps every value an INSERT, REPLACE, UPDATE or upsert writes into a
-//! numeric column (see the front-end's `stored`):
+//! numeric, string or temporal column (see the front-end's `stored`):
 //!
 //! * `tutti_int_store(x, min, max, column, row)`: an integer column of range [min, max].
 //!   Exact values (integers, DECIMAL text, strings) round half away from zero, doubles half
 //!   to even (`rint`), as MariaDB does; a value outside the range is error 1264.
+//!   Strings convert by their numeric form: `' 12 '` is 12, `'1e3'` 1000, `'12abc'` is error
+//!   1265 (data truncated), `'abc'` and `''` error 1366 (incorrect value).
 //! * `tutti_dec_store(x, p, s, column, row)`: a DECIMAL(p, s) column (in `decimal`).
+//! * `tutti_str_store(x, max, flags, column, row)`: a string column of at most `max`
+//!   characters (bytes with flag [`BYTES`]): longer is error 1406, unless only spaces are cut
+//!   (MariaDB then truncates); a `CHAR` ([`CHAR`]) drops trailing spaces, as MariaDB
+//!   returns it.
+//! * `tutti_temporal_store(x, kind, fsp, column, row)`: a DATE, DATETIME, TIMESTAMP, TIME
+//!   or YEAR column: the canonical text (see `temporal`), error 1292 for what is no such
+//!   value, 1264 for a YEAR out of range.
 //!
-//! Strings convert by their numeric form: `' 12 '` is 12, `'1e3'` 1000, `'12abc'` is error
-//! 1265 (data truncated), `'abc'` and `''` error 1366 (incorrect value).
-//! `column` is `` `db`.`t`.`c` ``: the 1366 message names the column so, the others by `c`.
+//! `column` is `` `db`.`t`.`c` ``: the 1366 and 1292 messages name the column so, the others
+//! by `c`.
 
 use rusqlite::functions::Context;
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Error, Result};
 
 use super::decimal::value::{Decimal, Parsed};
+use super::temporal::{self, Kind};
 use super::PURE;
 
 /// Message prefix of a value out of a column's range (MySQL error 1264).
@@ -25,6 +34,20 @@ pub const DATA_TRUNCATED: &str = "Data truncated for column";
 /// Message prefix of a string that is no number (MySQL error 1366), e.g. "Incorrect
 /// integer value: 'abc' for column ...".
 pub const INCORRECT_VALUE: &str = "Incorrect ";
+
+/// Message prefix of a string too long for its column (MySQL error 1406).
+pub const DATA_TOO_LONG: &str = "Data too long for column";
+/// Message prefixes of a value that is no date, datetime or time (MySQL error 1292).
+pub const INCORRECT_TEMPORAL: [&str; 3] = [
+    "Incorrect date value: '",
+    "Incorrect datetime value: '",
+    "Incorrect time value: '",
+];
+
+/// `tutti_str_store` flag: the limit counts bytes (binary strings, TEXT types).
+pub(crate) const BYTES: i64 = 1;
+/// `tutti_str_store` flag: a CHAR column (trailing spaces dropped).
+pub(crate) const CHAR: i64 = 2;
 
 /// A numeric value to store.
 pub(crate) enum Stored {
@@ -78,6 +101,11 @@ impl Target {
         Error::UserFunctionError(msg.into())
     }
 
+    fn too_long(&self) -> Error {
+        let msg = format!("{DATA_TOO_LONG} '{}' at row {}", self.short(), self.row);
+        Error::UserFunctionError(msg.into())
+    }
+
     /// The number to store (None for NULL), or the strict-mode error for a string.
     pub fn number(&self, v: ValueRef<'_>) -> Result<Option<Stored>> {
         Ok(Some(match v {
@@ -126,8 +154,161 @@ fn int_store(ctx: &Context<'_>) -> Result<Value> {
     }
 }
 
+/// `tutti_str_store(x, max, flags, column, row)`.
+fn str_store(ctx: &Context<'_>) -> Result<Value> {
+    let (max, flags): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
+    let target = Target::of(ctx, 3, "string")?;
+    let value: Value = ctx.get(0)?;
+    let text = match &value {
+        Value::Null => return Ok(Value::Null),
+        Value::Text(t) => t.clone(),
+        Value::Blob(b) => {
+            // Binary data: its length in bytes, kept as it is.
+            return if b.len() as i64 > max {
+                Err(target.too_long())
+            } else {
+                Ok(value)
+            };
+        }
+        Value::Integer(i) => i.to_string(),
+        Value::Real(r) => r.to_string(),
+    };
+    let length = |s: &str| {
+        if flags & BYTES != 0 {
+            s.len()
+        } else {
+            s.chars().count()
+        }
+    };
+    let kept = if flags & CHAR != 0 {
+        text.trim_end_matches(' ')
+    } else {
+        &text
+    };
+    if length(kept) as i64 <= max {
+        return Ok(if kept.len() == text.len() {
+            value
+        } else {
+            Value::Text(kept.to_string())
+        });
+    }
+    // Too long: only trailing spaces may be cut.
+    let end = if flags & BYTES != 0 {
+        (0..=max as usize)
+            .rev()
+            .find(|i| kept.is_char_boundary(*i))
+            .unwrap_or(0)
+    } else {
+        kept.char_indices()
+            .nth(max as usize)
+            .map_or(kept.len(), |(i, _)| i)
+    };
+    if kept[end..].bytes().all(|b| b == b' ') {
+        Ok(Value::Text(kept[..end].to_string()))
+    } else {
+        Err(target.too_long())
+    }
+}
+
+/// The temporal kind and fraction digits of arguments 1 and 2.
+fn kind_and_fsp(ctx: &Context<'_>) -> Result<(Kind, u32)> {
+    let kind: String = ctx.get(1)?;
+    let kind = Kind::of(&kind)
+        .ok_or_else(|| Error::UserFunctionError(format!("no temporal type {kind}").into()))?;
+    Ok((kind, ctx.get(2)?))
+}
+
+/// A value's text (None for NULL).
+fn text_of(raw: ValueRef<'_>) -> Option<String> {
+    (!matches!(raw, ValueRef::Null)).then(|| super::text_of(raw))
+}
+
+/// The canonical text of `raw` as a `kind` column with `fsp` fraction digits stores it
+/// (None when it is no such value). Not for YEAR.
+fn canonical(raw: ValueRef<'_>, text: &str, kind: Kind, fsp: u32) -> Option<String> {
+    let datetime = || {
+        match raw {
+            ValueRef::Integer(i) => temporal::datetime_of_number(i),
+            ValueRef::Real(r) if r.fract() == 0.0 && r.abs() < 1e15 => {
+                temporal::datetime_of_number(r as i64)
+            }
+            ValueRef::Real(_) => None,
+            _ => temporal::parse_datetime(text),
+        }
+        .filter(temporal::valid_datetime)
+    };
+    Some(match kind {
+        Kind::Date => temporal::date_text(&datetime()?),
+        Kind::DateTime => temporal::datetime_text(&datetime()?, fsp),
+        Kind::Timestamp => {
+            temporal::datetime_text(&datetime().filter(temporal::fits_timestamp)?, fsp)
+        }
+        Kind::Time => temporal::time_text(&temporal::parse_time(text)?, fsp),
+        Kind::Year => return None,
+    })
+}
+
+/// `tutti_temporal_store(x, kind, fsp, column, row)`.
+fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
+    let (kind, fsp) = kind_and_fsp(ctx)?;
+    let target = Target::of(ctx, 3, kind.word())?;
+    let raw = ctx.get_raw(0);
+    let Some(text) = text_of(raw) else {
+        return Ok(Value::Null);
+    };
+    if kind == Kind::Year {
+        return year(raw, &text, &target);
+    }
+    match canonical(raw, &text, kind, fsp) {
+        Some(t) => Ok(Value::Text(t)),
+        None => {
+            let msg = format!(
+                "Incorrect {} value: '{text}' for column {} at row {}",
+                kind.word(),
+                target.qualified,
+                target.row
+            );
+            Err(Error::UserFunctionError(msg.into()))
+        }
+    }
+}
+
+/// `tutti_temporal(x, kind, fsp)`: a constant compared with a temporal column, in the
+/// column's canonical text (`20000102` → `2000-01-02`), so that text comparison is temporal
+/// comparison; unchanged when it is no such value.
+fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
+    let (kind, fsp) = kind_and_fsp(ctx)?;
+    let raw = ctx.get_raw(0);
+    let value: Value = ctx.get(0)?;
+    Ok(match text_of(raw) {
+        Some(text) => canonical(raw, &text, kind, fsp).map_or(value, Value::Text),
+        None => value,
+    })
+}
+
+/// A YEAR: numbers 0, 1-99 (two-digit years) and 1901-2155; strings of one or two digits
+/// are two-digit years ('0' is 2000), longer ones numbers.
+fn year(raw: ValueRef<'_>, text: &str, target: &Target) -> Result<Value> {
+    let n = match target.number(raw)? {
+        None => return Ok(Value::Null),
+        Some(Stored::Exact(d)) => d.round_to(0).to_i64(),
+        Some(Stored::Double(x)) => Some(x.round() as i64),
+    };
+    let two_digit_string = matches!(raw, ValueRef::Text(_)) && text.trim().len() <= 2;
+    let year = match n {
+        Some(0) if two_digit_string => Some(2000),
+        Some(n) => temporal::year_of_number(n),
+        None => None,
+    };
+    year.map(Value::Integer)
+        .ok_or_else(|| target.out_of_range())
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
-    c.create_scalar_function("tutti_int_store", 5, PURE, int_store)
+    c.create_scalar_function("tutti_int_store", 5, PURE, int_store)?;
+    c.create_scalar_function("tutti_str_store", 5, PURE, str_store)?;
+    c.create_scalar_function("tutti_temporal_store", 5, PURE, temporal_store)?;
+    c.create_scalar_function("tutti_temporal", 3, PURE, temporal_constant)
 }
 
 #[cfg(test)]
@@ -192,5 +373,89 @@ mod tests {
             let e = one(&c, &format!("tutti_int_store({v}, {range})")).unwrap_err();
             assert!(e.contains(want), "{v}: {e}");
         }
+    }
+
+    fn text(c: &Connection, sql: &str) -> std::result::Result<String, String> {
+        c.query_row(&format!("SELECT {sql}"), [], |r| {
+            r.get::<_, rusqlite::types::Value>(0)
+        })
+        .map(|v| match v {
+            rusqlite::types::Value::Text(t) => t,
+            rusqlite::types::Value::Integer(i) => i.to_string(),
+            v => format!("{v:?}"),
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn strings_longer_than_their_column_are_refused() {
+        let c = Connection::open_in_memory().unwrap();
+        crate::functions::register(&c).unwrap();
+        let store = |v: &str, max: i64, flags: i64| {
+            text(
+                &c,
+                &format!("tutti_str_store({v}, {max}, {flags}, '`db`.`t`.`s`', 2)"),
+            )
+        };
+        assert_eq!(store("'abc'", 3, 0), Ok("abc".into()));
+        assert_eq!(store("'héé'", 3, 0), Ok("héé".into()));
+        assert_eq!(store("'ab   '", 3, 0), Ok("ab ".into()));
+        assert_eq!(store("'ab   '", 3, super::CHAR), Ok("ab".into()));
+        assert_eq!(store("12", 3, 0), Ok("12".into()));
+        for (v, flags) in [
+            ("'abcd'", 0),
+            ("'hééé'", 0),
+            ("'héé'", super::BYTES),
+            ("1234", 0),
+        ] {
+            assert_eq!(
+                store(v, 3, flags),
+                Err("Data too long for column 's' at row 2".into()),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn temporal_values_are_stored_canonical_or_refused() {
+        let c = Connection::open_in_memory().unwrap();
+        crate::functions::register(&c).unwrap();
+        let store = |v: &str, kind: &str, fsp: u32| {
+            text(
+                &c,
+                &format!("tutti_temporal_store({v}, '{kind}', {fsp}, '`db`.`t`.`d`', 1)"),
+            )
+        };
+        assert_eq!(store("20000101", "date", 0), Ok("2000-01-01".into()));
+        assert_eq!(
+            store("'2000-01-02 3:4:5.6789'", "datetime", 3),
+            Ok("2000-01-02 03:04:05.678".into())
+        );
+        assert_eq!(
+            store("'2000-01-02'", "timestamp", 0),
+            Ok("2000-01-02 00:00:00".into())
+        );
+        assert_eq!(store("'10:11:12.5'", "time", 0), Ok("10:11:12".into()));
+        assert_eq!(store("1234", "time", 1), Ok("00:12:34.0".into()));
+        assert_eq!(store("'24'", "year", 0), Ok("2024".into()));
+        assert_eq!(store("'0'", "year", 0), Ok("2000".into()));
+        assert_eq!(store("0", "year", 0), Ok("0".into()));
+        assert_eq!(store("70", "year", 0), Ok("1970".into()));
+        assert_eq!(
+            store("'2024-02-30'", "date", 0),
+            Err("Incorrect date value: '2024-02-30' for column `db`.`t`.`d` at row 1".into())
+        );
+        assert_eq!(
+            store("'1960-01-01'", "timestamp", 0),
+            Err("Incorrect datetime value: '1960-01-01' for column `db`.`t`.`d` at row 1".into())
+        );
+        assert_eq!(
+            store("'900:00:00'", "time", 0),
+            Err("Incorrect time value: '900:00:00' for column `db`.`t`.`d` at row 1".into())
+        );
+        assert_eq!(
+            store("1900", "year", 0),
+            Err("Out of range value for column 'd' at row 1".into())
+        );
     }
 }

@@ -45,6 +45,12 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// Seconds since 1970-01-01 00:00:00 UTC of a (valid) date and time.
+pub(crate) fn unix_seconds(p: &super::temporal::Parts) -> i64 {
+    let days = days_from_civil(p.year as i64, p.month, p.day);
+    days * 86400 + (p.hour * 3600 + p.minute * 60 + p.second) as i64
+}
+
 impl DateTime {
     fn from_unix(secs: i64, micros: u32) -> DateTime {
         let days = secs.div_euclid(86400);
