@@ -44,6 +44,8 @@ pub struct Session {
     pub(crate) last_insert_id: u64,
     pub(crate) row_count: i64,
     pub(crate) found_rows: u64,
+    /// The client asked for CLIENT_FOUND_ROWS: an UPDATE counts the rows it matched.
+    pub(crate) client_found_rows: bool,
     prepared: HashMap<u32, Prepared>,
     next_stmt: u32,
 }
@@ -60,6 +62,7 @@ impl Session {
             last_insert_id: 0,
             row_count: 0,
             found_rows: 0,
+            client_found_rows: false,
             prepared: HashMap::new(),
             next_stmt: 1,
         }
@@ -68,6 +71,12 @@ impl Session {
     /// The connection id.
     pub fn id(&self) -> u32 {
         self.info.id
+    }
+
+    /// Whether the client set CLIENT_FOUND_ROWS in its handshake: the affected-row count of
+    /// an UPDATE (or an upsert's update) is then the rows matched, not the rows changed.
+    pub fn set_client_found_rows(&mut self, on: bool) {
+        self.client_found_rows = on;
     }
 
     /// The current database.
@@ -334,7 +343,9 @@ impl Session {
             Stmt::Query(q) => {
                 match q.kind {
                     QueryKind::Select => s.com_select.fetch_add(1, Relaxed),
-                    QueryKind::Insert | QueryKind::Replace => s.com_insert.fetch_add(1, Relaxed),
+                    QueryKind::Insert | QueryKind::Upsert | QueryKind::Replace => {
+                        s.com_insert.fetch_add(1, Relaxed)
+                    }
                     QueryKind::Update => s.com_update.fetch_add(1, Relaxed),
                     QueryKind::Delete => s.com_delete.fetch_add(1, Relaxed),
                 };

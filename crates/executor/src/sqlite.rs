@@ -176,6 +176,85 @@ pub struct Captured {
     pub rewritten: Vec<(String, Vec<Value>)>,
 }
 
+/// How a statement's affected-row count is made, as MySQL defines it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// Rows inserted or deleted (SQLite's own count).
+    Changes,
+    /// An UPDATE: rows whose values changed, or the rows matched with CLIENT_FOUND_ROWS.
+    Update { found_rows: bool },
+    /// INSERT ... ON DUPLICATE KEY UPDATE: 1 per row inserted, 2 per row updated, 0 per row
+    /// set to its current values (1 with CLIENT_FOUND_ROWS).
+    Upsert { found_rows: bool },
+    /// REPLACE: rows inserted plus rows deleted to make room.
+    Replace,
+}
+
+impl Count {
+    /// The count of a statement of `kind`.
+    pub fn of(kind: tutti_sql::QueryKind, found_rows: bool) -> Count {
+        use tutti_sql::QueryKind as K;
+        match kind {
+            K::Update => Count::Update { found_rows },
+            K::Upsert => Count::Upsert { found_rows },
+            K::Replace => Count::Replace,
+            K::Select | K::Insert | K::Delete => Count::Changes,
+        }
+    }
+}
+
+/// Rows of one table a statement inserted, updated (values changed) and deleted, from its
+/// own changeset (a row set to its current values is not in it).
+#[derive(Default)]
+struct NetChanges {
+    inserts: u64,
+    updates: u64,
+    deletes: u64,
+}
+
+impl NetChanges {
+    fn of(session: &mut SqliteSession<'_>, table: &str) -> Result<NetChanges, ExecError> {
+        use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator as _;
+        use rusqlite::hooks::Action;
+        let mut bytes = Vec::new();
+        session.changeset_strm(&mut bytes)?;
+        let mut input: &[u8] = &bytes;
+        let reader: &mut dyn std::io::Read = &mut input;
+        let mut it = rusqlite::session::ChangesetIter::start_strm(&reader)?;
+        let mut net = NetChanges::default();
+        while let Some(item) = it.next()? {
+            let op = item.op()?;
+            if op.table_name() != table {
+                continue;
+            }
+            match op.code() {
+                Action::SQLITE_INSERT => net.inserts += 1,
+                Action::SQLITE_UPDATE => net.updates += 1,
+                Action::SQLITE_DELETE => net.deletes += 1,
+                _ => {}
+            }
+        }
+        Ok(net)
+    }
+}
+
+impl Count {
+    /// The affected rows: `changes` is SQLite's count, `rewritten` the rows an UPDATE (or an
+    /// upsert's update) wrote, `net` the statement's own changes to its table.
+    fn affected(self, changes: u64, rewritten: u64, net: &NetChanges) -> u64 {
+        match self {
+            Count::Changes | Count::Update { found_rows: true } => changes,
+            Count::Update { found_rows: false } => net.updates,
+            Count::Upsert { found_rows } => {
+                let inserted = changes.saturating_sub(rewritten);
+                let unchanged = rewritten.saturating_sub(net.updates);
+                inserted + 2 * net.updates + if found_rows { unchanged } else { 0 }
+            }
+            Count::Replace => changes + net.deletes + net.updates,
+        }
+    }
+}
+
 /// What the write capture needs to know about the statement.
 pub struct WriteStmt<'a> {
     /// SQLite SQL.
@@ -186,6 +265,10 @@ pub struct WriteStmt<'a> {
     pub autoinc: Option<(String, u64, u64)>,
     /// The statement removes rows (for foreign-key error wording).
     pub deleting: bool,
+    /// How its affected-row count is made.
+    pub count: Count,
+    /// The SQLite name of the table it writes.
+    pub target: Option<String>,
 }
 
 /// Captures a write statement's effect; the database is left unchanged.
@@ -216,14 +299,33 @@ pub fn capture(
         let max: i64 = w.prepare_cached(&sql)?.query_row([table], |r| r.get(0))?;
         autoinc.prepare(max, *offset, *increment);
     }
+    // The statement's own changes, when its count needs them (attached after the replay).
+    let mut own = match (stmt.count, &stmt.target) {
+        (Count::Changes, _) | (_, None) => None,
+        _ => {
+            let mut s = SqliteSession::new(w)?;
+            s.attach(stmt.target.as_deref())?;
+            Some(s)
+        }
+    };
     let matched = crate::matched::MatchedRows::start(w);
-    let affected = {
+    let changes = {
         let mut s = w.prepare_cached(stmt.sql)?;
         bind(&mut s, stmt.params)?;
         s.raw_execute()
             .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };
     let rewritten = matched.finish()?;
+    let net = match (&mut own, &stmt.target) {
+        (Some(session), Some(table)) => NetChanges::of(session, table)?,
+        _ => NetChanges::default(),
+    };
+    drop(own);
+    let of_target = rewritten
+        .iter()
+        .filter(|(t, _)| Some(t) == stmt.target.as_ref())
+        .count();
+    let affected = stmt.count.affected(changes, of_target as u64, &net);
     // Foreign keys are declared deferred (see tutti_storage::deferred_fk_violations):
     // the statement fails if it left any violation behind, as MySQL's check would.
     if deferred_fk_violations(w) > 0 {

@@ -29,7 +29,7 @@ use crate::keys;
 use crate::locks::{LockError, Mode};
 use crate::result::Response;
 use crate::session::Session;
-use crate::sqlite::{self, WriteStmt};
+use crate::sqlite::{self, Count, WriteStmt};
 use crate::ExecError;
 
 /// How many times a statement runs again after a lock wait before `last_seen` is pinned.
@@ -133,7 +133,10 @@ impl Session {
     pub(crate) fn write(&mut self, q: &Query, params: &[Value]) -> Result<Response, ExecError> {
         self.check_ready(false)?;
         self.sync_wait(
-            if q.kind == QueryKind::Insert || q.kind == QueryKind::Replace {
+            if matches!(
+                q.kind,
+                QueryKind::Insert | QueryKind::Upsert | QueryKind::Replace
+            ) {
                 4
             } else {
                 2
@@ -190,6 +193,8 @@ impl Session {
                 })
                 .flatten(),
             deleting: q.kind == QueryKind::Delete,
+            count: Count::of(q.kind, self.client_found_rows),
+            target: q.target.as_ref().map(|t| t.sqlite_name()),
         };
         for attempt in 1..=MAX_ATTEMPTS {
             let (state, captured) = {

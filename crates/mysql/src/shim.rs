@@ -7,8 +7,8 @@
 
 use async_trait::async_trait;
 use opensrv_mysql::{
-    AsyncMysqlShim, Column, ErrorKind, InitWriter, OkResponse, ParamParser, QueryResultWriter,
-    StatementMetaWriter, StatusFlags,
+    AsyncMysqlShim, CapabilityFlags, Column, ErrorKind, InitWriter, OkResponse, ParamParser,
+    QueryResultWriter, StatementMetaWriter, StatusFlags,
 };
 use parking_lot::Mutex;
 use std::io;
@@ -44,6 +44,8 @@ pub(crate) struct Shim {
     user: Mutex<Option<String>>,
     failure: LoginFailure,
     statements: Statements,
+    /// The client set CLIENT_FOUND_ROWS in its handshake.
+    client_found_rows: bool,
     /// In a mutex only to make the shim Sync (opensrv requires it); never contended.
     session: Mutex<Option<Session>>,
     /// Columns of the result being written (opensrv borrows them for the writer's life).
@@ -82,6 +84,7 @@ impl Shim {
             user: Mutex::new(None),
             failure,
             statements,
+            client_found_rows: false,
             session: Mutex::new(None),
             columns: Vec::new(),
             prepared: Default::default(),
@@ -93,8 +96,11 @@ impl Shim {
             Some(s) => s,
             None => {
                 let user = self.user.lock().clone().unwrap_or_default();
-                self.exec
-                    .session(self.conn_id, &user, &self.peer.ip().to_string())
+                let mut s = self
+                    .exec
+                    .session(self.conn_id, &user, &self.peer.ip().to_string());
+                s.set_client_found_rows(self.client_found_rows);
+                s
             }
         }
     }
@@ -228,6 +234,10 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
 
     fn connect_id(&self) -> u32 {
         self.conn_id
+    }
+
+    fn on_client_capabilities(&mut self, capabilities: CapabilityFlags) {
+        self.client_found_rows = capabilities.contains(CapabilityFlags::CLIENT_FOUND_ROWS);
     }
 
     fn salt(&self) -> [u8; 20] {

@@ -605,3 +605,33 @@ fn computed_decimals_are_sent_as_decimals() {
         )
     );
 }
+
+/// With CLIENT_FOUND_ROWS (PyMySQL and many ORMs ask for it) an UPDATE counts the rows it
+/// matched, and an upsert that sets a row to its current values counts 1; without it, the
+/// rows changed.
+#[test]
+fn client_found_rows_counts_matched_rows() {
+    let (_b, n) = started("found-rows");
+    let mut plain = n.conn();
+    plain.query_drop("CREATE DATABASE app").unwrap();
+    plain
+        .query_drop("CREATE TABLE app.t (id INT PRIMARY KEY, v INT)")
+        .unwrap();
+    plain
+        .query_drop("INSERT INTO app.t VALUES (1, 1), (2, 2)")
+        .unwrap();
+    let found = mysql::OptsBuilder::from_opts(opts(n.mysql_port))
+        .additional_capabilities(mysql::consts::CapabilityFlags::CLIENT_FOUND_ROWS);
+    let mut found = mysql::Conn::new(found).unwrap();
+    let upsert = "INSERT INTO app.t VALUES (1, 1) ON DUPLICATE KEY UPDATE v = 1";
+    for (c, want) in [(&mut plain, [1, 0, 0]), (&mut found, [2, 1, 1])] {
+        c.query_drop("UPDATE app.t SET v = 2").unwrap();
+        let update = c.affected_rows();
+        c.query_drop("UPDATE app.t SET v = v + 0 WHERE id = 1")
+            .unwrap();
+        let partial = c.affected_rows();
+        c.query_drop("UPDATE app.t SET v = 1 WHERE id = 1").unwrap();
+        c.query_drop(upsert).unwrap();
+        assert_eq!([update, partial, c.affected_rows()], want);
+    }
+}

@@ -102,6 +102,8 @@ fn is_default(e: &Expr) -> bool {
 pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlError> {
     let kind = if ins.replace_into {
         QueryKind::Replace
+    } else if ins.on.is_some() {
+        QueryKind::Upsert
     } else {
         QueryKind::Insert
     };

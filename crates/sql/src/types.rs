@@ -147,8 +147,10 @@ pub enum Stmt {
 pub enum QueryKind {
     /// Returns rows, changes nothing.
     Select,
-    /// INSERT (including INSERT IGNORE, ON DUPLICATE KEY UPDATE, INSERT ... SELECT).
+    /// INSERT (including INSERT IGNORE and INSERT ... SELECT).
     Insert,
+    /// INSERT ... ON DUPLICATE KEY UPDATE.
+    Upsert,
     /// REPLACE.
     Replace,
     /// UPDATE.

@@ -161,6 +161,10 @@ pub trait AsyncMysqlShim<W: Send> {
         true
     }
 
+    /// Called once the client's handshake is read, with the capabilities it asked for
+    /// (`CLIENT_FOUND_ROWS` changes what an UPDATE's affected-row count means).
+    fn on_client_capabilities(&mut self, _capabilities: CapabilityFlags) {}
+
     /// Called when the client issues a request to prepare `query` for later execution.
     ///
     /// The provided [`StatementMetaWriter`](struct.StatementMetaWriter.html) should be used to
@@ -314,6 +318,7 @@ where
             | CapabilityFlags::CLIENT_PLUGIN_AUTH
             | CapabilityFlags::CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
             | CapabilityFlags::CLIENT_CONNECT_WITH_DB
+            | CapabilityFlags::CLIENT_FOUND_ROWS
             | CapabilityFlags::CLIENT_DEPRECATE_EOF;
 
         #[cfg(feature = "tls")]
@@ -470,6 +475,7 @@ where
             }
 
             self.client_capabilities = handshake.capabilities;
+            self.shim.on_client_capabilities(handshake.capabilities);
             let mut auth_response = handshake.auth_response.clone();
             if let Some(username) = &handshake.username {
                 let auth_plugin_expect = self.shim.auth_plugin_for_username(username).await;
