@@ -29,8 +29,17 @@ pub struct PreparedInfo {
 struct Prepared {
     sql: String,
     params: usize,
-    /// The translation, valid while the schema epoch and current database are unchanged.
-    cached: Option<(u64, Option<String>, Stmt)>,
+    /// The translation, valid while its key is.
+    cached: Option<(CacheKey, Stmt)>,
+}
+
+/// What a prepared statement's translation depends on: the schema epoch, the current
+/// database and whether `sql_mode` is strict (values that do not fit: error or adjusted).
+#[derive(PartialEq)]
+struct CacheKey {
+    epoch: u64,
+    db: Option<String>,
+    strict: bool,
 }
 
 /// A client session.
@@ -243,7 +252,7 @@ impl Session {
         let id = self.next_stmt;
         self.next_stmt = self.next_stmt.wrapping_add(1).max(1);
         let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
-        let cached = (!volatile).then(|| (self.exec.storage.schema_epoch(), self.db.clone(), stmt));
+        let cached = (!volatile).then(|| (self.cache_key(), stmt));
         self.prepared.insert(
             id,
             Prepared {
@@ -259,6 +268,14 @@ impl Session {
         })
     }
 
+    fn cache_key(&self) -> CacheKey {
+        CacheKey {
+            epoch: self.exec.storage.schema_epoch(),
+            db: self.db.clone(),
+            strict: tutti_sql::strict_mode(self),
+        }
+    }
+
     /// `COM_STMT_EXECUTE`.
     pub fn execute(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
         self.exec.stats.questions.fetch_add(1, Relaxed);
@@ -269,7 +286,7 @@ impl Session {
     }
 
     fn execute_once(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
-        let epoch = self.exec.storage.schema_epoch();
+        let key = self.cache_key();
         let p = self
             .prepared
             .get(&id)
@@ -281,7 +298,7 @@ impl Session {
             });
         }
         let stmt = match &p.cached {
-            Some((e, db, stmt)) if *e == epoch && *db == self.db => stmt.clone(),
+            Some((k, stmt)) if *k == key => stmt.clone(),
             _ => {
                 let sql = p.sql.clone();
                 let mut stmts = tutti_sql::translate(&sql, self)?;
@@ -290,9 +307,8 @@ impl Session {
                 }
                 let stmt = stmts.pop().expect("one statement");
                 let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
-                let db = self.db.clone();
                 if let Some(p) = self.prepared.get_mut(&id) {
-                    p.cached = (!volatile).then(|| (epoch, db, stmt.clone()));
+                    p.cached = (!volatile).then(|| (key, stmt.clone()));
                 }
                 stmt
             }

@@ -140,7 +140,7 @@ pub static VARS: &[VarDef] = &[
         Both,
         Text,
         false,
-        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION",
+        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
     ),
     v("sql_quote_show_create", Both, Bool, false, "1"),
     v("sql_safe_updates", Both, Bool, false, "0"),

@@ -15,7 +15,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::io::AsyncWrite;
-use tutti_executor::{ExecError, Executor, Response, Session};
+use tutti_executor::{ColumnKind, ExecError, Executor, Response, Session};
 use tutti_wsrep::Value;
 
 use crate::auth::Users;
@@ -185,8 +185,14 @@ impl Shim {
         self.columns = rs.columns.iter().map(values::column).collect();
         let mut rw = w.start(&self.columns).await?;
         for row in &rs.rows {
-            for v in row {
-                rw.write_col(Cell(v))?;
+            for (v, c) in row.iter().zip(&rs.columns) {
+                match (c.kind, v) {
+                    // A YEAR shows four digits (0 is 0000), as MariaDB sends it.
+                    (ColumnKind::Year, Value::Int(y)) => {
+                        rw.write_col(Cell(&Value::Text(format!("{y:04}"))))?
+                    }
+                    _ => rw.write_col(Cell(v))?,
+                }
             }
             rw.end_row().await?;
         }

@@ -11,9 +11,8 @@
 //! * Expressions: see `typing`, which routes DECIMAL arithmetic, comparisons, casts and
 //!   aggregates to the exact functions.
 
-use crate::ast_build::{func, number, string};
 use crate::SqlError;
-use sqlparser::ast::{ExactNumberInfo, Expr};
+use sqlparser::ast::ExactNumberInfo;
 
 /// The declared-type prefix of a DECIMAL column.
 pub(crate) const DECL: &str = "DECIMAL TEXT";
@@ -78,21 +77,6 @@ impl DecimalType {
             precision: p.trim().parse().ok()?,
             scale: s.trim().parse().ok()?,
         })
-    }
-
-    /// `tutti_dec_store(value, p, s, '`db`.`t`.`column`', row)`: the value as the column
-    /// stores it (a DECIMAL literal goes as text, with all its digits).
-    pub(crate) fn store(&self, value: Expr, column: &str, row: usize) -> Expr {
-        func(
-            "tutti_dec_store",
-            vec![
-                crate::typing::operand(value),
-                number(self.precision.to_string()),
-                number(self.scale.to_string()),
-                string(column),
-                number(row.to_string()),
-            ],
-        )
     }
 
     /// A numeric literal as the column stores it (`-1.5` in DECIMAL(10,2) → `'-1.50'`),

@@ -121,12 +121,20 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         .map(column_name)
         .collect::<Result<_, _>>()?;
     replace_defaults_in_rows(&mut ins, &columns, table.as_ref());
+    // INSERT IGNORE adjusts values that do not fit, as outside strict mode.
+    let strict = stored::strict_mode(info.env) && !ins.ignore;
     if let Some(t) = &table {
-        stored::insert(&mut ins, &columns, t);
+        stored::insert(&mut ins, &columns, t, strict);
     }
     let alias = ins.insert_alias.take();
     if let Some(on) = ins.on.take() {
-        ins.on = Some(upsert(on, alias.as_ref(), &columns, table.as_ref())?);
+        ins.on = Some(upsert(
+            on,
+            alias.as_ref(),
+            &columns,
+            table.as_ref(),
+            strict,
+        )?);
     }
     let mut rw = Rewriter::new(info.env);
     if let Some(t) = &table {
@@ -238,6 +246,7 @@ fn upsert(
     alias: Option<&InsertAliases>,
     columns: &[Ident],
     table: Option<&TableInfo>,
+    strict: bool,
 ) -> Result<OnInsert, SqlError> {
     let OnInsert::DuplicateKeyUpdate(assignments) = on else {
         return Ok(on);
@@ -260,7 +269,7 @@ fn upsert(
         let column = column_name(&name)?;
         excluded_refs(&mut value, row_alias.as_deref(), &col_aliases, columns);
         if let Some(t) = table {
-            value = stored::assigned(t, &column.value, value);
+            value = stored::assigned(t, &column.value, value, strict);
         }
         let target = AssignmentTarget::ColumnName(ObjectName::from(vec![column]));
         out.push(Assignment { target, value });
@@ -346,6 +355,7 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
     }
     let target = table_factor_target(info.env, &upd.table.relation, "UPDATE")?;
     let table = info.env.table(&target);
+    let strict = stored::strict_mode(info.env) && !info.update_ignore;
     for a in &mut upd.assignments {
         let AssignmentTarget::ColumnName(name) = &a.target else {
             return Err(SqlError::Unsupported("UPDATE ... SET (a, b) = ...".into()));
@@ -356,7 +366,7 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
         }
         if let Some(t) = &table {
             let value = std::mem::replace(&mut a.value, crate::ast_build::null());
-            a.value = stored::assigned(t, &col.value, value);
+            a.value = stored::assigned(t, &col.value, value, strict);
         }
         a.target = AssignmentTarget::ColumnName(ObjectName::from(vec![col]));
     }

@@ -165,8 +165,24 @@ fn fits(kind: Storage, value: &Expr, column: &str) -> bool {
     }
 }
 
-/// `value` wrapped in the column's store function (unless it is known to fit).
-fn store(kind: Storage, value: Expr, qualified: &str, row: usize) -> Expr {
+/// Whether the session's `sql_mode` is strict (`STRICT_TRANS_TABLES`, `STRICT_ALL_TABLES`,
+/// or `TRADITIONAL`, which includes them): then a value that does not fit its column is an
+/// error; otherwise it is adjusted (clamped, cut, zeroed), as MariaDB does.
+pub fn strict_mode(env: &dyn crate::Env) -> bool {
+    match env.system_variable(crate::VarScope::Session, "sql_mode") {
+        Some(crate::Value::Text(mode)) => {
+            let mode = mode.to_ascii_uppercase();
+            mode.contains("STRICT_TRANS_TABLES")
+                || mode.contains("STRICT_ALL_TABLES")
+                || mode.contains("TRADITIONAL")
+        }
+        _ => true,
+    }
+}
+
+/// `value` wrapped in the column's store function (unless it is known to fit); outside
+/// `strict` mode with the trailing `0` that makes the function adjust instead of refuse.
+fn store(kind: Storage, value: Expr, qualified: &str, row: usize, strict: bool) -> Expr {
     let column = qualified
         .rsplit('.')
         .next()
@@ -176,7 +192,12 @@ fn store(kind: Storage, value: Expr, qualified: &str, row: usize) -> Expr {
         return value;
     }
     let (name, value, a, b) = match kind {
-        Storage::Decimal(ty) => return ty.store(value, qualified, row),
+        Storage::Decimal(ty) => (
+            "tutti_dec_store",
+            crate::typing::operand(value),
+            number(ty.precision.to_string()),
+            number(ty.scale.to_string()),
+        ),
         Storage::Integer(min, max) => (
             "tutti_int_store",
             crate::typing::operand(value),
@@ -196,10 +217,11 @@ fn store(kind: Storage, value: Expr, qualified: &str, row: usize) -> Expr {
             number(fsp.to_string()),
         ),
     };
-    func(
-        name,
-        vec![value, a, b, string(qualified), number(row.to_string())],
-    )
+    let mut args = vec![value, a, b, string(qualified), number(row.to_string())];
+    if !strict {
+        args.push(number("0"));
+    }
+    func(name, args)
 }
 
 /// A column as MariaDB's messages name it: `` `db`.`t`.`c` ``.
@@ -208,16 +230,16 @@ fn qualified(table: &TableInfo, column: &str) -> String {
 }
 
 /// The value assigned to `column`, as the column stores it.
-pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr) -> Expr {
+pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr, strict: bool) -> Expr {
     match storage_of(table, column) {
-        Some(kind) => store(kind, value, &qualified(table, column), 1),
+        Some(kind) => store(kind, value, &qualified(table, column), 1, strict),
         None => value,
     }
 }
 
 /// Wraps the values an INSERT writes into checked columns. `columns`: the column list
 /// (empty: all columns, in order).
-pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
+pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo, strict: bool) {
     let names: Vec<String> = if columns.is_empty() {
         table.columns.iter().map(|c| c.name.clone()).collect()
     } else {
@@ -235,7 +257,7 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
             for (i, e) in values.content.iter_mut().enumerate() {
                 if let Some(Some(kind)) = types.get(i) {
                     let value = std::mem::replace(e, crate::ast_build::null());
-                    *e = store(*kind, value, &qualified(table, &names[i]), row + 1);
+                    *e = store(*kind, value, &qualified(table, &names[i]), row + 1, strict);
                 }
             }
         }
@@ -259,7 +281,7 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
                         _ => unreachable!("checked above"),
                     };
                 *item = SelectItem::ExprWithAlias {
-                    expr: store(kind, value, &names[i], 1),
+                    expr: store(kind, value, &names[i], 1, strict),
                     alias,
                 };
             }
@@ -267,12 +289,12 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo) {
         }
     }
     let inner = std::mem::replace(src.as_mut(), crate::ast_build::values(vec![]));
-    **src = through_cte(inner, &names, &types);
+    **src = through_cte(inner, &names, &types, strict);
 }
 
 const SOURCE: &str = "tutti_src";
 
-fn through_cte(inner: Query, names: &[String], types: &[Option<Storage>]) -> Query {
+fn through_cte(inner: Query, names: &[String], types: &[Option<Storage>], strict: bool) -> Query {
     let cols: Vec<String> = (1..=names.len()).map(|i| format!("c{i}")).collect();
     let projection = cols
         .iter()
@@ -281,7 +303,7 @@ fn through_cte(inner: Query, names: &[String], types: &[Option<Storage>]) -> Que
             let e = Expr::Identifier(quoted(c.clone()));
             SelectItem::ExprWithAlias {
                 expr: match ty {
-                    Some(kind) => store(*kind, e, name, 1),
+                    Some(kind) => store(*kind, e, name, 1, strict),
                     None => e,
                 },
                 alias: quoted(c.clone()),

@@ -18,6 +18,12 @@
 //!
 //! `column` is `` `db`.`t`.`c` ``: the 1366 and 1292 messages name the column so, the others
 //! by `c`.
+//!
+//! Each takes an optional sixth argument, `strict`: 0 when the statement is not strict
+//! (`INSERT IGNORE`, `UPDATE IGNORE`, a `sql_mode` without `STRICT_*_TABLES`). The value is
+//! then adjusted as MariaDB adjusts it instead of refused: clamped to the type's range,
+//! a string's numeric prefix (or 0), a string cut to the column's length, an impossible date
+//! the zero date, a TIME clamped to ±838:59:59.
 
 use rusqlite::functions::Context;
 use rusqlite::types::{Value, ValueRef};
@@ -65,15 +71,24 @@ pub(crate) struct Target {
     row: i64,
     /// The type named in the 1366 message: "integer", "decimal".
     kind: &'static str,
+    /// Errors are errors (false: the value is adjusted, as MariaDB does outside strict mode).
+    pub strict: bool,
 }
 
 impl Target {
-    /// Reads `column` and `row` from arguments `i` and `i + 1`.
+    /// Reads `column` and `row` from arguments `i` and `i + 1`, and `strict` from `i + 2`
+    /// when given (strict when not).
     pub fn of(ctx: &Context<'_>, i: usize, kind: &'static str) -> Result<Target> {
+        let strict = if ctx.len() > i + 2 {
+            ctx.get::<i64>(i + 2)? != 0
+        } else {
+            true
+        };
         Ok(Target {
             qualified: ctx.get(i)?,
             row: ctx.get(i + 1)?,
             kind,
+            strict,
         })
     }
 
@@ -116,6 +131,15 @@ impl Target {
                 let text = String::from_utf8_lossy(t);
                 match Decimal::parse(&text) {
                     (Some(d), Parsed::Whole) => Stored::Exact(d),
+                    // Outside strict mode: the numeric prefix, or 0; a huge number clamps.
+                    (Some(d), Parsed::Prefix) if !self.strict => Stored::Exact(d),
+                    (Some(_), Parsed::Nothing) if !self.strict => {
+                        Stored::Exact(Decimal::from_i64(0))
+                    }
+                    (None, _) if !self.strict => {
+                        let negative = text.trim_start().starts_with('-');
+                        Stored::Double(if negative { f64::MIN } else { f64::MAX })
+                    }
                     (None, _) => return Err(self.out_of_range()),
                     (Some(_), Parsed::Prefix) => return Err(self.truncated()),
                     (Some(_), Parsed::Nothing) => return Err(self.incorrect(&text)),
@@ -129,27 +153,20 @@ impl Target {
 fn int_store(ctx: &Context<'_>) -> Result<Value> {
     let (min, max): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
     let target = Target::of(ctx, 3, "integer")?;
-    let n = match target.number(ctx.get_raw(0))? {
+    let (n, negative) = match target.number(ctx.get_raw(0))? {
         None => return Ok(Value::Null),
-        Some(Stored::Exact(d)) => {
-            // A negative value never fits an unsigned column, even if it rounds to 0.
-            if min == 0 && d.is_negative() {
-                return Err(target.out_of_range());
-            }
-            d.round_to(0).to_i64()
-        }
+        Some(Stored::Exact(d)) => (d.round_to(0).to_i64(), d.is_negative()),
         Some(Stored::Double(x)) => {
-            if min == 0 && x < 0.0 {
-                return Err(target.out_of_range());
-            }
             let r = x.round_ties_even();
             // 2^63 itself is out of range: the largest double below it converts exactly.
             let two_63 = -(i64::MIN as f64);
-            (-two_63..two_63).contains(&r).then_some(r as i64)
+            ((-two_63..two_63).contains(&r).then_some(r as i64), x < 0.0)
         }
     };
     match n {
-        Some(n) if (min..=max).contains(&n) => Ok(Value::Integer(n)),
+        // A negative value never fits an unsigned column, even if it rounds to 0.
+        Some(n) if (min..=max).contains(&n) && !(min == 0 && negative) => Ok(Value::Integer(n)),
+        _ if !target.strict => Ok(Value::Integer(if negative { min } else { max })),
         _ => Err(target.out_of_range()),
     }
 }
@@ -203,7 +220,7 @@ fn str_store(ctx: &Context<'_>) -> Result<Value> {
             .nth(max as usize)
             .map_or(kept.len(), |(i, _)| i)
     };
-    if kept[end..].bytes().all(|b| b == b' ') {
+    if !target.strict || kept[end..].bytes().all(|b| b == b' ') {
         Ok(Value::Text(kept[..end].to_string()))
     } else {
         Err(target.too_long())
@@ -261,6 +278,7 @@ fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
     }
     match canonical(raw, &text, kind, fsp) {
         Some(t) => Ok(Value::Text(t)),
+        None if !target.strict => Ok(Value::Text(lenient(&text, kind, fsp))),
         None => {
             let msg = format!(
                 "Incorrect {} value: '{text}' for column {} at row {}",
@@ -270,6 +288,17 @@ fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
             );
             Err(Error::UserFunctionError(msg.into()))
         }
+    }
+}
+
+/// What MariaDB stores outside strict mode for a value that is no `kind`: a TIME beyond
+/// ±838:59:59 clamps, anything else is the zero value.
+fn lenient(text: &str, kind: Kind, fsp: u32) -> String {
+    let zero = temporal::Parts::default();
+    match kind {
+        Kind::Date => temporal::date_text(&zero),
+        Kind::DateTime | Kind::Timestamp | Kind::Year => temporal::datetime_text(&zero, fsp),
+        Kind::Time => temporal::time_text(&temporal::clamped_time(text), fsp),
     }
 }
 
@@ -300,14 +329,19 @@ fn year(raw: ValueRef<'_>, text: &str, target: &Target) -> Result<Value> {
         Some(n) => temporal::year_of_number(n),
         None => None,
     };
-    year.map(Value::Integer)
-        .ok_or_else(|| target.out_of_range())
+    match year {
+        Some(y) => Ok(Value::Integer(y)),
+        None if !target.strict => Ok(Value::Integer(0)),
+        None => Err(target.out_of_range()),
+    }
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
-    c.create_scalar_function("tutti_int_store", 5, PURE, int_store)?;
-    c.create_scalar_function("tutti_str_store", 5, PURE, str_store)?;
-    c.create_scalar_function("tutti_temporal_store", 5, PURE, temporal_store)?;
+    for n in [5, 6] {
+        c.create_scalar_function("tutti_int_store", n, PURE, int_store)?;
+        c.create_scalar_function("tutti_str_store", n, PURE, str_store)?;
+        c.create_scalar_function("tutti_temporal_store", n, PURE, temporal_store)?;
+    }
     c.create_scalar_function("tutti_temporal", 3, PURE, temporal_constant)
 }
 

@@ -332,6 +332,34 @@ pub(crate) fn parse_time(text: &str) -> Option<Duration> {
     (!over).then_some(d)
 }
 
+/// A TIME outside strict mode: as read when in range, beyond ±838:59:59 clamped, else 0.
+pub(crate) fn clamped_time(text: &str) -> Duration {
+    if let Some(d) = parse_time(text) {
+        return d;
+    }
+    let t = text.trim();
+    let negative = t.starts_with('-');
+    let digits: String = t
+        .trim_start_matches('-')
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let hours = digits
+        .parse::<u64>()
+        .map(|n| if t.contains(':') { n } else { n / 10000 });
+    if hours.is_ok_and(|h| h > 838) {
+        Duration {
+            negative,
+            hours: 838,
+            minutes: 59,
+            seconds: 59,
+            micros: 0,
+        }
+    } else {
+        Duration::default()
+    }
+}
+
 /// `.ffffff` cut to `fsp` digits ("" for 0).
 fn fraction(micros: u32, fsp: u32) -> String {
     if fsp == 0 {
@@ -453,5 +481,10 @@ mod tests {
             assert_eq!(t(s), None, "{s}");
         }
         assert_eq!(time_text(&parse_time("-0:0:0.4").unwrap(), 0), "00:00:00");
+        let clamped = |s: &str| time_text(&clamped_time(s), 0);
+        assert_eq!(clamped("900:00:00"), "838:59:59");
+        assert_eq!(clamped("-9000000"), "-838:59:59");
+        assert_eq!(clamped("abc"), "00:00:00");
+        assert_eq!(clamped("10:11:12"), "10:11:12");
     }
 }

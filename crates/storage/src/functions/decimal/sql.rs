@@ -115,11 +115,17 @@ fn store(ctx: &Context<'_>) -> Result<Value> {
     let d = match target.number(ctx.get_raw(0))? {
         None => return Ok(Value::Null),
         Some(Stored::Exact(d)) => d,
-        Some(Stored::Double(x)) => Decimal::from_f64(x).ok_or_else(|| target.out_of_range())?,
+        Some(Stored::Double(x)) => match Decimal::from_f64(x) {
+            Some(d) => d,
+            None if !target.strict => Decimal::max_of(p, s, x < 0.0),
+            None => return Err(target.out_of_range()),
+        },
     };
-    fit(&d, p, s)
-        .map(|d| Value::Text(d.to_string()))
-        .map_err(|_| target.out_of_range())
+    match fit(&d, p, s) {
+        Ok(d) => Ok(Value::Text(d.to_string())),
+        Err(max) if !target.strict => Ok(Value::Text(max.to_string())),
+        Err(_) => Err(target.out_of_range()),
+    }
 }
 
 fn cast(ctx: &Context<'_>) -> Result<Value> {
@@ -265,6 +271,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     })?;
     c.create_scalar_function("tutti_dec_cast", 3, PURE, cast)?;
     c.create_scalar_function("tutti_dec_store", 5, PURE, store)?;
+    c.create_scalar_function("tutti_dec_store", 6, PURE, store)?;
     for (n, r) in [(1, true), (2, true)] {
         c.create_scalar_function("tutti_dec_round", n, PURE, move |ctx| round(ctx, r))?;
     }

@@ -1,0 +1,18 @@
+-- Outside strict mode (INSERT/UPDATE IGNORE, sql_mode without STRICT_*): values are adjusted, not refused.
+CREATE TABLE ns (id INT PRIMARY KEY, i TINYINT, u INT UNSIGNED, d DECIMAL(4,2), c CHAR(3), dt DATE, tm TIME, y YEAR);
+INSERT IGNORE INTO ns VALUES (1, 300, -5, 123.456, 'abcdef', '2024-02-30', '900:00:00', 1800);
+INSERT IGNORE INTO ns VALUES (2, '12abc', 'x', 'zz', 'ab', 'abc', 'abc', 'abc');
+SET sql_mode = '';
+INSERT INTO ns VALUES (3, -300, 99999999999, -1000, 'abcd', '2001-13-01', '-900:00:00', 3000);
+UPDATE ns SET i = 1000 WHERE id = 1;
+SET sql_mode = DEFAULT;
+SELECT @@sql_mode;
+INSERT INTO ns VALUES (4, 300, 1, 1, 'a', '2000-01-01', '10:00:00', 2000);
+UPDATE ns SET c = 'toolong' WHERE id = 1;
+UPDATE IGNORE ns SET i = -1000, c = 'toolong' WHERE id = 2;
+SET sql_mode = 'TRADITIONAL';
+INSERT INTO ns (id, i) VALUES (5, 300);
+SET sql_mode = 'ANSI';
+INSERT INTO ns (id, i, y) VALUES (6, 300, 70);
+SET sql_mode = DEFAULT;
+SELECT * FROM ns ORDER BY id;
