@@ -34,12 +34,12 @@ struct Prepared {
 }
 
 /// What a prepared statement's translation depends on: the schema epoch, the current
-/// database and whether `sql_mode` is strict (values that do not fit: error or adjusted).
-#[derive(PartialEq)]
+/// database and the session's `sql_mode` (strict or not: values that do not fit are errors
+/// or adjusted), when the session set one.
 struct CacheKey {
     epoch: u64,
     db: Option<String>,
-    strict: bool,
+    sql_mode: Option<Value>,
 }
 
 /// A client session.
@@ -272,8 +272,16 @@ impl Session {
         CacheKey {
             epoch: self.exec.storage.schema_epoch(),
             db: self.db.clone(),
-            strict: tutti_sql::strict_mode(self),
+            sql_mode: self.vars.get("sql_mode").cloned(),
         }
+    }
+
+    /// Whether a cached translation still holds (checked without allocating: every
+    /// execution of a prepared statement asks).
+    fn still_valid(&self, k: &CacheKey) -> bool {
+        k.epoch == self.exec.storage.schema_epoch()
+            && k.db == self.db
+            && k.sql_mode.as_ref() == self.vars.get("sql_mode")
     }
 
     /// `COM_STMT_EXECUTE`.
@@ -286,7 +294,6 @@ impl Session {
     }
 
     fn execute_once(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
-        let key = self.cache_key();
         let p = self
             .prepared
             .get(&id)
@@ -298,7 +305,7 @@ impl Session {
             });
         }
         let stmt = match &p.cached {
-            Some((k, stmt)) if *k == key => stmt.clone(),
+            Some((k, stmt)) if self.still_valid(k) => stmt.clone(),
             _ => {
                 let sql = p.sql.clone();
                 let mut stmts = tutti_sql::translate(&sql, self)?;
@@ -307,6 +314,7 @@ impl Session {
                 }
                 let stmt = stmts.pop().expect("one statement");
                 let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
+                let key = self.cache_key();
                 if let Some(p) = self.prepared.get_mut(&id) {
                     p.cached = (!volatile).then(|| (key, stmt.clone()));
                 }

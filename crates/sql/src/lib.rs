@@ -52,7 +52,6 @@ mod tests;
 
 pub use decimal::DecimalType;
 pub use error::SqlError;
-pub use stored::strict_mode;
 pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};
 pub use tutti_wsrep::Value;
 pub use types::*;

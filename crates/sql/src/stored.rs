@@ -168,7 +168,7 @@ fn fits(kind: Storage, value: &Expr, column: &str) -> bool {
 /// Whether the session's `sql_mode` is strict (`STRICT_TRANS_TABLES`, `STRICT_ALL_TABLES`,
 /// or `TRADITIONAL`, which includes them): then a value that does not fit its column is an
 /// error; otherwise it is adjusted (clamped, cut, zeroed), as MariaDB does.
-pub fn strict_mode(env: &dyn crate::Env) -> bool {
+pub(crate) fn strict_mode(env: &dyn crate::Env) -> bool {
     match env.system_variable(crate::VarScope::Session, "sql_mode") {
         Some(crate::Value::Text(mode)) => {
             let mode = mode.to_ascii_uppercase();

@@ -47,14 +47,22 @@ pub(crate) fn cmp(a: &str, b: &str, pad: bool) -> std::cmp::Ordering {
 }
 
 /// The collation function: general_ci with PAD SPACE. ASCII text (the common case) is
-/// compared byte by byte, upper-cased, without decoding.
+/// compared byte by byte, upper-cased, in one pass; from the first non-ASCII byte on, by
+/// weights.
 pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
     let (a, b) = (a.trim_end_matches(' '), b.trim_end_matches(' '));
-    if a.is_ascii() && b.is_ascii() {
-        let up = |c: u8| c.to_ascii_uppercase();
-        return a.bytes().map(up).cmp(b.bytes().map(up));
+    for (i, (&x, &y)) in a.as_bytes().iter().zip(b.as_bytes()).enumerate() {
+        if !x.is_ascii() || !y.is_ascii() {
+            // Every byte before is ASCII: `i` is a character boundary of both.
+            return cmp(&a[i..], &b[i..], false);
+        }
+        match x.to_ascii_uppercase().cmp(&y.to_ascii_uppercase()) {
+            std::cmp::Ordering::Equal => {}
+            other => return other,
+        }
     }
-    cmp(a, b, false)
+    // One is a prefix of the other; every character weighs more than nothing.
+    a.len().cmp(&b.len())
 }
 
 /// (code point, weight) for the characters whose weight is not their simple upper case.
