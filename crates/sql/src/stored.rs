@@ -7,6 +7,8 @@
 //!   (1264, 1265, 1366) when it does not fit or is no number. The AUTO_INCREMENT column is
 //!   left to `autoinc`. BIGINT UNSIGNED holds 0..2^63-1 (SQLite integers are signed 64-bit);
 //!   larger values are refused with 1264 rather than stored inexactly.
+//! * FLOAT/DOUBLE: `tutti_real_store(v, 'column', row)` — a number, or 1265/1366 for a
+//!   string that is not one (FLOAT(M,D)'s rounding and range are not applied).
 //! * CHAR/VARCHAR/TEXT/BINARY/VARBINARY/BLOB: `tutti_str_store(v, max, flags, 'column', row)`
 //!   — longer than the column is 1406; a CHAR loses its trailing spaces.
 //! * DATE/DATETIME/TIMESTAMP/TIME/YEAR: `tutti_temporal_store(v, kind, fsp, 'column', row)`
@@ -37,6 +39,8 @@ enum Storage {
     Decimal(DecimalType),
     /// An integer type: its range.
     Integer(i64, i64),
+    /// FLOAT, DOUBLE, REAL.
+    Real,
     /// A string type: its length limit and `tutti_str_store` flags.
     Text(u64, i64),
     /// A temporal type: its `tutti_temporal_store` kind and fraction digits.
@@ -70,6 +74,7 @@ fn text_or_temporal(decl: &str) -> Option<Storage> {
         "TIMESTAMP" => Some(Storage::Temporal("timestamp", length().unwrap_or(0) as u32)),
         "TIME" => Some(Storage::Temporal("time", length().unwrap_or(0) as u32)),
         "YEAR" => Some(Storage::Temporal("year", 0)),
+        "FLOAT" | "DOUBLE" | "REAL" => Some(Storage::Real),
         _ => None,
     }
 }
@@ -191,33 +196,35 @@ fn store(kind: Storage, value: Expr, qualified: &str, row: usize, strict: bool) 
     if fits(kind, &value, column) {
         return value;
     }
-    let (name, value, a, b) = match kind {
+    let (name, value, type_args) = match kind {
         Storage::Decimal(ty) => (
             "tutti_dec_store",
             crate::typing::operand(value),
-            number(ty.precision.to_string()),
-            number(ty.scale.to_string()),
+            vec![
+                number(ty.precision.to_string()),
+                number(ty.scale.to_string()),
+            ],
         ),
         Storage::Integer(min, max) => (
             "tutti_int_store",
             crate::typing::operand(value),
-            number(min.to_string()),
-            number(max.to_string()),
+            vec![number(min.to_string()), number(max.to_string())],
         ),
+        Storage::Real => ("tutti_real_store", crate::typing::operand(value), vec![]),
         Storage::Text(max, flags) => (
             "tutti_str_store",
             value,
-            number(max.to_string()),
-            number(flags.to_string()),
+            vec![number(max.to_string()), number(flags.to_string())],
         ),
         Storage::Temporal(kind, fsp) => (
             "tutti_temporal_store",
             crate::typing::operand(value),
-            string(kind),
-            number(fsp.to_string()),
+            vec![string(kind), number(fsp.to_string())],
         ),
     };
-    let mut args = vec![value, a, b, string(qualified), number(row.to_string())];
+    let mut args = vec![value];
+    args.extend(type_args);
+    args.extend([string(qualified), number(row.to_string())]);
     if !strict {
         args.push(number("0"));
     }

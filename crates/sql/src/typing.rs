@@ -369,6 +369,18 @@ fn comparison(
     if let Some(e) = temporal_comparison(l, op, r, scopes) {
         return Some(e);
     }
+    // An integer or double column compared with a string constant: MySQL reads the string
+    // as a number (its numeric prefix, `'x'` is 0); SQLite finds no text equal to a number.
+    let numeric_column =
+        |e: &Expr, t: NumType| is_column(e) && matches!(t, NumType::Int | NumType::Double);
+    let string_constant = |e: &Expr, t: NumType| t == NumType::Str && is_literal(e);
+    let real = |e: &Expr| cast(nested(e.clone()), DataType::Real);
+    if numeric_column(l, lt) && string_constant(r, rt) {
+        return Some(binop(l.clone(), op.clone(), real(r)));
+    }
+    if string_constant(l, lt) && numeric_column(r, rt) {
+        return Some(binop(real(l), op.clone(), r.clone()));
+    }
     // A stored DECIMAL column compares by number through its collation (and an index).
     let stored = |e: &Expr| is_column(e) && decimal_column(e, scopes).is_some();
     let computed = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && !is_literal(e);

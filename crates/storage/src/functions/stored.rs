@@ -8,6 +8,8 @@
 //!   Strings convert by their numeric form: `' 12 '` is 12, `'1e3'` 1000, `'12abc'` is error
 //!   1265 (data truncated), `'abc'` and `''` error 1366 (incorrect value).
 //! * `tutti_dec_store(x, p, s, column, row)`: a DECIMAL(p, s) column (in `decimal`).
+//! * `tutti_real_store(x, column, row)`: a FLOAT or DOUBLE column: the number (strings by
+//!   their numeric form, as for integers); beyond a double's range is 1264.
 //! * `tutti_str_store(x, max, flags, column, row)`: a string column of at most `max`
 //!   characters (bytes with flag [`BYTES`]): longer is error 1406, unless only spaces are cut
 //!   (MariaDB then truncates); a `CHAR` ([`CHAR`]) drops trailing spaces, as MariaDB
@@ -167,6 +169,21 @@ fn int_store(ctx: &Context<'_>) -> Result<Value> {
         // A negative value never fits an unsigned column, even if it rounds to 0.
         Some(n) if (min..=max).contains(&n) && !(min == 0 && negative) => Ok(Value::Integer(n)),
         _ if !target.strict => Ok(Value::Integer(if negative { min } else { max })),
+        _ => Err(target.out_of_range()),
+    }
+}
+
+/// `tutti_real_store(x, column, row)`.
+fn real_store(ctx: &Context<'_>) -> Result<Value> {
+    let target = Target::of(ctx, 1, "double")?;
+    let x = match target.number(ctx.get_raw(0))? {
+        None => return Ok(Value::Null),
+        Some(Stored::Exact(d)) => d.to_f64(),
+        Some(Stored::Double(x)) => x,
+    };
+    match x {
+        x if x.is_finite() => Ok(Value::Real(x)),
+        _ if !target.strict => Ok(Value::Real(if x < 0.0 { f64::MIN } else { f64::MAX })),
         _ => Err(target.out_of_range()),
     }
 }
@@ -337,6 +354,9 @@ fn year(raw: ValueRef<'_>, text: &str, target: &Target) -> Result<Value> {
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    for n in [3, 4] {
+        c.create_scalar_function("tutti_real_store", n, PURE, real_store)?;
+    }
     for n in [5, 6] {
         c.create_scalar_function("tutti_int_store", n, PURE, int_store)?;
         c.create_scalar_function("tutti_str_store", n, PURE, str_store)?;
@@ -419,6 +439,28 @@ mod tests {
             v => format!("{v:?}"),
         })
         .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn doubles_are_numbers() {
+        let c = Connection::open_in_memory().unwrap();
+        crate::functions::register(&c).unwrap();
+        let store = |v: &str, strict: i64| {
+            c.query_row(
+                &format!("SELECT tutti_real_store({v}, '`db`.`t`.`f`', 1, {strict})"),
+                [],
+                |r| r.get::<_, f64>(0),
+            )
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(store("' 1.5'", 1), Ok(1.5));
+        assert_eq!(store("12", 1), Ok(12.0));
+        assert_eq!(store("'x'", 0), Ok(0.0));
+        assert_eq!(store("'1.5e0x'", 0), Ok(1.5));
+        assert!(store("'x'", 1)
+            .unwrap_err()
+            .contains("Incorrect double value: 'x'"));
+        assert!(store("'1.5x'", 1).unwrap_err().contains("Data truncated"));
     }
 
     #[test]
