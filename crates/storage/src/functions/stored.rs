@@ -188,6 +188,21 @@ fn real_store(ctx: &Context<'_>) -> Result<Value> {
     }
 }
 
+/// A double as MariaDB converts it to a string: the shortest digits that read back the
+/// same, in plain notation for exponents from -5 to 14, else as `1.25e78` / `1.25e-94`.
+fn double_text(x: f64) -> String {
+    let sci = format!("{x:e}");
+    let exp: i32 = sci
+        .rsplit_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    if (-5..15).contains(&exp) {
+        x.to_string()
+    } else {
+        sci
+    }
+}
+
 /// `tutti_str_store(x, max, flags, column, row)`.
 fn str_store(ctx: &Context<'_>) -> Result<Value> {
     let (max, flags): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
@@ -205,7 +220,12 @@ fn str_store(ctx: &Context<'_>) -> Result<Value> {
             };
         }
         Value::Integer(i) => i.to_string(),
-        Value::Real(r) => r.to_string(),
+        // A double becomes text as MariaDB writes it (`1.25e78`, `0.0001225`).
+        Value::Real(r) => double_text(*r),
+    };
+    let value = match value {
+        Value::Real(_) => Value::Text(text.clone()),
+        v => v,
     };
     let length = |s: &str| {
         if flags & BYTES != 0 {
@@ -478,6 +498,10 @@ mod tests {
         assert_eq!(store("'ab   '", 3, 0), Ok("ab ".into()));
         assert_eq!(store("'ab   '", 3, super::CHAR), Ok("ab".into()));
         assert_eq!(store("12", 3, 0), Ok("12".into()));
+        assert_eq!(store("1.225e-04", 10, 0), Ok("0.0001225".into()));
+        assert_eq!(store("1.25e+78", 10, 0), Ok("1.25e78".into()));
+        assert_eq!(store("1.25e-94", 10, 0), Ok("1.25e-94".into()));
+        assert_eq!(store("9.999999e+0", 10, 0), Ok("9.999999".into()));
         for (v, flags) in [
             ("'abcd'", 0),
             ("'hééé'", 0),
