@@ -201,13 +201,27 @@ impl Count {
             K::Select | K::Insert | K::Delete => Count::Changes,
         }
     }
+
+    /// The affected rows: `changes` is SQLite's count, `rewritten` the rows an UPDATE (or an
+    /// upsert's update) wrote, `net` the statement's own changes to its table.
+    fn affected(self, changes: u64, rewritten: u64, net: &NetChanges) -> u64 {
+        match self {
+            Count::Changes | Count::Update { found_rows: true } => changes,
+            Count::Update { found_rows: false } => net.updates,
+            Count::Upsert { found_rows } => {
+                let inserted = changes.saturating_sub(rewritten);
+                let unchanged = rewritten.saturating_sub(net.updates);
+                inserted + 2 * net.updates + if found_rows { unchanged } else { 0 }
+            }
+            Count::Replace => changes + net.deletes + net.updates,
+        }
+    }
 }
 
-/// Rows of one table a statement inserted, updated (values changed) and deleted, from its
-/// own changeset (a row set to its current values is not in it).
+/// Rows of one table a statement updated (values changed) and deleted, from its own
+/// changeset (a row set to its current values is not in it); inserts are SQLite's count.
 #[derive(Default)]
 struct NetChanges {
-    inserts: u64,
     updates: u64,
     deletes: u64,
 }
@@ -228,30 +242,12 @@ impl NetChanges {
                 continue;
             }
             match op.code() {
-                Action::SQLITE_INSERT => net.inserts += 1,
                 Action::SQLITE_UPDATE => net.updates += 1,
                 Action::SQLITE_DELETE => net.deletes += 1,
                 _ => {}
             }
         }
         Ok(net)
-    }
-}
-
-impl Count {
-    /// The affected rows: `changes` is SQLite's count, `rewritten` the rows an UPDATE (or an
-    /// upsert's update) wrote, `net` the statement's own changes to its table.
-    fn affected(self, changes: u64, rewritten: u64, net: &NetChanges) -> u64 {
-        match self {
-            Count::Changes | Count::Update { found_rows: true } => changes,
-            Count::Update { found_rows: false } => net.updates,
-            Count::Upsert { found_rows } => {
-                let inserted = changes.saturating_sub(rewritten);
-                let unchanged = rewritten.saturating_sub(net.updates);
-                inserted + 2 * net.updates + if found_rows { unchanged } else { 0 }
-            }
-            Count::Replace => changes + net.deletes + net.updates,
-        }
     }
 }
 

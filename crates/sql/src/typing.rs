@@ -455,11 +455,15 @@ fn default_collation(
     rt: NumType,
 ) -> Option<Expr> {
     let textual = |t: NumType| matches!(t, NumType::Str | NumType::Other);
-    let decided = |e: &Expr| is_column(unnested(e)) || matches!(unnested(e), Expr::Collate { .. });
-    if !textual(lt) || !textual(rt) || decided(l) || decided(r) {
+    if !textual(lt) || !textual(rt) || collation_decided(l) || collation_decided(r) {
         return None;
     }
     Some(binop(general_ci(l.clone()), op.clone(), r.clone()))
+}
+
+/// A column or an explicit `COLLATE` decides a comparison's collation (SQLite applies it).
+fn collation_decided(e: &Expr) -> bool {
+    is_column(unnested(e)) || matches!(unnested(e), Expr::Collate { .. })
 }
 
 /// `e COLLATE tutti_general_ci`.
@@ -497,8 +501,7 @@ pub(crate) fn rounding(name: &str, x: &Expr, scopes: &Scopes) -> Option<Expr> {
 pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -> Option<Expr> {
     let t = type_of(x, scopes);
     if matches!(t, NumType::Str | NumType::Other)
-        && !is_column(unnested(x))
-        && !matches!(unnested(x), Expr::Collate { .. })
+        && !collation_decided(x)
         && list
             .iter()
             .all(|e| matches!(type_of(e, scopes), NumType::Str | NumType::Null))

@@ -316,26 +316,20 @@ fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
     match canonical(raw, &text, kind, fsp) {
         Some(t) => Ok(Value::Text(t)),
         None if !target.strict => Ok(Value::Text(lenient(&text, kind, fsp))),
-        None => {
-            let msg = format!(
-                "Incorrect {} value: '{text}' for column {} at row {}",
-                kind.word(),
-                target.qualified,
-                target.row
-            );
-            Err(Error::UserFunctionError(msg.into()))
-        }
+        // "Incorrect date value: '…' for column … at row N" (the target's kind is the word).
+        None => Err(target.incorrect(&text)),
     }
 }
 
 /// What MariaDB stores outside strict mode for a value that is no `kind`: a TIME beyond
-/// ±838:59:59 clamps, anything else is the zero value.
+/// ±838:59:59 clamps, anything else is the zero value (YEAR: see [`year`]).
 fn lenient(text: &str, kind: Kind, fsp: u32) -> String {
     let zero = temporal::Parts::default();
     match kind {
         Kind::Date => temporal::date_text(&zero),
-        Kind::DateTime | Kind::Timestamp | Kind::Year => temporal::datetime_text(&zero, fsp),
+        Kind::DateTime | Kind::Timestamp => temporal::datetime_text(&zero, fsp),
         Kind::Time => temporal::time_text(&temporal::clamped_time(text), fsp),
+        Kind::Year => "0".into(),
     }
 }
 
@@ -397,8 +391,7 @@ mod tests {
 
     #[test]
     fn integers_are_stored_as_mariadb_strict_mode_stores_them() {
-        let c = Connection::open_in_memory().unwrap();
-        crate::functions::register(&c).unwrap();
+        let c = db();
         let col = "'`db`.`t`.`i`', 1";
         let int = format!("-2147483648, 2147483647, {col}");
         for (v, want) in [
@@ -449,6 +442,13 @@ mod tests {
         }
     }
 
+    /// A connection with tutti's functions.
+    fn db() -> Connection {
+        let c = Connection::open_in_memory().unwrap();
+        crate::functions::register(&c).unwrap();
+        c
+    }
+
     fn text(c: &Connection, sql: &str) -> std::result::Result<String, String> {
         c.query_row(&format!("SELECT {sql}"), [], |r| {
             r.get::<_, rusqlite::types::Value>(0)
@@ -463,8 +463,7 @@ mod tests {
 
     #[test]
     fn doubles_are_numbers() {
-        let c = Connection::open_in_memory().unwrap();
-        crate::functions::register(&c).unwrap();
+        let c = db();
         let store = |v: &str, strict: i64| {
             c.query_row(
                 &format!("SELECT tutti_real_store({v}, '`db`.`t`.`f`', 1, {strict})"),
@@ -485,8 +484,7 @@ mod tests {
 
     #[test]
     fn strings_longer_than_their_column_are_refused() {
-        let c = Connection::open_in_memory().unwrap();
-        crate::functions::register(&c).unwrap();
+        let c = db();
         let store = |v: &str, max: i64, flags: i64| {
             text(
                 &c,
@@ -518,8 +516,7 @@ mod tests {
 
     #[test]
     fn temporal_values_are_stored_canonical_or_refused() {
-        let c = Connection::open_in_memory().unwrap();
-        crate::functions::register(&c).unwrap();
+        let c = db();
         let store = |v: &str, kind: &str, fsp: u32| {
             text(
                 &c,
