@@ -114,18 +114,23 @@ pub enum ExecError {
     #[error("Cannot execute statement in a READ ONLY transaction.")]
     ReadOnlyTransaction,
     /// Wrong number of parameters for a prepared statement.
-    #[error(
-        "Incorrect arguments to mysqld_stmt_execute: expected {expected} parameters, got {got}"
-    )]
+    #[error("Incorrect arguments to {command}: expected {expected} parameters, got {got}")]
     WrongParamCount {
         /// Parameters the statement has.
         expected: usize,
         /// Parameters the client sent.
         got: usize,
+        /// `mysqld_stmt_execute` (binary protocol) or `EXECUTE`.
+        command: &'static str,
     },
-    /// Unknown prepared statement id.
-    #[error("Unknown prepared statement handler ({0}) given to mysqld_stmt_execute")]
-    UnknownStatement(u32),
+    /// Unknown prepared statement (an id of the binary protocol or an SQL name).
+    #[error("Unknown prepared statement handler ({handler}) given to {command}")]
+    UnknownStatement {
+        /// The id or name.
+        handler: String,
+        /// `mysqld_stmt_execute`, `EXECUTE` or `DEALLOCATE PREPARE`.
+        command: &'static str,
+    },
     /// A prepared statement must be exactly one statement.
     #[error("This command is not supported in the prepared statement protocol yet")]
     NotPreparable,
@@ -205,6 +210,9 @@ impl From<rusqlite::Error> for ExecError {
     }
 }
 
+/// The binary protocol's execute command, as MySQL names it in errors.
+pub const BINARY_EXECUTE: &str = "mysqld_stmt_execute";
+
 /// Classifies a SQLite error; `deleting` says the statement removes rows (for FKs).
 pub fn from_sqlite(e: &rusqlite::Error, deleting: bool) -> ExecError {
     match e {
@@ -217,6 +225,7 @@ pub fn from_sqlite(e: &rusqlite::Error, deleting: bool) -> ExecError {
         rusqlite::Error::InvalidParameterCount(got, expected) => ExecError::WrongParamCount {
             expected: *expected,
             got: *got,
+            command: BINARY_EXECUTE,
         },
         other => ExecError::Sqlite(other.to_string()),
     }

@@ -21,6 +21,7 @@ mod error;
 pub mod keys;
 pub mod locks;
 mod matched;
+mod named;
 mod reads;
 mod result;
 mod session;

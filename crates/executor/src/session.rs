@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use tutti_sql::{Env, Query, QueryKind, Stmt, TableInfo, TableName, VarScope};
 use tutti_wsrep::Value;
 
+use crate::error::BINARY_EXECUTE;
 use crate::result::{Column, Response};
 use crate::txn::Txn;
 use crate::{sqlite, vars, ExecError, Executor, SessionInfo};
@@ -56,6 +57,8 @@ pub struct Session {
     /// The client asked for CLIENT_FOUND_ROWS: an UPDATE counts the rows it matched.
     pub(crate) client_found_rows: bool,
     prepared: HashMap<u32, Prepared>,
+    /// `PREPARE name`: the statement id of each name.
+    pub(crate) named: HashMap<String, u32>,
     next_stmt: u32,
 }
 
@@ -73,6 +76,7 @@ impl Session {
             found_rows: 0,
             client_found_rows: false,
             prepared: HashMap::new(),
+            named: HashMap::new(),
             next_stmt: 1,
         }
     }
@@ -197,15 +201,21 @@ impl Session {
                     ..
                 })
         );
-        if returns_rows && !last {
-            // The protocol layer can send one result set per request, last.
+        // The protocol layer can send one result set per request, last.
+        let refuse = |rows_before_last: &mut bool| {
             *rows_before_last = true;
             let what = "several statements returning rows in one query (send them one by one)";
-            return Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(
+            Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(
                 what.into(),
-            )));
+            )))
+        };
+        if returns_rows && !last {
+            return refuse(rows_before_last);
         }
-        self.run(stmt, &[])
+        match self.run(stmt, &[]) {
+            Ok(Response::Rows(_)) if !last => refuse(rows_before_last),
+            r => r,
+        }
     }
 
     /// Waits until this node has applied everything the cluster committed so far; false
@@ -294,14 +304,36 @@ impl Session {
     }
 
     fn execute_once(&mut self, id: u32, params: &[Value]) -> Result<Response, ExecError> {
+        let sql_text = self
+            .prepared
+            .get(&id)
+            .map(|p| p.sql.clone())
+            .unwrap_or_default();
+        self.begin_statement(&sql_text);
+        let r = self.run_prepared(id, params, BINARY_EXECUTE);
+        self.end_statement();
+        r
+    }
+
+    /// Runs prepared statement `id` (`command` names the client's command in errors).
+    pub(crate) fn run_prepared(
+        &mut self,
+        id: u32,
+        params: &[Value],
+        command: &'static str,
+    ) -> Result<Response, ExecError> {
         let p = self
             .prepared
             .get(&id)
-            .ok_or(ExecError::UnknownStatement(id))?;
+            .ok_or_else(|| ExecError::UnknownStatement {
+                handler: id.to_string(),
+                command,
+            })?;
         if params.len() != p.params {
             return Err(ExecError::WrongParamCount {
                 expected: p.params,
                 got: params.len(),
+                command,
             });
         }
         let stmt = match &p.cached {
@@ -321,15 +353,7 @@ impl Session {
                 stmt
             }
         };
-        let sql_text = self
-            .prepared
-            .get(&id)
-            .map(|p| p.sql.clone())
-            .unwrap_or_default();
-        self.begin_statement(&sql_text);
-        let r = self.run(stmt, params);
-        self.end_statement();
-        r
+        self.run(stmt, params)
     }
 
     /// `COM_STMT_CLOSE`.
@@ -343,6 +367,7 @@ impl Session {
         self.vars.clear();
         self.user_vars.clear();
         self.prepared.clear();
+        self.named.clear();
         self.last_insert_id = 0;
     }
 
@@ -404,6 +429,10 @@ impl Session {
             Stmt::Set(vars) => crate::set::run(self, vars),
             Stmt::Show(show) => crate::show::run(self, show),
             Stmt::Kill { id, query_only } => self.kill(id, query_only),
+            Stmt::Prepare { name, text } => self.prepare_named(name, text),
+            Stmt::Execute { name, using } => self.execute_named(&name, using),
+            Stmt::ExecuteImmediate { text, using } => self.execute_immediate(text, using),
+            Stmt::Deallocate(name) => self.deallocate(&name),
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
         }
     }

@@ -13,25 +13,7 @@ use crate::ExecError;
 
 pub(crate) fn run(s: &mut Session, assignments: Vec<SetVar>) -> Result<Response, ExecError> {
     for a in assignments {
-        let value = match a.value {
-            SetValue::Value(v) => Some(v),
-            SetValue::Default => None,
-            SetValue::Query(sql) => {
-                let r = s
-                    .exec
-                    .storage
-                    .reader()
-                    .map_err(|e| ExecError::Sqlite(e.to_string()))?;
-                let rs = crate::sqlite::query(&r, &sql, &[])?;
-                Some(
-                    rs.rows
-                        .into_iter()
-                        .next()
-                        .and_then(|r| r.into_iter().next())
-                        .unwrap_or(Value::Null),
-                )
-            }
-        };
+        let value = evaluate(s, a.value)?;
         match a.scope {
             SetScope::User => {
                 s.user_vars
@@ -43,6 +25,29 @@ pub(crate) fn run(s: &mut Session, assignments: Vec<SetVar>) -> Result<Response,
         }
     }
     Ok(Response::ok())
+}
+
+/// The value of an assignment; None for `DEFAULT`.
+pub(crate) fn evaluate(s: &Session, v: SetValue) -> Result<Option<Value>, ExecError> {
+    Ok(match v {
+        SetValue::Value(v) => Some(v),
+        SetValue::Default => None,
+        SetValue::Query(sql) => {
+            let r = s
+                .exec
+                .storage
+                .reader()
+                .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+            let rs = crate::sqlite::query(&r, &sql, &[])?;
+            Some(
+                rs.rows
+                    .into_iter()
+                    .next()
+                    .and_then(|r| r.into_iter().next())
+                    .unwrap_or(Value::Null),
+            )
+        }
+    })
 }
 
 fn set_system(

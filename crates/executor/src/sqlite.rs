@@ -42,6 +42,7 @@ fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
         return Err(ExecError::WrongParamCount {
             expected,
             got: params.len(),
+            command: crate::error::BINARY_EXECUTE,
         });
     }
     for (i, p) in params.iter().enumerate() {

@@ -58,7 +58,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::DropMissingDatabase(_) => ER_DB_DROP_EXISTS,
         E::ReadOnlyTransaction => ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION,
         E::WrongParamCount { .. } => ER_WRONG_ARGUMENTS,
-        E::UnknownStatement(_) => ER_UNKNOWN_STMT_HANDLER,
+        E::UnknownStatement { .. } => ER_UNKNOWN_STMT_HANDLER,
         E::NotPreparable => ER_UNSUPPORTED_PS,
         E::WrongValueForVar(..) => ER_WRONG_VALUE_FOR_VAR,
         E::ReadOnlyVariable(_) => ER_INCORRECT_GLOBAL_LOCAL_VAR,

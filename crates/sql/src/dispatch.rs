@@ -13,7 +13,7 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 use crate::cursor::Cursor;
 use crate::lexer::{is_word, StmtTokens, DIALECT};
 use crate::syntax::Source;
-use crate::{alter, create_table, ddl, dml, session, set, show, Env, SqlError, Stmt};
+use crate::{alter, create_table, ddl, dml, prepared, session, set, show, Env, SqlError, Stmt};
 
 /// Why a statement failed: a syntax error (positioned by the parser) or a translation error.
 pub(crate) enum Fail {
@@ -147,10 +147,10 @@ fn route(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
             unsupported(format!("RENAME {}", p.peek_word(1).unwrap_or_default()))
         }
         "CHECK" | "REPAIR" | "CHECKSUM" | "CACHE" => unsupported(format!("{first} TABLE")),
-        "GRANT" | "REVOKE" | "CALL" | "PREPARE" | "EXECUTE" | "DEALLOCATE" | "HANDLER"
-        | "INSTALL" | "UNINSTALL" | "PURGE" | "RESET" | "CHANGE" | "HELP" | "SHUTDOWN"
-        | "RESTART" | "CLONE" | "IMPORT" | "GET" | "SIGNAL" | "RESIGNAL" | "STOP" | "BINLOG"
-        | "DECLARE" => unsupported(first),
+        "PREPARE" | "EXECUTE" | "DEALLOCATE" => prepared::prepared(p, info.env),
+        "GRANT" | "REVOKE" | "CALL" | "HANDLER" | "INSTALL" | "UNINSTALL" | "PURGE" | "RESET"
+        | "CHANGE" | "HELP" | "SHUTDOWN" | "RESTART" | "CLONE" | "IMPORT" | "GET" | "SIGNAL"
+        | "RESIGNAL" | "STOP" | "BINLOG" | "DECLARE" => unsupported(first),
         "LOAD" => unsupported(format!("LOAD {}", p.peek_word(1).unwrap_or_default())),
         _ => generic(p, info),
     }
@@ -243,6 +243,7 @@ fn drop(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         "DATABASE" | "SCHEMA" => ddl::drop_database(p),
         "TABLE" | "INDEX" | "VIEW" => generic(p, info),
         "TEMPORARY" => unsupported("DROP TEMPORARY TABLE"),
+        "PREPARE" => prepared::prepared(p, info.env),
         k => unsupported(format!("DROP {k}")),
     }
 }

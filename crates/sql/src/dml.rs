@@ -112,6 +112,7 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     };
     let target = resolve(info.env, name)?;
     let table = info.env.table(&target);
+    ins.into = true; // MySQL's INTO is optional, SQLite's is not
     if !ins.assignments.is_empty() {
         set_to_values(&mut ins)?;
     }

@@ -97,11 +97,11 @@ impl ExprCtx<'_> {
             }
             Expr::Cast {
                 expr, data_type, ..
-            } => Some(cast_to(take_box(expr), data_type)?),
+            } => Some(cast_to(take_box(expr), data_type, self.env)?),
             Expr::Convert {
                 expr, data_type, ..
             } => match data_type {
-                Some(ty) => Some(cast_to(take_box(expr), ty)?),
+                Some(ty) => Some(cast_to(take_box(expr), ty, self.env)?),
                 None => Some(take_box(expr)),
             },
             Expr::Collate { collation, .. } => {
@@ -249,8 +249,22 @@ impl ExprCtx<'_> {
             "date_add" | "adddate" | "date_sub" | "subdate" => {
                 date_function(f, lname.ends_with("sub") || lname == "subdate")
             }
+            // SQLite has no ISNULL() and wants two arguments to COALESCE.
+            "isnull" => Ok(only_argument(f).map(|a| Expr::IsNull(Box::new(nested(a))))),
+            "coalesce" => Ok(only_argument(f).map(nested)),
             _ => Ok(None),
         }
+    }
+}
+
+/// The argument of a call with exactly one plain argument.
+fn only_argument(f: &mut Function) -> Option<Expr> {
+    let FunctionArguments::List(l) = &mut f.args else {
+        return None;
+    };
+    match l.args.as_mut_slice() {
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] if l.clauses.is_empty() => Some(take(e)),
+        _ => None,
     }
 }
 
@@ -309,10 +323,12 @@ fn binary(e: Expr) -> Result<Option<Expr>, SqlError> {
     }))
 }
 
-/// Top-down part of the rewrite, before the children are visited: `BINARY x` compared with
+/// Top-down part of the rewrite, before the children are visited: quantified comparisons
+/// (`x > ALL (subquery)`) become what SQLite has (`quantified`); `BINARY x` compared with
 /// something compares case-sensitively instead (`x COLLATE BINARY`), because a BLOB never
 /// equals a TEXT in SQLite.
 pub(crate) fn pre_rewrite(e: &mut Expr) {
+    crate::quantified::quantified(e);
     if let Expr::BinaryOp { left, op, right } = e {
         if matches!(
             op,
@@ -352,8 +368,9 @@ pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
 }
 
 /// `CAST(x AS type)` for a MySQL target type.
-fn cast_to(x: Expr, ty: &DataType) -> Result<Expr, SqlError> {
+fn cast_to(x: Expr, ty: &DataType, env: &dyn Env) -> Result<Expr, SqlError> {
     use DataType as T;
+    let zero_dates = crate::stored::zero_date_flags(env);
     let target = match ty {
         T::Signed
         | T::SignedInteger
@@ -378,13 +395,26 @@ fn cast_to(x: Expr, ty: &DataType) -> Result<Expr, SqlError> {
             T::Real
         }
         T::Binary(_) | T::Varbinary(_) | T::Blob(_) => T::Blob(None),
-        T::Date => return Ok(func("date", vec![x])),
-        T::Datetime(_) | T::Timestamp(..) => return Ok(func("datetime", vec![x])),
-        T::Time(..) => return Ok(func("time", vec![x])),
+        T::Date => return Ok(cast_temporal(x, "date", None, zero_dates)),
+        T::Datetime(fsp) | T::Timestamp(fsp, _) => {
+            return Ok(cast_temporal(x, "datetime", *fsp, zero_dates))
+        }
+        T::Time(fsp, _) => return Ok(cast_temporal(x, "time", *fsp, 0)),
         T::Custom(name, _) if name.to_string().eq_ignore_ascii_case("YEAR") => T::Integer(None),
         other => return Err(SqlError::Unsupported(format!("CAST to {other}"))),
     };
     Ok(cast(x, target))
+}
+
+/// `tutti_cast_temporal(x, kind, fsp, zero_dates)`: MariaDB's reading of `x` as a DATE,
+/// DATETIME or TIME (NULL when it is none, or a zero date `sql_mode` forbids).
+fn cast_temporal(x: Expr, kind: &str, fsp: Option<u64>, zero_dates: u32) -> Expr {
+    let fsp = number(fsp.unwrap_or(0).min(6).to_string());
+    let zero_dates = number(zero_dates.to_string());
+    func(
+        "tutti_cast_temporal",
+        vec![x, string(kind), fsp, zero_dates],
+    )
 }
 
 /// `EXTRACT(unit FROM d)` → `CAST(strftime('%..', d) AS INTEGER)`.

@@ -14,7 +14,7 @@
 //! Pipeline, per request: the text is tokenized once (`lexer`: placeholders numbered,
 //! statements split), each statement is routed by its first words (`dispatch`) and parsed
 //! once, its AST is rewritten in one walk (`rewrite`, `exprs`) or translated by the module
-//! for its kind (`dml`, `create_table`, `alter`, `ddl`, `set`, `show`, `session`), and
+//! for its kind (`dml`, `create_table`, `alter`, `ddl`, `set`, `show`, `session`, `prepared`), and
 //! printed. Nothing is re-parsed and no text is rewritten with patterns.
 
 mod alter;
@@ -30,10 +30,13 @@ mod dispatch;
 mod dml;
 mod error;
 mod exprs;
+mod having;
 mod lexer;
 mod literals;
 mod locking;
 mod names;
+mod prepared;
+mod quantified;
 mod rewrite;
 mod session;
 mod set;

@@ -162,6 +162,7 @@ impl<'a> Rewriter<'a> {
         if is_dual(&s.from) {
             s.from.clear();
         }
+        crate::having::having_to_where(s);
         let scope = self.scope_of(&s.from);
         self.ex.scopes.push(scope);
         for twj in &mut s.from {

@@ -150,6 +150,11 @@ fn value(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
             }
         }
     }
+    expression(p, env)
+}
+
+/// An expression, evaluated now when it is constant, else by the executor.
+pub(crate) fn expression(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
     let mut e = p.parse_expr()?;
     let mut rw = Rewriter::new(env);
     rw.expr(&mut e)?;

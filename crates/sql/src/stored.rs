@@ -174,14 +174,38 @@ fn fits(kind: Storage, value: &Expr, column: &str) -> bool {
 /// or `TRADITIONAL`, which includes them): then a value that does not fit its column is an
 /// error; otherwise it is adjusted (clamped, cut, zeroed), as MariaDB does.
 pub(crate) fn strict_mode(env: &dyn crate::Env) -> bool {
+    sql_mode(env).is_none_or(|mode| {
+        mode.contains("STRICT_TRANS_TABLES")
+            || mode.contains("STRICT_ALL_TABLES")
+            || mode.contains("TRADITIONAL")
+    })
+}
+
+/// Which zero dates the session's `sql_mode` forbids: [`NO_ZERO_IN_DATE`] (a zero month or
+/// day) and [`NO_ZERO_DATE`] (`0000-00-00`); TRADITIONAL sets both.
+pub(crate) fn zero_date_flags(env: &dyn crate::Env) -> u32 {
+    let Some(mode) = sql_mode(env) else { return 0 };
+    let traditional = mode.contains("TRADITIONAL");
+    let mut flags = 0;
+    if traditional || mode.contains("NO_ZERO_IN_DATE") {
+        flags |= NO_ZERO_IN_DATE;
+    }
+    if traditional || mode.contains("NO_ZERO_DATE") {
+        flags |= NO_ZERO_DATE;
+    }
+    flags
+}
+
+/// Flag of [`zero_date_flags`]: no zero month or day.
+pub(crate) const NO_ZERO_IN_DATE: u32 = 1;
+/// Flag of [`zero_date_flags`]: no `0000-00-00`.
+pub(crate) const NO_ZERO_DATE: u32 = 2;
+
+/// The session's `sql_mode`, upper case.
+fn sql_mode(env: &dyn crate::Env) -> Option<String> {
     match env.system_variable(crate::VarScope::Session, "sql_mode") {
-        Some(crate::Value::Text(mode)) => {
-            let mode = mode.to_ascii_uppercase();
-            mode.contains("STRICT_TRANS_TABLES")
-                || mode.contains("STRICT_ALL_TABLES")
-                || mode.contains("TRADITIONAL")
-        }
-        _ => true,
+        Some(crate::Value::Text(mode)) => Some(mode.to_ascii_uppercase()),
+        _ => None,
     }
 }
 

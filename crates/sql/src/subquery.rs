@@ -117,6 +117,20 @@ fn at_most_one_row(q: &Query) -> bool {
 /// The name of the query's only column, aliasing it when it has none (None: `*` or
 /// several columns).
 fn name_single_column(q: &mut Query) -> Option<String> {
+    let item = single_column(q)?;
+    match item {
+        SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
+        SelectItem::UnnamedExpr(_) => {
+            alias_column(item, COLUMN);
+            Some(COLUMN.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The only result column of a query, `*` included (None: several columns). The leftmost
+/// SELECT names a compound query's columns.
+pub(crate) fn single_column(q: &mut Query) -> Option<&mut SelectItem> {
     let mut body = &mut *q.body;
     loop {
         match body {
@@ -124,23 +138,26 @@ fn name_single_column(q: &mut Query) -> Option<String> {
                 let [item] = s.projection.as_mut_slice() else {
                     return None;
                 };
-                return match item {
-                    SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
-                    SelectItem::UnnamedExpr(expr) => {
-                        let expr = std::mem::replace(expr, null());
-                        *item = SelectItem::ExprWithAlias {
-                            expr,
-                            alias: Ident::with_quote('"', COLUMN),
-                        };
-                        Some(COLUMN.to_string())
-                    }
-                    _ => None,
-                };
+                return Some(item);
             }
-            // The leftmost SELECT names a compound query's columns.
             SetExpr::SetOperation { left, .. } => body = left,
             SetExpr::Query(inner) => body = &mut inner.body,
             _ => return None,
         }
     }
+}
+
+/// Gives an expression column the name `name` (false for `*`).
+pub(crate) fn alias_column(item: &mut SelectItem, name: &str) -> bool {
+    let expr = match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+            std::mem::replace(e, null())
+        }
+        _ => return false,
+    };
+    *item = SelectItem::ExprWithAlias {
+        expr,
+        alias: Ident::with_quote('"', name),
+    };
+    true
 }

@@ -137,6 +137,29 @@ pub enum Stmt {
         /// `KILL QUERY`: stop the statement, keep the connection.
         query_only: bool,
     },
+    /// `PREPARE name FROM text`: a named prepared statement of the session.
+    Prepare {
+        /// Lower-case name.
+        name: String,
+        /// The statement text.
+        text: SetValue,
+    },
+    /// `EXECUTE name [USING v, ...]`.
+    Execute {
+        /// Lower-case name.
+        name: String,
+        /// Values bound to the `?` placeholders, in order.
+        using: Vec<SetValue>,
+    },
+    /// `EXECUTE IMMEDIATE text [USING v, ...]`: prepare, execute once, forget.
+    ExecuteImmediate {
+        /// The statement text.
+        text: SetValue,
+        /// Values bound to the `?` placeholders, in order.
+        using: Vec<SetValue>,
+    },
+    /// `DEALLOCATE PREPARE name`, `DROP PREPARE name`.
+    Deallocate(String),
     /// Accepted and without effect in tutti (`UNLOCK TABLES`, `ANALYZE TABLE`, `DO 1`, an
     /// empty statement, ...); the text says what it was.
     Noop(String),

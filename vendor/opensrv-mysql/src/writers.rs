@@ -54,8 +54,10 @@ pub(crate) async fn write_ok_packet<W: AsyncWrite + Unpin>(
         {
             w.write_lenenc_str(ok_packet.session_state_info.as_bytes())?;
         }
-    } else {
-        w.write_all(ok_packet.info.as_bytes())?;
+    } else if !ok_packet.info.is_empty() {
+        // Length-prefixed, as MySQL and MariaDB send it (`net_send_ok`), whatever the
+        // protocol documentation says; clients read it so.
+        w.write_lenenc_str(ok_packet.info.as_bytes())?;
     }
     w.end_packet().await
 }

@@ -283,8 +283,12 @@ fn canonical(raw: ValueRef<'_>, text: &str, kind: Kind, fsp: u32) -> Option<Stri
     let datetime = || {
         match raw {
             ValueRef::Integer(i) => temporal::datetime_of_number(i),
-            ValueRef::Real(r) if r.fract() == 0.0 && r.abs() < 1e15 => {
-                temporal::datetime_of_number(r as i64)
+            // 20010203101112.5: the fraction is microseconds
+            ValueRef::Real(r) if (0.0..1e15).contains(&r) => {
+                temporal::datetime_of_number(r.trunc() as i64).map(|mut p| {
+                    p.micros = ((r.fract() * 1e6).round() as u32).min(999_999);
+                    p
+                })
             }
             ValueRef::Real(_) => None,
             _ => temporal::parse_datetime(text),
@@ -346,6 +350,28 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     })
 }
 
+/// `tutti_cast_temporal(x, kind, fsp, zero_dates)`: `CAST(x AS DATE | DATETIME(fsp) |
+/// TIME(fsp))`, the canonical text, or NULL when `x` is no such value (MariaDB warns 1292
+/// there) or a zero date the `sql_mode` forbids (`zero_dates`: 1 no zero month or day, 2
+/// no `0000-00-00`).
+fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
+    let (kind, fsp) = kind_and_fsp(ctx)?;
+    let zero_dates: u32 = ctx.get(3)?;
+    let raw = ctx.get_raw(0);
+    let Some(text) = text_of(raw).and_then(|text| canonical(raw, &text, kind, fsp)) else {
+        return Ok(Value::Null);
+    };
+    if kind != Kind::Time {
+        let date = &text.as_bytes()[..10];
+        let zero_date = date == b"0000-00-00";
+        let zero_part = &date[5..7] == b"00" || &date[8..10] == b"00";
+        if zero_date && zero_dates & 2 != 0 || !zero_date && zero_part && zero_dates & 1 != 0 {
+            return Ok(Value::Null);
+        }
+    }
+    Ok(Value::Text(text))
+}
+
 /// A YEAR: numbers 0, 1-99 (two-digit years) and 1901-2155; strings of one or two digits
 /// are two-digit years ('0' is 2000), longer ones numbers.
 fn year(raw: ValueRef<'_>, text: &str, target: &Target) -> Result<Value> {
@@ -376,6 +402,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         c.create_scalar_function("tutti_str_store", n, PURE, str_store)?;
         c.create_scalar_function("tutti_temporal_store", n, PURE, temporal_store)?;
     }
+    c.create_scalar_function("tutti_cast_temporal", 4, PURE, cast_temporal)?;
     c.create_scalar_function("tutti_temporal", 3, PURE, temporal_constant)
 }
 
@@ -554,5 +581,46 @@ mod tests {
             store("1900", "year", 0),
             Err("Out of range value for column 'd' at row 1".into())
         );
+    }
+
+    #[test]
+    fn casts_to_temporal_types_read_as_mariadb_does() {
+        let c = db();
+        let cast = |v: &str, kind: &str, fsp: u32| {
+            text(&c, &format!("tutti_cast_temporal({v}, '{kind}', {fsp}, 0)"))
+        };
+        assert_eq!(cast("'2000-1-2'", "date", 0), Ok("2000-01-02".into()));
+        assert_eq!(
+            cast("20010203101112", "datetime", 0),
+            Ok("2001-02-03 10:11:12".into())
+        );
+        assert_eq!(
+            cast("20010203101112.5e0", "datetime", 1),
+            Ok("2001-02-03 10:11:12.5".into())
+        );
+        assert_eq!(
+            cast("'2011-02-03 10:11:12.123456'", "datetime", 5),
+            Ok("2011-02-03 10:11:12.12345".into())
+        );
+        assert_eq!(cast("'10:11:12'", "time", 6), Ok("10:11:12.000000".into()));
+        assert_eq!(cast("'0'", "time", 0), Ok("00:00:00".into()));
+        assert_eq!(
+            cast("'2011-02-03 10:11:12'", "time", 0),
+            Ok("10:11:12".into())
+        );
+        assert_eq!(cast("'2024-02-30'", "date", 0), Ok("Null".into()));
+        assert_eq!(cast("1", "date", 0), Ok("Null".into()));
+        assert_eq!(cast("NULL", "datetime", 0), Ok("Null".into()));
+        let strict = |v: &str, zero_dates: u32| {
+            text(
+                &c,
+                &format!("tutti_cast_temporal({v}, 'date', 0, {zero_dates})"),
+            )
+        };
+        assert_eq!(strict("'2101-00-01'", 0), Ok("2101-00-01".into()));
+        assert_eq!(strict("'2101-00-01'", 1), Ok("Null".into()));
+        assert_eq!(strict("'0000-00-00'", 1), Ok("0000-00-00".into()));
+        assert_eq!(strict("'0000-00-00'", 2), Ok("Null".into()));
+        assert_eq!(strict("'2101-00-01'", 2), Ok("2101-00-01".into()));
     }
 }

@@ -1,0 +1,143 @@
+//! `HAVING` without `GROUP BY` in a query without aggregates.
+//!
+//! MySQL filters the rows of such a query by its HAVING condition, where a name means a
+//! result alias first (`SELECT a + 1 AS x FROM t HAVING x > 1`), then a column; SQLite
+//! refuses HAVING on a non-aggregate query. The condition moves into WHERE, ANDed with any
+//! WHERE, each alias replaced by the expression it names. A query with an aggregate
+//! anywhere (even in a subquery) is left alone: there HAVING filters the one aggregate row,
+//! which SQLite does as MySQL does; so is one whose HAVING names a window function's alias.
+
+use std::ops::ControlFlow;
+
+use sqlparser::ast::{
+    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, GroupByExpr, Select, SelectItem,
+};
+
+use crate::ast_build::{binop, nested};
+
+/// Aggregate functions (MariaDB's), by lower-case name.
+const AGGREGATES: [&str; 18] = [
+    "count",
+    "sum",
+    "min",
+    "max",
+    "avg",
+    "group_concat",
+    "json_arrayagg",
+    "json_objectagg",
+    "bit_or",
+    "bit_and",
+    "bit_xor",
+    "std",
+    "stddev",
+    "stddev_pop",
+    "stddev_samp",
+    "variance",
+    "var_pop",
+    "var_samp",
+];
+
+/// Moves the HAVING condition of a non-aggregate query without GROUP BY into WHERE.
+pub(crate) fn having_to_where(s: &mut Select) {
+    let no_groups = matches!(&s.group_by, GroupByExpr::Expressions(g, _) if g.is_empty());
+    if !no_groups || s.having.is_none() || has_aggregate(s) {
+        return;
+    }
+    let Some(mut h) = s.having.take() else { return };
+    if !replace_aliases(&mut h, &s.projection) {
+        s.having = Some(h);
+        return;
+    }
+    s.selection = Some(match s.selection.take() {
+        Some(w) => binop(nested(w), BinaryOperator::And, nested(h)),
+        None => h,
+    });
+}
+
+/// Replaces the result aliases `h` names by their expressions; false if one of them is a
+/// window function (not allowed in WHERE).
+fn replace_aliases(h: &mut Expr, projection: &[SelectItem]) -> bool {
+    let alias_of = |name: &str| {
+        projection.iter().find_map(|item| match item {
+            SelectItem::ExprWithAlias { expr, alias } if alias.value.eq_ignore_ascii_case(name) => {
+                Some(expr)
+            }
+            _ => None,
+        })
+    };
+    let window = |e: &Expr| match e {
+        Expr::Function(f) if f.over.is_some() => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    };
+    let replaced = visit_expressions_mut(h, |e| {
+        if let Expr::Identifier(id) = e {
+            if let Some(expr) = alias_of(&id.value) {
+                if visit_expressions(expr, window).is_break() {
+                    return ControlFlow::Break(());
+                }
+                *e = nested(expr.clone());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    replaced.is_continue()
+}
+
+fn has_aggregate(s: &Select) -> bool {
+    let found = |e: &Expr| match e {
+        Expr::Function(f)
+            if f.over.is_none()
+                && AGGREGATES
+                    .iter()
+                    .any(|a| f.name.to_string().eq_ignore_ascii_case(a)) =>
+        {
+            ControlFlow::Break(())
+        }
+        _ => ControlFlow::Continue(()),
+    };
+    visit_expressions(&s.projection, found).is_break()
+        || visit_expressions(&s.having, found).is_break()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testenv::TestEnv;
+    use crate::{translate, Stmt};
+
+    fn sql(q: &str) -> String {
+        let env = TestEnv::new().with_db("app").with_table(
+            "app",
+            "t",
+            &[("a", "INT"), ("b", "INT")],
+            &["a"],
+            None,
+            &[],
+        );
+        match translate(q, &env).unwrap().remove(0) {
+            Stmt::Query(q) => q.sql,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn having_without_aggregates_filters_rows() {
+        let s = sql("SELECT a + 1 AS x FROM t WHERE b = 1 HAVING x > 1");
+        assert!(!s.contains("HAVING"), "{s}");
+        assert!(s.contains("WHERE (\"b\" = 1) AND ((\"a\" + 1) > 1)"), "{s}");
+        // the alias wins over the column of the same name, as in MySQL
+        let s = sql("SELECT b AS a FROM t HAVING a > 1");
+        assert!(s.contains("WHERE \"b\" > 1"), "{s}");
+        let s = sql("SELECT a FROM t HAVING a LIKE 'h%'");
+        assert!(!s.contains("HAVING") && s.contains("WHERE"), "{s}");
+    }
+
+    #[test]
+    fn aggregate_queries_keep_having() {
+        let s = sql("SELECT MAX(a) AS m FROM t HAVING m > 1");
+        assert!(s.contains("HAVING"), "{s}");
+        let s = sql("SELECT a FROM t GROUP BY a HAVING a > 1");
+        assert!(s.contains("HAVING"), "{s}");
+        let s = sql("SELECT ROW_NUMBER() OVER () AS r FROM t HAVING r > 1");
+        assert!(s.contains("HAVING"), "{s}");
+    }
+}
