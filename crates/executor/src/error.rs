@@ -41,6 +41,10 @@ pub enum ExecError {
     /// DROP of a missing table.
     #[error("Unknown table '{0}'")]
     UnknownTable(String),
+    /// DROP TABLE of missing tables, after it dropped the others: final (a retry would
+    /// find those missing too).
+    #[error("Unknown table '{0}'")]
+    DroppedOthers(String),
     /// Column does not exist.
     #[error("Unknown column '{0}' in 'field list'")]
     UnknownColumn(String),

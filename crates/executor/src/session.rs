@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tutti_sql::{Env, Query, QueryKind, Stmt, TableInfo, TableName, VarScope};
+use tutti_sql::{DdlStmt, Env, Query, QueryKind, Stmt, TableInfo, TableName, VarScope};
 use tutti_wsrep::Value;
 
 use crate::error::BINARY_EXECUTE;
@@ -405,6 +405,7 @@ impl Session {
                 }
             }
             Stmt::Ddl(d) => self.ddl(d),
+            Stmt::DropTables { ddl, unknown } => self.drop_tables(ddl, unknown),
             Stmt::Begin {
                 read_only,
                 consistent_snapshot,
@@ -427,6 +428,7 @@ impl Session {
             }
             Stmt::Use(db) => self.use_database(&db),
             Stmt::Set(vars) => crate::set::run(self, vars),
+            Stmt::SetStatement { vars, sql } => crate::set::run_with(self, vars, &sql),
             Stmt::Show(show) => crate::show::run(self, show),
             Stmt::Kill { id, query_only } => self.kill(id, query_only),
             Stmt::Prepare { name, text } => self.prepare_named(name, text),
@@ -435,6 +437,25 @@ impl Session {
             Stmt::Deallocate(name) => self.deallocate(&name),
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
         }
+    }
+
+    /// `DROP TABLE` naming missing tables: drops the others, then fails with 1051. A table
+    /// another node created meanwhile fails it with a schema error first, so that the
+    /// statement is translated once more after this node caught up.
+    fn drop_tables(
+        &mut self,
+        ddl: DdlStmt,
+        unknown: Vec<TableName>,
+    ) -> Result<Response, ExecError> {
+        let names: Vec<String> = unknown.iter().map(|t| t.to_string()).collect();
+        if self.catch_up() && unknown.iter().any(|t| Env::table(self, t).is_some()) {
+            return Err(ExecError::UnknownTable(names.join(",")));
+        }
+        if matches!(&ddl.ddl, tutti_wsrep::Ddl::Schema { statements, .. } if !statements.is_empty())
+        {
+            self.ddl(ddl)?;
+        }
+        Err(ExecError::DroppedOthers(names.join(",")))
     }
 
     /// Fails unless the node may serve; reads pass with `wsrep_dirty_reads`.

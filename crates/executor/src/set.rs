@@ -27,6 +27,40 @@ pub(crate) fn run(s: &mut Session, assignments: Vec<SetVar>) -> Result<Response,
     Ok(Response::ok())
 }
 
+/// `SET STATEMENT vars FOR sql`: runs `sql` (one statement) with the session variables
+/// set, then gives them their values back, whatever the outcome.
+pub(crate) fn run_with(
+    s: &mut Session,
+    assignments: Vec<SetVar>,
+    sql: &str,
+) -> Result<Response, ExecError> {
+    let saved: Vec<(String, Option<Value>)> = assignments
+        .iter()
+        .map(|a| {
+            let name = a.name.to_ascii_lowercase();
+            let old = vars::def(&name).and_then(|d| s.vars.get(d.name).cloned());
+            (name, old)
+        })
+        .collect();
+    let r = run(s, assignments).and_then(|_| {
+        let mut req = tutti_sql::Request::new(sql)?;
+        if req.len() != 1 {
+            return Err(ExecError::NotPreparable);
+        }
+        let stmt = req.next(s).expect("one statement")?;
+        s.run(stmt, &[])
+    });
+    for (name, old) in saved {
+        if let Some(d) = vars::def(&name) {
+            match old {
+                Some(v) => s.vars.insert(d.name, v),
+                None => s.vars.remove(d.name),
+            };
+        }
+    }
+    r
+}
+
 /// The value of an assignment; None for `DEFAULT`.
 pub(crate) fn evaluate(s: &Session, v: SetValue) -> Result<Option<Value>, ExecError> {
     Ok(match v {

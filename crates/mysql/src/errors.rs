@@ -32,7 +32,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::Shutdown => ER_SERVER_SHUTDOWN,
         E::NoSuchTable(_) => ER_NO_SUCH_TABLE,
         E::TableExists(_) => ER_TABLE_EXISTS_ERROR,
-        E::UnknownTable(_) => ER_BAD_TABLE_ERROR,
+        E::UnknownTable(_) | E::DroppedOthers(_) => ER_BAD_TABLE_ERROR,
         E::UnknownColumn(_) => ER_BAD_FIELD_ERROR,
         E::AmbiguousColumn(_) => ER_NON_UNIQ_ERROR,
         E::ColumnCount => ER_WRONG_VALUE_COUNT_ON_ROW,

@@ -163,10 +163,15 @@ pub(crate) fn drop(
         }
         other => return Err(SqlError::Unsupported(format!("DROP {other}")).into()),
     };
-    let tables: Vec<TableName> = names
+    let mut tables: Vec<TableName> = names
         .iter()
         .map(|n| resolve(env, n))
         .collect::<Result<_, _>>()?;
+    // MySQL drops the tables that exist, then fails naming the others (1051).
+    let mut unknown = Vec::new();
+    if kind == "TABLE" && !if_exists {
+        (tables, unknown) = tables.into_iter().partition(|t| env.table(t).is_some());
+    }
     let statements = tables
         .iter()
         .map(|t| {
@@ -175,7 +180,14 @@ pub(crate) fn drop(
         })
         .collect();
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
-    Ok(schema(database, statements, tables))
+    let ddl = schema(database, statements, tables);
+    if unknown.is_empty() {
+        return Ok(ddl);
+    }
+    let Stmt::Ddl(ddl) = ddl else {
+        unreachable!("schema() is DDL")
+    };
+    Ok(Stmt::DropTables { ddl, unknown })
 }
 
 /// `TRUNCATE [TABLE] t` → `DELETE FROM "db.t"`.

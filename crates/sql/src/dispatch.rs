@@ -58,6 +58,11 @@ impl<'a> StmtInfo<'a> {
     pub fn text(&self) -> &'a str {
         self.src.text(self.start, self.end)
     }
+
+    /// The statement's text from `at` on.
+    pub fn text_from(&self, at: Location) -> &'a str {
+        self.src.text(at, self.end)
+    }
 }
 
 /// Translates one statement.
@@ -67,7 +72,7 @@ pub(crate) fn translate_one(
     st: StmtTokens,
 ) -> Result<Stmt, SqlError> {
     let StmtTokens {
-        tokens,
+        mut tokens,
         params,
         locking,
         update_ignore,
@@ -83,6 +88,12 @@ pub(crate) fn translate_one(
         start,
         end,
     };
+    if is_word(&tokens[0].token, "DROP")
+        && tokens.get(1).is_some_and(|t| is_word(&t.token, "TABLES"))
+    {
+        // DROP TABLES is MySQL's synonym of DROP TABLE
+        tokens[1].token = Token::make_keyword("TABLE");
+    }
     if is_word(&tokens[0].token, "UPDATE") && is_multi_table_update(&tokens) {
         return Err(SqlError::Unsupported("multi-table UPDATE".into()));
     }
@@ -134,6 +145,7 @@ fn route(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
     match first.as_str() {
         "SHOW" => show::show(p, info.env),
         "DESCRIBE" | "DESC" | "EXPLAIN" => show::describe(p, info.env),
+        "SET" if p.peek_is(1, "STATEMENT") => set::set_statement(p, info),
         "SET" => set::set(p, info.env),
         "USE" | "BEGIN" | "START" | "COMMIT" | "ROLLBACK" | "SAVEPOINT" | "RELEASE" | "XA"
         | "FLUSH" | "KILL" | "UNLOCK" | "LOCK" | "DO" | "ANALYZE" | "OPTIMIZE" => {

@@ -249,12 +249,32 @@ impl ExprCtx<'_> {
             "date_add" | "adddate" | "date_sub" | "subdate" => {
                 date_function(f, lname.ends_with("sub") || lname == "subdate")
             }
+            "timestampdiff" | "timestampadd" => Ok(unit_argument(f, &lname)),
             // SQLite has no ISNULL() and wants two arguments to COALESCE.
             "isnull" => Ok(only_argument(f).map(|a| Expr::IsNull(Box::new(nested(a))))),
             "coalesce" => Ok(only_argument(f).map(nested)),
             _ => Ok(None),
         }
     }
+}
+
+/// `TIMESTAMPDIFF(unit, a, b)` / `TIMESTAMPADD(unit, n, d)` → `tutti_<name>('UNIT', ..)`:
+/// the unit word (parsed as a column name) becomes text, `SQL_TSI_` prefix dropped.
+fn unit_argument(f: &mut Function, name: &str) -> Option<Expr> {
+    let FunctionArguments::List(l) = &mut f.args else {
+        return None;
+    };
+    if l.args.len() != 3 {
+        return None;
+    }
+    let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Identifier(unit))) = &l.args[0] else {
+        return None;
+    };
+    let word = unit.value.to_ascii_uppercase();
+    let word = word.strip_prefix("SQL_TSI_").unwrap_or(&word).to_string();
+    l.args[0] = FunctionArg::Unnamed(FunctionArgExpr::Expr(string(word)));
+    f.name = ObjectName::from(vec![Ident::new(format!("tutti_{name}"))]);
+    None
 }
 
 /// The argument of a call with exactly one plain argument.

@@ -16,7 +16,8 @@ use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
 
 use crate::cursor::Cursor;
-use crate::dispatch::{Fail, Res};
+use crate::dispatch::{Fail, Res, StmtInfo};
+use crate::lexer::is_word;
 use crate::literals::const_value;
 use crate::rewrite::Rewriter;
 use crate::{Env, SetScope, SetValue, SetVar, SqlError, Stmt, Value};
@@ -37,6 +38,31 @@ pub(crate) fn set(p: &mut Parser<'_>, env: &dyn Env) -> Res<Stmt> {
     }
     p.expect_end()?;
     Ok(Stmt::Set(vars))
+}
+
+/// `SET STATEMENT var = value [, ...] FOR statement`: the statement runs with the session
+/// variables set, which then get their values back.
+pub(crate) fn set_statement(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
+    p.next_token(); // SET
+    p.next_token(); // STATEMENT
+    let mut vars = Vec::new();
+    loop {
+        assignment(p, info.env, SetScope::Session, &mut vars)?;
+        if !p.eat(&Token::Comma) {
+            break;
+        }
+    }
+    if let Some(v) = vars.iter().find(|v| v.scope != SetScope::Session) {
+        let what = format!("SET STATEMENT of the variable {}", v.name);
+        return Err(Fail::Sql(SqlError::Unsupported(what)));
+    }
+    if !p.eat_word("FOR") {
+        return p
+            .expected_ref("FOR", p.peek_token_ref())
+            .map_err(Fail::from);
+    }
+    let sql = info.text_from(p.peek_token_ref().span.start).to_string();
+    Ok(Stmt::SetStatement { vars, sql })
 }
 
 /// `GLOBAL`, `SESSION`, `LOCAL`, `PERSIST`, `PERSIST_ONLY` before an assignment.
@@ -133,7 +159,8 @@ fn charset_value(p: &mut Parser<'_>) -> Res<SetValue> {
 
 /// A value: DEFAULT, a bare word, a constant, or an expression.
 fn value(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
-    let ends = matches!(p.peek_nth_token_ref(1).token, Token::Comma | Token::EOF);
+    let next = &p.peek_nth_token_ref(1).token;
+    let ends = matches!(next, Token::Comma | Token::EOF) || is_word(next, "FOR");
     if ends {
         if let Token::Word(w) = &p.peek_token_ref().token {
             let literal_word = ["TRUE", "FALSE", "NULL"]

@@ -126,6 +126,14 @@ pub enum Stmt {
     Use(String),
     /// `SET ...` (one or more assignments).
     Set(Vec<SetVar>),
+    /// `SET STATEMENT var = value [, ...] FOR sql`: `sql` runs with the session variables
+    /// set, which then get their values back.
+    SetStatement {
+        /// The session assignments.
+        vars: Vec<SetVar>,
+        /// The statement, translated when it runs.
+        sql: String,
+    },
     /// `SHOW ...`, `DESCRIBE t`.
     Show(Show),
     /// `FLUSH ...` (the words after FLUSH, upper case, e.g. "STATUS", "TABLES", "PRIVILEGES").
@@ -136,6 +144,14 @@ pub enum Stmt {
         id: u64,
         /// `KILL QUERY`: stop the statement, keep the connection.
         query_only: bool,
+    },
+    /// `DROP TABLE` naming tables that do not exist: the others are dropped (`ddl`, which
+    /// may drop nothing), then the statement fails with 1051 naming `unknown`.
+    DropTables {
+        /// Drops the tables that exist.
+        ddl: DdlStmt,
+        /// The tables that do not.
+        unknown: Vec<TableName>,
     },
     /// `PREPARE name FROM text`: a named prepared statement of the session.
     Prepare {

@@ -278,15 +278,32 @@ fn indexes() {
 #[test]
 fn drop_truncate_rename() {
     assert_eq!(
-        schema("DROP TABLE a, other.b"),
+        schema("DROP TABLE IF EXISTS a, other.b"),
         (
             vec![
-                r#"DROP TABLE "app.a""#.to_string(),
-                r#"DROP TABLE "other.b""#.to_string()
+                r#"DROP TABLE IF EXISTS "app.a""#.to_string(),
+                r#"DROP TABLE IF EXISTS "other.b""#.to_string()
             ],
             vec![app("a"), TableName::new("other", "b")]
         )
     );
+    // the tables that exist are dropped, then 1051 names the others
+    match one("DROP TABLE t, a, other.b").unwrap() {
+        Stmt::DropTables {
+            ddl:
+                DdlStmt {
+                    ddl: Ddl::Schema { statements, .. },
+                    tables,
+                },
+            unknown,
+        } => {
+            assert_eq!(statements, [r#"DROP TABLE "app.t""#]);
+            assert_eq!(tables, [app("t")]);
+            assert_eq!(unknown, [app("a"), TableName::new("other", "b")]);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(stmts("DROP TABLES t"), [r#"DROP TABLE "app.t""#]);
     assert_eq!(
         schema("TRUNCATE TABLE t"),
         (vec![r#"DELETE FROM "app.t""#.to_string()], vec![app("t")])
