@@ -67,20 +67,42 @@ fn bits_to_bytes(bits: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// A charset introducer `_cs'literal'`: `_binary` makes a blob, others are dropped.
+/// A charset introducer `_cs'literal'`: `_binary` makes a blob, others are dropped. Before a
+/// hex literal (`_utf8mb4 0xD0B1`) the bytes are the text in that character set: UTF-8 ones
+/// are read (None when the bytes are no UTF-8), others are refused (None).
 pub(crate) fn introduced(prefix: &str, value: &Expr) -> Option<Expr> {
-    let s = match value {
-        Expr::Value(v) => match &v.value {
-            SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => s,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    Some(if prefix.eq_ignore_ascii_case("_binary") {
-        blob(s.as_bytes())
+    let binary = prefix.eq_ignore_ascii_case("_binary");
+    let Expr::Value(v) = value else { return None };
+    match &v.value {
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
+            Some(if binary { blob(s.as_bytes()) } else { text(s) })
+        }
+        SqlValue::HexStringLiteral(h) => {
+            let bytes = hex_bytes(h)?;
+            if binary {
+                return Some(blob(&bytes));
+            }
+            let utf8 = ["_utf8", "_utf8mb3", "_utf8mb4"]
+                .iter()
+                .any(|c| prefix.eq_ignore_ascii_case(c));
+            utf8.then(|| String::from_utf8(bytes).ok().map(|t| text(&t)))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// The bytes of a hex literal's digits (an odd count gets a leading 0, as in MySQL).
+fn hex_bytes(h: &str) -> Option<Vec<u8>> {
+    let padded = if h.len() % 2 == 1 {
+        format!("0{h}")
     } else {
-        text(s)
-    })
+        h.to_string()
+    };
+    (0..padded.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(padded.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 /// A session value as a SQL literal.

@@ -6,6 +6,8 @@
 //! are safe in writes because tutti replicates the resulting rows, not the statement.
 
 mod aggregate;
+mod calendar;
+mod clock;
 mod decimal;
 mod general_ci;
 mod hash;
@@ -32,6 +34,8 @@ const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
     time::register(c)?;
+    calendar::register(c)?;
+    clock::register(c)?;
     math::register(c)?;
     string::register(c)?;
     hash::register(c)?;

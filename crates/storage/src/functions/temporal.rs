@@ -73,7 +73,7 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 }
 
 /// A two-digit year: 00-69 → 2000-2069, 70-99 → 1970-1999.
-fn full_year(yy: u32) -> u32 {
+pub(crate) fn full_year(yy: u32) -> u32 {
     if yy < 70 {
         2000 + yy
     } else {
@@ -104,7 +104,10 @@ impl Scan<'_> {
         }
         let run = &self.s[start..self.i];
         (!run.is_empty()).then(|| {
-            let v = run.iter().fold(0, |v, b| v * 10 + (b - b'0') as u32);
+            // saturating: a long run of digits is out of every range, never wrapped
+            let v = run.iter().fold(0u32, |v, b| {
+                v.saturating_mul(10).saturating_add((b - b'0') as u32)
+            });
             (v, run.len())
         })
     }

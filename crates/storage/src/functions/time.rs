@@ -10,6 +10,33 @@ use std::time::{SystemTime, UNIX_EPOCH};
 const PURE: FunctionFlags = FunctionFlags::SQLITE_UTF8.union(FunctionFlags::SQLITE_DETERMINISTIC);
 const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
 
+/// Month names, as MySQL spells them.
+pub(crate) const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// Day names, Sunday first (MySQL's DAYOFWEEK order).
+pub(crate) const DAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+
 /// A broken-down UTC time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct DateTime {
@@ -32,7 +59,7 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     era * 146097 + doe - 719468
 }
 
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719468;
     let era = z.div_euclid(146097);
     let doe = z - era * 146097;
@@ -141,29 +168,6 @@ impl DateTime {
 
     /// MySQL DATE_FORMAT.
     pub(crate) fn format(&self, fmt: &str) -> String {
-        const MONTHS: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
-        const DAYS: [&str; 7] = [
-            "Sunday",
-            "Monday",
-            "Tuesday",
-            "Wednesday",
-            "Thursday",
-            "Friday",
-            "Saturday",
-        ];
         let mut out = String::with_capacity(fmt.len() + 8);
         let mut it = fmt.chars();
         let h12 = if self.h.is_multiple_of(12) {
