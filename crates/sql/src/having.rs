@@ -10,13 +10,14 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, GroupByExpr, Select, SelectItem,
+    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Function, GroupByExpr, Select,
+    SelectItem,
 };
 
 use crate::ast_build::{binop, nested};
 
 /// Aggregate functions (MariaDB's), by lower-case name.
-const AGGREGATES: [&str; 18] = [
+pub(crate) const AGGREGATES: [&str; 18] = [
     "count",
     "sum",
     "min",
@@ -83,16 +84,17 @@ fn replace_aliases(h: &mut Expr, projection: &[SelectItem]) -> bool {
     replaced.is_continue()
 }
 
+/// Whether `f` is an aggregate call (not a window function).
+pub(crate) fn is_aggregate(f: &Function) -> bool {
+    f.over.is_none()
+        && AGGREGATES
+            .iter()
+            .any(|a| f.name.to_string().eq_ignore_ascii_case(a))
+}
+
 fn has_aggregate(s: &Select) -> bool {
     let found = |e: &Expr| match e {
-        Expr::Function(f)
-            if f.over.is_none()
-                && AGGREGATES
-                    .iter()
-                    .any(|a| f.name.to_string().eq_ignore_ascii_case(a)) =>
-        {
-            ControlFlow::Break(())
-        }
+        Expr::Function(f) if is_aggregate(f) => ControlFlow::Break(()),
         _ => ControlFlow::Continue(()),
     };
     visit_expressions(&s.projection, found).is_break()
@@ -101,33 +103,20 @@ fn has_aggregate(s: &Select) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::testenv::TestEnv;
-    use crate::{translate, Stmt};
-
-    fn sql(q: &str) -> String {
-        let env = TestEnv::new().with_db("app").with_table(
-            "app",
-            "t",
-            &[("a", "INT"), ("b", "INT")],
-            &["a"],
-            None,
-            &[],
-        );
-        match translate(q, &env).unwrap().remove(0) {
-            Stmt::Query(q) => q.sql,
-            other => panic!("{other:?}"),
-        }
-    }
+    use crate::tests::s as sql;
 
     #[test]
     fn having_without_aggregates_filters_rows() {
-        let s = sql("SELECT a + 1 AS x FROM t WHERE b = 1 HAVING x > 1");
+        let s = sql("SELECT a + 1 AS x FROM t WHERE id = 1 HAVING x > 1");
         assert!(!s.contains("HAVING"), "{s}");
-        assert!(s.contains("WHERE (\"b\" = 1) AND ((\"a\" + 1) > 1)"), "{s}");
+        assert!(
+            s.contains("WHERE (\"id\" = 1) AND ((\"a\" + 1) > 1)"),
+            "{s}"
+        );
         // the alias wins over the column of the same name, as in MySQL
-        let s = sql("SELECT b AS a FROM t HAVING a > 1");
-        assert!(s.contains("WHERE \"b\" > 1"), "{s}");
-        let s = sql("SELECT a FROM t HAVING a LIKE 'h%'");
+        let s = sql("SELECT id AS a FROM t HAVING a > 1");
+        assert!(s.contains("WHERE \"id\" > 1"), "{s}");
+        let s = sql("SELECT a FROM t HAVING a > 2");
         assert!(!s.contains("HAVING") && s.contains("WHERE"), "{s}");
     }
 

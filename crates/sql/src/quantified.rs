@@ -115,44 +115,28 @@ fn rows_where(s: Query, condition: Expr) -> Query {
 
 #[cfg(test)]
 mod tests {
-    use crate::testenv::TestEnv;
-    use crate::{translate, Stmt};
-
-    fn sql(q: &str) -> String {
-        let env = TestEnv::new().with_db("app").with_table(
-            "app",
-            "t",
-            &[("a", "INT"), ("b", "INT")],
-            &["a"],
-            None,
-            &[],
-        );
-        match translate(q, &env).unwrap().remove(0) {
-            Stmt::Query(q) => q.sql,
-            other => panic!("{other:?}"),
-        }
-    }
+    use crate::tests::s as sql;
 
     #[test]
     fn equal_any_and_not_equal_all_are_in_lists() {
-        let s = sql("SELECT a FROM t WHERE a = ANY (SELECT b FROM t)");
-        assert!(s.contains("\"a\" IN (SELECT \"b\""), "{s}");
-        let s = sql("SELECT a FROM t WHERE a <> ALL (SELECT b FROM t)");
-        assert!(s.contains("\"a\" NOT IN (SELECT \"b\""), "{s}");
+        let s = sql("SELECT a FROM t WHERE a = ANY (SELECT id FROM t)");
+        assert!(s.contains("\"a\" IN (SELECT \"id\""), "{s}");
+        let s = sql("SELECT a FROM t WHERE a <> ALL (SELECT id FROM t)");
+        assert!(s.contains("\"a\" NOT IN (SELECT \"id\""), "{s}");
     }
 
     #[test]
     fn other_comparisons_keep_three_values() {
-        let s = sql("SELECT a FROM t WHERE a > SOME (SELECT b FROM t)");
+        let s = sql("SELECT a FROM t WHERE a > SOME (SELECT id FROM t)");
         assert!(
-            s.contains("CASE WHEN EXISTS (SELECT 1 AS \"1\" FROM (SELECT \"b\" AS \"tutti_q\""),
+            s.contains("CASE WHEN EXISTS (SELECT 1 AS \"1\" FROM (SELECT \"id\" AS \"tutti_q\""),
             "{s}"
         );
         assert!(
             s.contains("THEN 1 WHEN EXISTS") && s.contains("ELSE 0 END"),
             "{s}"
         );
-        let s = sql("SELECT a FROM t WHERE a >= ALL (SELECT b FROM t)");
+        let s = sql("SELECT a FROM t WHERE a >= ALL (SELECT id FROM t)");
         assert!(s.contains("WHERE NOT (\"a\" >= \"tutti_q\")"), "{s}");
         assert!(s.contains("IS NULL) THEN NULL ELSE 1 END"), "{s}");
     }

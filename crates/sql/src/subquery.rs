@@ -30,18 +30,6 @@ pub const TOO_MANY_ROWS_FN: &str = "tutti_subquery_rows";
 pub const TOO_MANY_ROWS: &str = "Subquery returns more than 1 row";
 /// Alias given to an unnamed single column.
 const COLUMN: &str = "tutti_v";
-/// Aggregates: with no GROUP BY, a SELECT of them returns exactly one row.
-const AGGREGATES: [&str; 8] = [
-    "count",
-    "sum",
-    "min",
-    "max",
-    "avg",
-    "group_concat",
-    "json_arrayagg",
-    "bit_or",
-];
-
 /// Wraps `e` if it is a scalar subquery that may return several rows (see the module doc).
 pub(crate) fn guard_scalar(e: &mut Expr) {
     let Expr::Subquery(q) = e else { return };
@@ -99,17 +87,13 @@ fn at_most_one_row(q: &Query) -> bool {
         return false;
     };
     let no_groups = matches!(&s.group_by, GroupByExpr::Expressions(g, _) if g.is_empty());
+    // aggregates without GROUP BY return exactly one row
     let aggregate = |item: &SelectItem| match item {
         SelectItem::UnnamedExpr(Expr::Function(f))
         | SelectItem::ExprWithAlias {
             expr: Expr::Function(f),
             ..
-        } => {
-            f.over.is_none()
-                && AGGREGATES
-                    .iter()
-                    .any(|a| f.name.to_string().eq_ignore_ascii_case(a))
-        }
+        } => crate::having::is_aggregate(f),
         _ => false,
     };
     s.from.is_empty() || (no_groups && s.projection.iter().all(aggregate))
