@@ -82,11 +82,7 @@ fn statement_text(s: &Session, text: SetValue) -> Result<String, ExecError> {
     match evaluate(s, text)? {
         Some(Value::Text(t)) => Ok(t),
         Some(Value::Blob(b)) => String::from_utf8(b).map_err(|_| ExecError::NotPreparable),
-        Some(Value::Null) | None => Err(ExecError::Sql(tutti_sql::SqlError::Syntax(
-            "You have an error in your SQL syntax; check the manual that corresponds to your \
-             MySQL server version for the right syntax to use near 'NULL' at line 1"
-                .into(),
-        ))),
+        Some(Value::Null) | None => Err(tutti_sql::SqlError::syntax_near("NULL", 1).into()),
         Some(v) => Ok(v.to_sql_literal()),
     }
 }

@@ -43,3 +43,13 @@ pub enum SqlError {
     #[error("{0}")]
     WrongArguments(String),
 }
+
+impl SqlError {
+    /// MySQL's 1064 message for a syntax error at `near` (the text from there on) on `line`.
+    pub fn syntax_near(near: &str, line: u64) -> SqlError {
+        SqlError::Syntax(format!(
+            "You have an error in your SQL syntax; check the manual that corresponds to your \
+             MySQL server version for the right syntax to use near '{near}' at line {line}"
+        ))
+    }
+}

@@ -40,13 +40,7 @@ pub(crate) fn rewrite_value(v: &SqlValue) -> Option<Expr> {
     Some(match v {
         SqlValue::DoubleQuotedString(s) | SqlValue::NationalStringLiteral(s) => text(s),
         SqlValue::SingleQuotedString(s) if s.contains('\0') => text(s),
-        SqlValue::HexStringLiteral(h) => {
-            let mut digits = h.to_ascii_uppercase();
-            if digits.len() % 2 == 1 {
-                digits.insert(0, '0');
-            }
-            Expr::value(SqlValue::HexStringLiteral(digits))
-        }
+        SqlValue::HexStringLiteral(h) => blob(&hex_bytes(h)?),
         SqlValue::SingleQuotedByteStringLiteral(bits)
         | SqlValue::DoubleQuotedByteStringLiteral(bits) => blob(&bits_to_bytes(bits)?),
         SqlValue::Boolean(b) => number(if *b { "1" } else { "0" }),

@@ -76,10 +76,7 @@ impl<'a> Source<'a> {
         };
         let rest = &self.sql[start_off..end_off];
         let near: String = rest.chars().take(NEAR_MAX_CHARS).collect();
-        SqlError::Syntax(format!(
-            "You have an error in your SQL syntax; check the manual that corresponds to your \
-             MySQL server version for the right syntax to use near '{near}' at line {line}"
-        ))
+        SqlError::syntax_near(&near, line)
     }
 
     /// Converts a parser error into the MySQL message, using the location sqlparser put in it.
