@@ -124,7 +124,7 @@ pub fn extract(
         tables.insert(table_key(&table));
         let m = meta(&table)?;
         let primary = match &m {
-            Some(m) if m.info.columns.len() == n => m.primary.clone(),
+            Some(m) if m.image_len() == n => m.primary.clone(),
             // The table is gone or changed: its raw primary key still names the row.
             _ => KeyDef {
                 namespace: row_namespace(&table),
@@ -154,7 +154,7 @@ pub fn extract(
         for row in [&old, &after] {
             ex.extend(key_of(&primary, row));
         }
-        let Some(m) = m.filter(|m| m.info.columns.len() == n) else {
+        let Some(m) = m.filter(|m| m.image_len() == n) else {
             continue;
         };
         let touched = |def: &KeyDef| {
@@ -196,12 +196,17 @@ pub fn read_row(
     meta: &TableMeta,
     pk: &Image,
 ) -> Result<Option<Vec<Value>>, ExecError> {
-    let cols = &meta.info.columns;
+    let cols = meta.image_columns();
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-    let mut sql = format!("SELECT * FROM {}", quote(&meta.info.name.sqlite_name()));
+    let list: Vec<String> = cols.iter().map(|c| quote(c)).collect();
+    let mut sql = format!(
+        "SELECT {} FROM {}",
+        list.join(", "),
+        quote(&meta.info.name.sqlite_name())
+    );
     for (k, c) in meta.primary.columns.iter().enumerate() {
         sql.push_str(if k == 0 { " WHERE " } else { " AND " });
-        sql.push_str(&quote(&cols[*c].name));
+        sql.push_str(&list[*c]);
         sql.push_str(" = ?");
     }
     let mut stmt = conn.prepare_cached(&sql)?;
@@ -249,8 +254,10 @@ pub(crate) fn of(exec: &crate::Executor, changeset: &[u8]) -> Result<CertKeys, E
     )
 }
 
-/// The primary-key key of a row of `meta`'s table, from its values in column order.
-pub fn row_key(meta: &TableMeta, row: &[Value]) -> Option<u64> {
-    let image: Image = row.iter().cloned().map(Some).collect();
+/// The primary-key key of a row of `meta`'s table, from its rowid and its values in column
+/// order.
+pub fn row_key(meta: &TableMeta, rowid_and_row: &[Value]) -> Option<u64> {
+    let skip = usize::from(!meta.info.has_invisible_key());
+    let image: Image = rowid_and_row.iter().skip(skip).cloned().map(Some).collect();
     key_of(&meta.primary, &image)
 }

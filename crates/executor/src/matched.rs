@@ -57,7 +57,8 @@ impl<'a> MatchedRows<'a> {
         MatchedRows { conn, rows }
     }
 
-    /// Stops collecting and returns each rewritten row's current values (once per row).
+    /// Stops collecting and returns each rewritten row's rowid and current values (once per
+    /// row), as one list: the rowid first.
     pub fn finish(mut self) -> Result<Vec<(String, Vec<Value>)>, ExecError> {
         self.stop();
         let mut seen = std::collections::HashSet::new();
@@ -67,7 +68,7 @@ impl<'a> MatchedRows<'a> {
                 continue;
             }
             let sql = format!(
-                "SELECT * FROM \"{}\" WHERE rowid = ?1",
+                "SELECT _rowid_, * FROM \"{}\" WHERE rowid = ?1",
                 table.replace('"', "\"\"")
             );
             let mut stmt = self.conn.prepare_cached(&sql)?;

@@ -6,9 +6,9 @@
 //! changeset (which now holds the whole transaction). The writer lock is held only for
 //! this; nothing reaches the database except later, through the applier.
 
-use rusqlite::session::Session as SqliteSession;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Statement};
+use tutti_storage::Session as SqliteSession;
 use tutti_storage::{apply_changeset, deferred_fk_violations, run_cached, AutoInc};
 use tutti_wsrep::Value;
 
@@ -173,7 +173,7 @@ pub struct Captured {
     pub affected: u64,
     /// First AUTO_INCREMENT id it generated.
     pub insert_id: Option<i64>,
-    /// Every row an UPDATE rewrote, changed or not: (SQLite table, current values).
+    /// Every row an UPDATE rewrote, changed or not: (SQLite table, rowid and current values).
     pub rewritten: Vec<(String, Vec<Value>)>,
 }
 
@@ -231,8 +231,7 @@ impl NetChanges {
     fn of(session: &mut SqliteSession<'_>, table: &str) -> Result<NetChanges, ExecError> {
         use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator as _;
         use rusqlite::hooks::Action;
-        let mut bytes = Vec::new();
-        session.changeset_strm(&mut bytes)?;
+        let bytes = session.changeset()?;
         let mut input: &[u8] = &bytes;
         let reader: &mut dyn std::io::Read = &mut input;
         let mut it = rusqlite::session::ChangesetIter::start_strm(&reader)?;
@@ -260,6 +259,9 @@ pub struct WriteStmt<'a> {
     pub params: &'a [Value],
     /// (SQLite name of the target table, offset, increment) when it generates ids.
     pub autoinc: Option<(String, u64, u64)>,
+    /// The ids are for a table's invisible key: SQLite's rowid without AUTOINCREMENT, not
+    /// reported to the client.
+    pub invisible_key: bool,
     /// The statement removes rows (for foreign-key error wording).
     pub deleting: bool,
     /// How its affected-row count is made.
@@ -280,7 +282,7 @@ pub fn capture(
     let _guard = Rollback(w);
     // Attached before the replay, so the session records the whole transaction.
     let mut session = SqliteSession::new(w)?;
-    session.attach(None::<&str>)?;
+    session.attach(None)?;
     if let Err(c) = apply_changeset(w, changes, fk_actions) {
         tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
         return Err(ExecError::Deadlock);
@@ -288,12 +290,17 @@ pub fn capture(
     if let Some((table, offset, increment)) = &stmt.autoinc {
         // The largest id ever used: AUTOINCREMENT tables keep it in sqlite_sequence (updated
         // by every insert, replicated ones too), so ids are never reused, as in MySQL 8.
-        let sql = format!(
-            "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0), \
-             coalesce((SELECT max(rowid) FROM \"{}\"), 0))",
-            table.replace('"', "\"\"")
-        );
-        let max: i64 = w.prepare_cached(&sql)?.query_row([table], |r| r.get(0))?;
+        let quoted = table.replace('"', "\"\"");
+        let max: i64 = if stmt.invisible_key {
+            let sql = format!("SELECT coalesce(max(rowid), 0) FROM \"{quoted}\"");
+            w.prepare_cached(&sql)?.query_row([], |r| r.get(0))?
+        } else {
+            let sql = format!(
+                "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0), \
+                 coalesce((SELECT max(rowid) FROM \"{quoted}\"), 0))"
+            );
+            w.prepare_cached(&sql)?.query_row([table], |r| r.get(0))?
+        };
         autoinc.prepare(max, *offset, *increment);
     }
     // The statement's own changes, when its count needs them (attached after the replay).
@@ -335,9 +342,9 @@ pub fn capture(
     let insert_id = stmt
         .autoinc
         .as_ref()
+        .filter(|_| !stmt.invisible_key)
         .and_then(|_| autoinc.first_generated());
-    let mut changeset = Vec::new();
-    session.changeset_strm(&mut changeset)?;
+    let changeset = session.changeset()?;
     Ok(Captured {
         changeset,
         affected,

@@ -181,6 +181,13 @@ impl Session {
         let timeout = self.lock_wait_timeout();
         let si = self.snapshot_isolation();
         let (offset, increment) = exec.provider.auto_increment();
+        let invisible_key = match (&q.target, q.autoinc) {
+            (Some(t), true) => exec
+                .catalog
+                .table(&exec.storage, &t.sqlite_name())?
+                .is_some_and(|m| m.info.has_invisible_key()),
+            _ => false,
+        };
         let stmt = WriteStmt {
             sql: &q.sql,
             params,
@@ -192,6 +199,7 @@ impl Session {
                         .map(|t| (t.sqlite_name(), offset, increment))
                 })
                 .flatten(),
+            invisible_key,
             deleting: q.kind == QueryKind::Delete,
             count: Count::of(q.kind, self.client_found_rows),
             target: q.target.as_ref().map(|t| t.sqlite_name()),

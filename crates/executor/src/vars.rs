@@ -105,6 +105,7 @@ pub static VARS: &[VarDef] = &[
     v("hostname", Global, Text, true, ""),
     v("identity", Session, Int, false, "0"),
     v("init_connect", Global, Text, false, ""),
+    v("innodb_force_primary_key", Global, Bool, false, "0"),
     v("innodb_lock_wait_timeout", Both, Int, false, "50"),
     v("innodb_snapshot_isolation", Both, Bool, false, "1"),
     v("interactive_timeout", Both, Int, false, "28800"),

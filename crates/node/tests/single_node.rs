@@ -205,11 +205,16 @@ fn errors_carry_mysql_codes() {
     assert_eq!(code(c.query_drop("CREATE DATABASE d")), 1007);
     c.query_drop("USE d").unwrap();
     assert_eq!(code(c.query_drop("SELECT * FROM nope")), 1146);
+    c.query_drop("CREATE TABLE nopk (a INT)").unwrap();
+    c.query_drop("SET GLOBAL innodb_force_primary_key = ON")
+        .unwrap();
     assert_eq!(
-        code(c.query_drop("CREATE TABLE nopk (a INT)")),
+        code(c.query_drop("CREATE TABLE nopk2 (a INT)")),
         1173,
-        "every table needs a PRIMARY KEY"
+        "innodb_force_primary_key refuses tables without PRIMARY KEY"
     );
+    c.query_drop("SET GLOBAL innodb_force_primary_key = OFF")
+        .unwrap();
     c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10) NOT NULL, UNIQUE KEY uv (v))")
         .unwrap();
     assert_eq!(

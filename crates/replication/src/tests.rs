@@ -1,8 +1,8 @@
 //! Single-node replication: order, certify, apply, and answer the waiting transaction.
 
 use super::*;
-use rusqlite::session::Session;
 use tutti_storage::Durability;
+use tutti_storage::Session;
 use tutti_wsrep::{Action, CertKeys, Ddl, DdlFailure};
 
 fn start() -> (tempfile::TempDir, Arc<Storage>, Arc<Replication>) {
@@ -25,12 +25,12 @@ fn ddl_ws(trx: u64, ddl: Ddl) -> WriteSet {
 fn capture(s: &Storage, sql: &str) -> Vec<u8> {
     let w = s.writer();
     w.execute_batch("BEGIN").unwrap();
-    let mut out = Vec::new();
+    let out;
     {
         let mut session = Session::new(&w).unwrap();
-        session.attach(None::<&str>).unwrap();
+        session.attach(None).unwrap();
         w.execute_batch(sql).unwrap();
-        session.changeset_strm(&mut out).unwrap();
+        out = session.changeset().unwrap();
     }
     w.execute_batch("ROLLBACK").unwrap();
     out

@@ -13,6 +13,9 @@
 //! * `INSERT ... SELECT` that provides the column (listed, or no column list): left alone —
 //!   the SELECT's values are used as they are (a NULL or 0 there gets SQLite's rowid
 //!   allocation rather than a node-safe id).
+//! * A table without a PRIMARY KEY: its invisible key ([`crate::INVISIBLE_KEY`]) is never
+//!   listed, so it is always appended; without a column list, the visible columns are
+//!   listed first (the rows give exactly those).
 
 use sqlparser::ast::{Ident, Insert, SelectItem, SetExpr};
 
@@ -30,6 +33,9 @@ pub(crate) fn rewrite_insert(
     let Some(col) = table.autoinc.as_deref() else {
         return false;
     };
+    if table.has_invisible_key() && columns.is_empty() && !no_values(ins) {
+        columns.extend(table.columns.iter().map(|c| quoted(&c.name)));
+    }
     let listed = columns
         .iter()
         .position(|c| c.value.eq_ignore_ascii_case(col));
@@ -99,5 +105,14 @@ pub(crate) fn rewrite_insert(
             true
         }
         _ => false,
+    }
+}
+
+/// `DEFAULT VALUES` or `VALUES ()`: rows that give no value at all.
+fn no_values(ins: &Insert) -> bool {
+    match ins.source.as_ref().map(|s| s.body.as_ref()) {
+        None => true,
+        Some(SetExpr::Values(v)) => v.rows.iter().all(|r| r.content.is_empty()),
+        Some(_) => false,
     }
 }

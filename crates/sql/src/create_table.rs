@@ -1,9 +1,11 @@
 //! `CREATE TABLE` → one replicated [`Ddl::Schema`]: the SQLite `CREATE TABLE` followed by one
 //! `CREATE [UNIQUE] INDEX "db.t.name"` per MySQL key.
 //!
-//! * Every table needs a PRIMARY KEY (tutti replicates rows by primary key):
-//!   `SqlError::NoPrimaryKey` otherwise. Its columns are made NOT NULL and it is declared as
-//!   a table constraint `PRIMARY KEY ("a", "b")`.
+//! * tutti replicates rows by primary key. A PRIMARY KEY's columns are made NOT NULL and
+//!   it is declared as a table constraint `PRIMARY KEY ("a", "b")`. A table without one is
+//!   keyed by SQLite's rowid, its invisible key ([`crate::INVISIBLE_KEY`]) — unless the
+//!   global `innodb_force_primary_key` is ON (MariaDB's switch, PXC's strict mode), which
+//!   refuses it with `SqlError::NoPrimaryKey` (1173).
 //! * AUTO_INCREMENT is allowed only on the single-column integer PRIMARY KEY, which is then
 //!   declared exactly `INTEGER` — SQLite's rowid alias, which is how tutti recognises the
 //!   AUTO_INCREMENT column later. Conversely an integer primary key without AUTO_INCREMENT
@@ -139,8 +141,22 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             other => return Err(SqlError::Unsupported(format!("the constraint {other}")).into()),
         }
     }
-    let Some(pk) = pk else {
-        return Err(SqlError::NoPrimaryKey(table.to_string()).into());
+    let pk = match pk {
+        Some(pk) => pk,
+        None if force_primary_key(env) => {
+            return Err(SqlError::NoPrimaryKey(table.to_string()).into())
+        }
+        None if columns
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(crate::INVISIBLE_KEY)) =>
+        {
+            return Err(SqlError::Unsupported(format!(
+                "a column named {} in a table without PRIMARY KEY",
+                crate::INVISIBLE_KEY
+            ))
+            .into())
+        }
+        None => Vec::new(),
     };
     apply_primary_key(&mut columns, &pk)?;
 
@@ -155,7 +171,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             }
         })
         .collect();
-    if !columns.iter().any(|c| c.autoinc) {
+    if !columns.iter().any(|c| c.autoinc) && !pk.is_empty() {
         body.push(format!("PRIMARY KEY ({})", pk_cols.join(", ")));
     }
     body.extend(constraints);
@@ -177,6 +193,14 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         },
         tables: vec![table],
     }))
+}
+
+/// True when the global `innodb_force_primary_key` refuses tables without a PRIMARY KEY.
+fn force_primary_key(env: &dyn Env) -> bool {
+    matches!(
+        env.system_variable(crate::VarScope::Global, "innodb_force_primary_key"),
+        Some(crate::Value::Int(v)) if v != 0
+    )
 }
 
 /// A table-level `COLLATE=x_bin` / `CHARSET=binary` makes text columns case-sensitive.

@@ -91,9 +91,10 @@ pub(crate) fn row_lock(env: &dyn Env, q: &Query, spec: LockSpec) -> Result<RowLo
                 .ok_or_else(|| unsupported(&format!("{table} (a view)")))?;
             let mut pk_cols: Vec<_> = info.columns.iter().filter(|c| c.pk > 0).collect();
             pk_cols.sort_by_key(|c| c.pk);
-            let pk: Vec<String> = pk_cols.iter().map(|c| c.name.clone()).collect();
+            let mut pk: Vec<String> = pk_cols.iter().map(|c| c.name.clone()).collect();
             if pk.is_empty() {
-                return Err(SqlError::NoPrimaryKey(table.to_string()));
+                // A table without PRIMARY KEY: its rows are keyed by the invisible key.
+                pk.push(crate::INVISIBLE_KEY.to_string());
             }
             let qualifier = alias
                 .as_ref()

@@ -11,6 +11,7 @@ pub(crate) struct TestEnv {
     databases: Vec<String>,
     tables: Vec<TableInfo>,
     user_vars: HashMap<String, Value>,
+    globals: HashMap<String, Value>,
 }
 
 impl TestEnv {
@@ -31,6 +32,12 @@ impl TestEnv {
     /// Sets a user variable.
     pub fn with_user_var(mut self, name: &str, v: Value) -> Self {
         self.user_vars.insert(name.into(), v);
+        self
+    }
+
+    /// Sets a global system variable.
+    pub fn with_global(mut self, name: &str, v: Value) -> Self {
+        self.globals.insert(name.into(), v);
         self
     }
 
@@ -106,6 +113,9 @@ impl Env for TestEnv {
     }
 
     fn system_variable(&self, scope: VarScope, name: &str) -> Option<Value> {
+        if let Some(v) = self.globals.get(name).filter(|_| scope == VarScope::Global) {
+            return Some(v.clone());
+        }
         Some(match (scope, name) {
             (_, "version_comment") => Value::Text("tutti".into()),
             (_, "max_allowed_packet") => Value::Int(67108864),

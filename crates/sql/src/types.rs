@@ -80,10 +80,23 @@ pub struct TableInfo {
     pub name: TableName,
     /// Columns in declaration order.
     pub columns: Vec<ColumnInfo>,
-    /// The AUTO_INCREMENT column (always the single-column INTEGER PRIMARY KEY), if any.
+    /// The AUTO_INCREMENT column (always the single-column INTEGER PRIMARY KEY), if any;
+    /// [`INVISIBLE_KEY`] for a table without a PRIMARY KEY.
     pub autoinc: Option<String>,
     /// Indexes, primary key first when it has its own index.
     pub indexes: Vec<IndexInfo>,
+}
+
+/// The invisible key of a table created without a PRIMARY KEY: SQLite's rowid, which
+/// `SELECT *` and an INSERT without a column list leave out. Its values are handed out
+/// like AUTO_INCREMENT ids (node-safe), without becoming LAST_INSERT_ID.
+pub const INVISIBLE_KEY: &str = "_rowid_";
+
+impl TableInfo {
+    /// True for a table without a PRIMARY KEY (keyed by [`INVISIBLE_KEY`]).
+    pub fn has_invisible_key(&self) -> bool {
+        self.autoinc.as_deref() == Some(INVISIBLE_KEY)
+    }
 }
 
 /// What translation asks of the session and the catalog.

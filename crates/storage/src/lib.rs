@@ -18,6 +18,7 @@ pub mod durable;
 mod error;
 mod functions;
 mod pool;
+mod session;
 mod system;
 
 pub use apply::{ApplyItem, ApplyOp, BatchResult, Outcome};
@@ -27,6 +28,7 @@ pub use functions::{
     AutoInc, DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_TEMPORAL, INCORRECT_VALUE, OUT_OF_RANGE,
 };
 pub use pool::Reader;
+pub use session::Session;
 
 use parking_lot::{Mutex, MutexGuard};
 use rusqlite::Connection;

@@ -1,7 +1,7 @@
 //! Storage tests: the capture → rollback → apply path, seqno atomicity, DDL outcomes.
 
 use super::*;
-use rusqlite::session::Session;
+use crate::Session;
 use tutti_wsrep::{Ddl, DdlFailure};
 
 fn open() -> (tempfile::TempDir, Storage) {
@@ -32,12 +32,12 @@ fn schema(db: &str, sql: &str) -> Ddl {
 fn capture(s: &Storage, sql: &str) -> Vec<u8> {
     let w = s.writer();
     w.execute_batch("BEGIN").unwrap();
-    let mut out = Vec::new();
+    let out;
     {
         let mut session = Session::new(&w).unwrap();
-        session.attach(None::<&str>).unwrap();
+        session.attach(None).unwrap();
         w.execute_batch(sql).unwrap();
-        session.changeset_strm(&mut out).unwrap();
+        out = session.changeset().unwrap();
     }
     w.execute_batch("ROLLBACK").unwrap();
     out

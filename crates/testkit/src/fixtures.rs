@@ -3,8 +3,8 @@
 //! checking that every node holds the same rows.
 
 use crossbeam_channel::Receiver;
-use rusqlite::session::Session;
 use tutti_replication::waiters::Outcome;
+use tutti_storage::Session;
 use tutti_wsrep::{Action, CertKeys, Ddl, NodeId, WriteSet};
 
 use crate::{Cluster, ELECTION_TICKS, STEPS_PER_TICK};
@@ -60,12 +60,12 @@ pub fn row_ws(c: &Cluster, node: NodeId, trx: u64, key: u64, sql: &str) -> Write
     let n = c.node(node);
     let w = n.storage().writer();
     w.execute_batch("BEGIN").unwrap();
-    let mut cs = Vec::new();
+    let cs;
     {
         let mut s = Session::new(&w).unwrap();
-        s.attach(None::<&str>).unwrap();
+        s.attach(None).unwrap();
         w.execute_batch(sql).unwrap();
-        s.changeset_strm(&mut cs).unwrap();
+        cs = s.changeset().unwrap();
     }
     w.execute_batch("ROLLBACK").unwrap();
     WriteSet {

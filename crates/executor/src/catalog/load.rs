@@ -5,7 +5,7 @@
 //! references (so a child and its parent hash the same values in the same order).
 
 use rusqlite::Connection;
-use tutti_sql::{ColumnInfo, IndexInfo, TableInfo, TableName};
+use tutti_sql::{ColumnInfo, IndexInfo, TableInfo, TableName, INVISIBLE_KEY};
 
 use super::{row_namespace, KeyDef, TableMeta};
 use crate::ExecError;
@@ -54,10 +54,11 @@ fn primary_key(c: &Connection, table: &str) -> Result<Vec<String>, ExecError> {
     Ok(cols.into_iter().map(|c| c.name).collect())
 }
 
-fn key_def(namespace: String, key: &[String], columns: &[ColumnInfo]) -> Option<KeyDef> {
+/// A key over the columns of a row image (see [`TableMeta::image_columns`]).
+fn key_def(namespace: String, key: &[String], image: &[&str]) -> Option<KeyDef> {
     let positions: Option<Vec<usize>> = key
         .iter()
-        .map(|n| columns.iter().position(|c| c.name.eq_ignore_ascii_case(n)))
+        .map(|n| image.iter().position(|c| c.eq_ignore_ascii_case(n)))
         .collect();
     Some(KeyDef {
         namespace,
@@ -75,12 +76,27 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
         return Ok(None);
     }
     let pk = primary_key(c, table)?;
-    let primary = key_def(row_namespace(table), &pk, &columns).ok_or_else(|| {
+    // A table without PRIMARY KEY is keyed by its rowid, the invisible key.
+    let invisible = pk.is_empty().then_some(INVISIBLE_KEY);
+    let image: Vec<&str> = invisible
+        .into_iter()
+        .chain(columns.iter().map(|c| c.name.as_str()))
+        .collect();
+    let key = match invisible {
+        Some(k) => vec![k.to_string()],
+        None => pk.clone(),
+    };
+    let primary = key_def(row_namespace(table), &key, &image).ok_or_else(|| {
         ExecError::Sqlite(format!("table {table}: primary key columns not found"))
     })?;
-    let pk_info: Vec<&ColumnInfo> = primary.columns.iter().map(|p| &columns[*p]).collect();
-    let autoinc = (pk_info.len() == 1 && pk_info[0].decl_type.eq_ignore_ascii_case("INTEGER"))
-        .then(|| pk_info[0].name.clone());
+    let autoinc = match invisible {
+        Some(k) => Some(k.to_string()),
+        None => {
+            let pk_info: Vec<&ColumnInfo> = primary.columns.iter().map(|p| &columns[*p]).collect();
+            (pk_info.len() == 1 && pk_info[0].decl_type.eq_ignore_ascii_case("INTEGER"))
+                .then(|| pk_info[0].name.clone())
+        }
+    };
     let mut indexes = Vec::new();
     if !pk.is_empty() {
         indexes.push(IndexInfo {
@@ -99,7 +115,7 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
         if unique {
             if let Some(k) = key
                 .as_ref()
-                .and_then(|k| key_def(iname.to_ascii_lowercase(), k, &columns))
+                .and_then(|k| key_def(iname.to_ascii_lowercase(), k, &image))
             {
                 uniques.push(k);
             }
@@ -118,7 +134,7 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
             columns: key.unwrap_or_default(),
         });
     }
-    let foreign_keys = foreign_keys(c, table, &columns)?;
+    let foreign_keys = foreign_keys(c, table, &image)?;
     Ok(Some(TableMeta {
         info: TableInfo {
             name,
@@ -133,11 +149,7 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
 }
 
 /// The foreign keys of a table, each as the parent's key over the child's columns.
-fn foreign_keys(
-    c: &Connection,
-    table: &str,
-    columns: &[ColumnInfo],
-) -> Result<Vec<KeyDef>, ExecError> {
+fn foreign_keys(c: &Connection, table: &str, image: &[&str]) -> Result<Vec<KeyDef>, ExecError> {
     let mut s = c.prepare(
         "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1) ORDER BY id, seq",
     )?;
@@ -190,7 +202,7 @@ fn foreign_keys(
                     .map(|(from, _)| from.clone())
             })
             .collect();
-        if let Some(k) = child_key.and_then(|k| key_def(namespace, &k, columns)) {
+        if let Some(k) = child_key.and_then(|k| key_def(namespace, &k, image)) {
             out.push(k);
         }
     }

@@ -38,6 +38,26 @@ pub struct TableMeta {
     pub foreign_keys: Vec<KeyDef>,
 }
 
+impl TableMeta {
+    /// The columns of a row image (a changeset's row, the positions of the key
+    /// definitions): the invisible key first for a table without PRIMARY KEY.
+    pub fn image_columns(&self) -> Vec<&str> {
+        let invisible = self
+            .info
+            .has_invisible_key()
+            .then_some(tutti_sql::INVISIBLE_KEY);
+        invisible
+            .into_iter()
+            .chain(self.info.columns.iter().map(|c| c.name.as_str()))
+            .collect()
+    }
+
+    /// The number of values in a row image.
+    pub fn image_len(&self) -> usize {
+        self.info.columns.len() + usize::from(self.info.has_invisible_key())
+    }
+}
+
 /// The key namespace of a table's rows (its primary key).
 pub fn row_namespace(sqlite_table: &str) -> String {
     sqlite_table.to_ascii_lowercase()

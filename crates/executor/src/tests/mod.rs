@@ -212,6 +212,60 @@ fn certification_keys_cover_unique_and_foreign_keys() {
 }
 
 #[test]
+fn tables_without_primary_key_have_an_invisible_key() {
+    let f = fixture();
+    let mut s = f.session();
+    ok(&mut s, "CREATE DATABASE d; USE d");
+    ok(
+        &mut s,
+        "CREATE TABLE log (msg VARCHAR(10), n INT, UNIQUE KEY un (n))",
+    );
+    ok(&mut s, "INSERT INTO log VALUES ('a', 1), ('a', 2)");
+    ok(&mut s, "INSERT INTO log (msg) SELECT msg FROM log");
+    assert_eq!(s.last_insert_id, 0, "no client-visible id");
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM log ORDER BY n"),
+        vec![
+            vec![Value::Text("a".into()), Value::Null],
+            vec![Value::Text("a".into()), Value::Null],
+            vec![Value::Text("a".into()), Value::Int(1)],
+            vec![Value::Text("a".into()), Value::Int(2)],
+        ],
+        "SELECT * shows the visible columns only"
+    );
+    // Certification: the row by its invisible key, and the unique value it takes.
+    ok(&mut s, "BEGIN");
+    ok(&mut s, "UPDATE log SET n = 3 WHERE n = 2");
+    let changes = s.txn.as_ref().unwrap().changes.clone();
+    let k = keys::of(&f.exec, &changes).unwrap();
+    assert_eq!(k.exclusive.len(), 3, "the row, the value freed and taken");
+    ok(&mut s, "COMMIT");
+    // Two sessions writing the same row of it: the second waits, then gets a deadlock.
+    let mut other = f.session();
+    ok(&mut s, "BEGIN");
+    ok(&mut s, "UPDATE log SET msg = 'b' WHERE n = 1");
+    ok(
+        &mut other,
+        "USE d; SET SESSION innodb_lock_wait_timeout = 1; BEGIN",
+    );
+    assert_eq!(
+        err(&mut other, "UPDATE log SET msg = 'c' WHERE n = 1"),
+        ExecError::LockWaitTimeout
+    );
+    ok(&mut other, "ROLLBACK");
+    ok(&mut s, "COMMIT");
+    assert_eq!(
+        rows(&mut s, "SELECT msg FROM log WHERE n = 1 FOR UPDATE"),
+        vec![vec![Value::Text("b".into())]]
+    );
+    ok(&mut s, "DELETE FROM log WHERE n IS NULL");
+    assert_eq!(
+        rows(&mut s, "SELECT count(*) FROM log"),
+        vec![vec![Value::Int(2)]]
+    );
+}
+
+#[test]
 fn variables_show_and_prepared_statements() {
     let f = fixture();
     let mut s = f.session();

@@ -31,6 +31,14 @@ pub(crate) fn env() -> TestEnv {
             Some("id"),
             &[],
         )
+        .with_table(
+            "app",
+            "nk",
+            &[("a", "INT"), ("b", "TEXT")],
+            &[],
+            Some(crate::INVISIBLE_KEY),
+            &[],
+        )
 }
 
 /// Translates one statement.

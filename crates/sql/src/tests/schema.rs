@@ -176,15 +176,34 @@ fn keys_constraints_and_default_index_names() {
 }
 
 #[test]
+fn tables_without_primary_key() {
+    // Keyed by the rowid: no PRIMARY KEY clause, unique keys as usual.
+    assert_eq!(
+        stmts("CREATE TABLE t7 (a INT, b INT UNIQUE)"),
+        [
+            "CREATE TABLE \"app.t7\" (\"a\" INT, \"b\" INT)",
+            "CREATE UNIQUE INDEX \"app.t7.b\" ON \"app.t7\" (\"b\")"
+        ]
+    );
+    assert!(matches!(
+        err("CREATE TABLE t7 (_rowid_ INT)"),
+        SqlError::Unsupported(_)
+    ));
+    // innodb_force_primary_key refuses them.
+    let strict = env().with_global("innodb_force_primary_key", Value::Int(1));
+    for sql in [
+        "CREATE TABLE t7 (a INT, b INT)",
+        "CREATE TABLE t7 (a INT UNIQUE)",
+    ] {
+        assert_eq!(
+            translate(sql, &strict),
+            Err(SqlError::NoPrimaryKey("app.t7".into()))
+        );
+    }
+}
+
+#[test]
 fn primary_key_and_auto_increment_rules() {
-    assert_eq!(
-        err("CREATE TABLE t7 (a INT, b INT)"),
-        SqlError::NoPrimaryKey("app.t7".into())
-    );
-    assert_eq!(
-        err("CREATE TABLE t7 (a INT UNIQUE)"),
-        SqlError::NoPrimaryKey("app.t7".into())
-    );
     let msg = "AUTO_INCREMENT on a column that is not the single-column integer PRIMARY KEY";
     assert_eq!(
         err("CREATE TABLE t7 (a INT AUTO_INCREMENT, b INT, PRIMARY KEY (a, b))"),

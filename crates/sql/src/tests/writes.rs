@@ -101,6 +101,45 @@ fn autoinc_forms() {
 }
 
 #[test]
+fn invisible_key_of_tables_without_primary_key() {
+    // Always appended, with a node-safe id; no column list means the visible columns.
+    for (sql, want) in [
+        (
+            "INSERT INTO nk VALUES (1, 'x'), (2, 'y')",
+            r#"INSERT INTO "app.nk" AS "nk" ("a", "b", "_rowid_") VALUES (1, 'x', tutti_autoinc(NULL)), (2, 'y', tutti_autoinc(NULL))"#,
+        ),
+        (
+            "INSERT INTO nk (b) VALUES ('x')",
+            r#"INSERT INTO "app.nk" AS "nk" ("b", "_rowid_") VALUES ('x', tutti_autoinc(NULL))"#,
+        ),
+        (
+            "INSERT INTO nk () VALUES (), ()",
+            r#"INSERT INTO "app.nk" AS "nk" ("_rowid_") VALUES (tutti_autoinc(NULL)), (tutti_autoinc(NULL))"#,
+        ),
+        (
+            "REPLACE INTO nk SET a = 1",
+            r#"REPLACE INTO "app.nk" AS "nk" ("a", "_rowid_") VALUES (1, tutti_autoinc(NULL))"#,
+        ),
+    ] {
+        let r = q(sql);
+        assert_eq!((r.sql.as_str(), r.autoinc), (want, true), "{sql}");
+    }
+    let sel = s("INSERT INTO nk SELECT a, b FROM nk");
+    assert!(
+        sel.starts_with(r#"INSERT INTO "app.nk" AS "nk" ("a", "b", "_rowid_") SELECT *, tutti_autoinc(NULL) FROM (SELECT "#),
+        "{sel}"
+    );
+    // Locking reads lock its rows by the invisible key.
+    let lock = q("SELECT b FROM nk WHERE a = 1 FOR UPDATE")
+        .row_lock
+        .unwrap();
+    assert_eq!(
+        lock.keys_sql,
+        r#"SELECT "nk"."_rowid_" FROM "app.nk" AS "nk" WHERE "a" = 1"#
+    );
+}
+
+#[test]
 fn insert_variants() {
     assert_eq!(
         s("INSERT IGNORE INTO t (id, a) VALUES (1, 2)"),

@@ -160,7 +160,7 @@ fn table_index(
         None => {
             tables.push(Table {
                 name: name.to_string(),
-                columns: columns::of(conn, name)?,
+                columns: columns::of(conn, name, n as usize)?,
             });
             tables.len() - 1
         }
@@ -192,7 +192,8 @@ fn run(stmt: &mut CachedStatement<'_>) -> Result<Write, ChangesetConflict> {
             Ok(Write::UniqueTaken)
         }
         Err(rusqlite::Error::SqliteFailure(e, _))
-            if e.extended_code == ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+            if e.extended_code == ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                || e.extended_code == ffi::SQLITE_CONSTRAINT_ROWID =>
         {
             Ok(Write::PrimaryKeyTaken)
         }
@@ -323,7 +324,9 @@ fn take_row(
     let cols = &table.columns;
     let checked = checked_columns(cols.len(), pk, item);
     sql.clear();
-    sql.push_str("SELECT * FROM ");
+    sql.push_str("SELECT ");
+    sql.push_str(&cols.join(", "));
+    sql.push_str(" FROM ");
     sql.push_str(&quote(&table.name));
     conditions(sql, cols, &checked, pk);
     let mut row: Vec<Value> = {

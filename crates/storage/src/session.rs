@@ -1,0 +1,84 @@
+//! A SQLite session (change recorder) that records every table, including tables without
+//! a PRIMARY KEY.
+//!
+//! rusqlite's `Session` has no way to set `SQLITE_SESSION_OBJCONFIG_ROWID`, and without it
+//! SQLite's session module skips tables that have no explicit PRIMARY KEY. tutti gives
+//! such a table an invisible key: SQLite's rowid (see `tutti_sql`'s `create_table`). With
+//! the flag set, the changeset of a rowid table has an extra leftmost primary-key column,
+//! `_rowid_`, which the apply ([`crate::apply_changeset`]) and certification read like
+//! any other key column.
+
+use rusqlite::{ffi, Connection};
+use std::marker::PhantomData;
+use std::os::raw::{c_int, c_void};
+
+/// Records the changes made on one connection to all tables or one table.
+pub struct Session<'c> {
+    raw: *mut ffi::sqlite3_session,
+    conn: PhantomData<&'c Connection>,
+}
+
+fn check(rc: c_int) -> rusqlite::Result<()> {
+    if rc == ffi::SQLITE_OK {
+        Ok(())
+    } else {
+        Err(rusqlite::Error::SqliteFailure(ffi::Error::new(rc), None))
+    }
+}
+
+impl<'c> Session<'c> {
+    /// A session on `conn`'s main database, recording tables without a PRIMARY KEY by rowid.
+    pub fn new(conn: &'c Connection) -> rusqlite::Result<Session<'c>> {
+        let mut raw: *mut ffi::sqlite3_session = std::ptr::null_mut();
+        // SAFETY: the handle is valid while `conn` is borrowed, which the lifetime ensures.
+        check(unsafe { ffi::sqlite3session_create(conn.handle(), c"main".as_ptr(), &mut raw) })?;
+        let session = Session {
+            raw,
+            conn: PhantomData,
+        };
+        let mut on: c_int = 1;
+        // SAFETY: `raw` is a live session with no table attached yet, as the option needs.
+        check(unsafe {
+            ffi::sqlite3session_object_config(
+                session.raw,
+                ffi::SQLITE_SESSION_OBJCONFIG_ROWID,
+                (&mut on as *mut c_int).cast::<c_void>(),
+            )
+        })?;
+        Ok(session)
+    }
+
+    /// Records `table` (a SQLite table name), or every table when None.
+    pub fn attach(&mut self, table: Option<&str>) -> rusqlite::Result<()> {
+        let name = table
+            .map(std::ffi::CString::new)
+            .transpose()
+            .map_err(|_| rusqlite::Error::InvalidQuery)?;
+        let ptr = name.as_ref().map_or(std::ptr::null(), |n| n.as_ptr());
+        // SAFETY: `raw` is live; `ptr` is null or a NUL-terminated string that outlives the call.
+        check(unsafe { ffi::sqlite3session_attach(self.raw, ptr) })
+    }
+
+    /// The changeset of everything recorded so far.
+    pub fn changeset(&mut self) -> rusqlite::Result<Vec<u8>> {
+        let mut n: c_int = 0;
+        let mut buf: *mut c_void = std::ptr::null_mut();
+        // SAFETY: `raw` is live; SQLite allocates `buf` (n bytes), freed below.
+        check(unsafe { ffi::sqlite3session_changeset(self.raw, &mut n, &mut buf) })?;
+        if buf.is_null() {
+            return Ok(Vec::new());
+        }
+        // SAFETY: `buf` holds `n` bytes written by SQLite.
+        let bytes = unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), n as usize) }.to_vec();
+        // SAFETY: allocated by SQLite, freed once.
+        unsafe { ffi::sqlite3_free(buf) };
+        Ok(bytes)
+    }
+}
+
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        // SAFETY: created by sqlite3session_create, deleted once, before the connection goes.
+        unsafe { ffi::sqlite3session_delete(self.raw) };
+    }
+}
