@@ -406,6 +406,7 @@ impl Session {
             }
             Stmt::Ddl(d) => self.ddl(d),
             Stmt::DropTables { ddl, unknown } => self.drop_tables(ddl, unknown),
+            Stmt::CreateSelect(cs) => self.create_select(cs, params),
             Stmt::Begin {
                 read_only,
                 consistent_snapshot,

@@ -299,7 +299,7 @@ fn meta(
 }
 
 /// The MySQL spelling of a declared type.
-fn mysql_type(decl: &str) -> String {
+pub(crate) fn mysql_type(decl: &str) -> String {
     let d = decl.to_ascii_lowercase();
     match d.as_str() {
         "integer" => "int".into(),

@@ -57,6 +57,36 @@ fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
 /// when it runs after a schema change, and until then reports the columns it was compiled
 /// with (a `SELECT *` would lose a column added since).
 pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
+    let (declared, rows) = query_declared(conn, sql, params)?;
+    let columns = declared
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, decl))| {
+            let (kind, unsigned) = kind_of_decltype(decl.as_deref()).unwrap_or_else(|| {
+                (
+                    kind_of_values(rows.iter().map(|r: &Vec<Value>| &r[i])),
+                    false,
+                )
+            });
+            Column {
+                name,
+                kind,
+                unsigned,
+            }
+        })
+        .collect();
+    Ok(ResultSet { columns, rows })
+}
+
+/// A result column's name and SQLite declared type (None for a computed column).
+pub type Declared = (String, Option<String>);
+
+/// Runs a row-returning statement: its columns as declared, and its rows.
+pub fn query_declared(
+    conn: &Connection,
+    sql: &str,
+    params: &[Value],
+) -> Result<(Vec<Declared>, Vec<Vec<Value>>), ExecError> {
     let mut stmt = conn.prepare_cached(sql)?;
     bind(&mut stmt, params)?;
     let mut rows_out = Vec::new();
@@ -71,27 +101,11 @@ pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet
             rows_out.push(vals);
         }
     }
-    let columns = stmt
+    let declared = stmt
         .columns()
-        .enumerate()
-        .map(|(i, c)| {
-            let (kind, unsigned) = kind_of_decltype(c.decl_type()).unwrap_or_else(|| {
-                (
-                    kind_of_values(rows_out.iter().map(|r: &Vec<Value>| &r[i])),
-                    false,
-                )
-            });
-            Column {
-                name: c.name().to_string(),
-                kind,
-                unsigned,
-            }
-        })
+        .map(|c| (c.name().to_string(), c.decl_type().map(str::to_string)))
         .collect();
-    Ok(ResultSet {
-        columns,
-        rows: rows_out,
-    })
+    Ok((declared, rows_out))
 }
 
 /// Column names and types of a statement without running it (for COM_STMT_PREPARE).

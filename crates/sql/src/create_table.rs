@@ -17,8 +17,8 @@
 //!   parent table. CHECK constraints are kept (NOT ENFORCED ones dropped).
 //! * Table options (ENGINE, CHARSET, COLLATE, AUTO_INCREMENT=n, COMMENT, ROW_FORMAT, ...) are
 //!   ignored, except that a case-sensitive default COLLATE makes text columns binary.
-//! * FULLTEXT/SPATIAL keys, partitioning, `CREATE TABLE ... LIKE` / `... SELECT` and
-//!   temporary tables are refused.
+//! * FULLTEXT/SPATIAL keys, partitioning, `CREATE TABLE ... LIKE` and temporary tables are
+//!   refused; `CREATE TABLE ... SELECT` is `create_select`.
 
 use sqlparser::ast::{CreateTable, CreateTableOptions, SqlOption, TableConstraint};
 
@@ -44,9 +44,6 @@ struct Key {
 pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
     if ct.like.is_some() || ct.clone.is_some() {
         return Err(SqlError::Unsupported("CREATE TABLE ... LIKE".into()).into());
-    }
-    if ct.query.is_some() {
-        return Err(SqlError::Unsupported("CREATE TABLE ... SELECT".into()).into());
     }
     if ct.temporary {
         return Err(SqlError::Unsupported("CREATE TEMPORARY TABLE".into()).into());

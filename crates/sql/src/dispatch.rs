@@ -13,7 +13,9 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
 use crate::cursor::Cursor;
 use crate::lexer::{is_word, StmtTokens, DIALECT};
 use crate::syntax::Source;
-use crate::{alter, create_table, ddl, dml, prepared, session, set, show, Env, SqlError, Stmt};
+use crate::{
+    alter, create_select, create_table, ddl, dml, prepared, session, set, show, Env, SqlError, Stmt,
+};
 
 /// Why a statement failed: a syntax error (positioned by the parser) or a translation error.
 pub(crate) enum Fail {
@@ -178,6 +180,9 @@ fn generic(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         S::Insert(ins) => dml::insert(info, ins)?,
         S::Update(upd) => dml::update(info, upd)?,
         S::Delete(del) => dml::delete(info, del)?,
+        S::CreateTable(ct) if ct.query.is_some() && plain_create(&ct) => {
+            create_select::create_select(info, ct)?
+        }
         S::CreateTable(ct) => create_table::create_table(info.env, ct)?,
         S::CreateIndex(ci) => ddl::create_index(info.env, ci)?,
         S::CreateView(cv) => ddl::create_view(info.env, cv)?,
@@ -193,6 +198,11 @@ fn generic(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         S::Truncate(t) => ddl::truncate(info.env, t)?,
         other => return unsupported(statement_kind(&other)),
     })
+}
+
+/// A CREATE TABLE that is not LIKE, a clone or TEMPORARY (refused by `create_table`).
+fn plain_create(ct: &sqlparser::ast::CreateTable) -> bool {
+    ct.like.is_none() && ct.clone.is_none() && !ct.temporary
 }
 
 /// The first words of a statement, to name it in an error.

@@ -21,6 +21,7 @@ mod alter;
 mod ast_build;
 mod autoinc;
 mod columns;
+mod create_select;
 mod create_table;
 mod cursor;
 mod dates;
@@ -53,6 +54,7 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
+pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
 pub use error::SqlError;
 pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};

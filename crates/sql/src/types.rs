@@ -166,6 +166,8 @@ pub enum Stmt {
         /// The tables that do not.
         unknown: Vec<TableName>,
     },
+    /// `CREATE TABLE ... SELECT` (see [`CreateSelect`]).
+    CreateSelect(crate::CreateSelect),
     /// `PREPARE name FROM text`: a named prepared statement of the session.
     Prepare {
         /// Lower-case name.

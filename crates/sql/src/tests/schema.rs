@@ -236,10 +236,6 @@ fn refused_create_table_forms() {
     let cases = [
         ("CREATE TABLE t7 LIKE t", "CREATE TABLE ... LIKE"),
         (
-            "CREATE TABLE t7 AS SELECT * FROM t",
-            "CREATE TABLE ... SELECT",
-        ),
-        (
             "CREATE TABLE t7 (a INT PRIMARY KEY) PARTITION BY HASH(a) PARTITIONS 4",
             "partitioned tables",
         ),
@@ -465,6 +461,48 @@ fn alter_table_refusals() {
         err("ALTER TABLE t ADD FULLTEXT INDEX f (b)"),
         SqlError::Unsupported("FULLTEXT indexes".into())
     );
+}
+
+#[test]
+fn create_table_select() {
+    let Ok(Stmt::CreateSelect(cs)) =
+        one("CREATE TABLE IF NOT EXISTS t7 (id INT PRIMARY KEY, x INT) ENGINE=InnoDB SELECT id, a * 1.5 AS m, 2.50 AS l, b FROM t WHERE a > ?")
+    else {
+        panic!("not a CREATE TABLE ... SELECT")
+    };
+    assert_eq!(
+        (&cs.table, cs.if_not_exists, cs.select.params),
+        (&app("t7"), true, 1)
+    );
+    assert!(
+        cs.select.sql.starts_with("SELECT \"id\", "),
+        "{}",
+        cs.select.sql
+    );
+    // Computed DECIMALs and decimal literals are told apart from other columns.
+    assert_eq!(cs.decimal, [None, Some(0), Some(2), None]);
+    let columns = [
+        ("id", "INT"),
+        ("m", "DECIMAL(4,1)"),
+        ("l", "DECIMAL(3,2)"),
+        ("b", "TEXT"),
+    ]
+    .map(|(n, t)| (n.to_string(), t.to_string()));
+    // Defined columns the SELECT does not give come first; the others keep their
+    // definition in the SELECT's order.
+    assert_eq!(
+        cs.create_sql(&columns).unwrap(),
+        "CREATE TABLE `app`.`t7` (x INT, id INT PRIMARY KEY, `m` DECIMAL(4,1), `l` DECIMAL(3,2), `b` TEXT) ENGINE = InnoDB"
+    );
+    assert_eq!(
+        cs.insert_sql(&columns.map(|(n, _)| n)),
+        "INSERT INTO `app`.`t7` (`id`, `m`, `l`, `b`) SELECT id, a * 1.5 AS m, 2.50 AS l, b FROM t WHERE a > ?"
+    );
+    // A `*` leaves the types to the declared ones.
+    let Ok(Stmt::CreateSelect(cs)) = one("CREATE TABLE t7 SELECT * FROM t") else {
+        panic!("not a CREATE TABLE ... SELECT")
+    };
+    assert!(cs.decimal.is_empty());
 }
 
 #[test]

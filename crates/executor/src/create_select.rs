@@ -1,0 +1,219 @@
+//! `CREATE TABLE ... SELECT`, run as MariaDB runs it: the SELECT's result gives the new
+//! columns, the table is created, then filled with the rows.
+//!
+//! Replication: the CREATE TABLE is an ordinary schema change (total order, TOI), the rows
+//! one ordinary write-set (row-based, as Galera replicates the statement with
+//! `binlog_format=ROW`). Rows are data, not a statement to re-run: every node gets exactly
+//! the rows the origin selected, whatever `NOW()`, `RAND()` or a concurrent write would give
+//! elsewhere. If filling fails (a duplicate key, a value that does not fit), the table is
+//! dropped again and the error returned, so the statement is all or nothing as in MariaDB
+//! 10.6+; other sessions may see the empty table in between.
+//!
+//! Column types: a result column that reads a table column keeps its declared type; a
+//! computed one gets its type from the values (integers: INT or BIGINT, by range; exact
+//! decimals: DECIMAL(p,s) wide enough for every value; reals: DOUBLE; text: VARCHAR of the
+//! longest value, LONGTEXT past 16383 characters; bytes: VARBINARY / LONGBLOB; only NULLs:
+//! BINARY(0), as MariaDB). MariaDB derives them from the expression instead, so a computed
+//! column can differ in width (never in the values it holds).
+
+use tutti_sql::{CreateSelect, Env, Stmt};
+use tutti_wsrep::Value;
+
+use crate::result::Response;
+use crate::session::Session;
+use crate::show::mysql_type;
+use crate::{sqlite, ExecError};
+
+/// VARCHAR's longest length in utf8mb4 characters (65,535 bytes a row).
+const MAX_VARCHAR: usize = 16_383;
+/// VARBINARY's longest length in bytes.
+const MAX_VARBINARY: usize = 65_532;
+
+impl Session {
+    /// Runs a `CREATE TABLE ... SELECT`.
+    pub(crate) fn create_select(
+        &mut self,
+        cs: CreateSelect,
+        params: &[Value],
+    ) -> Result<Response, ExecError> {
+        self.check_ready(false)?;
+        self.commit()?;
+        if Env::table(self, &cs.table).is_some() {
+            if cs.if_not_exists {
+                return Ok(Response::ok());
+            }
+            return Err(ExecError::TableExists(cs.table.to_string()));
+        }
+        let reader = self
+            .exec
+            .storage
+            .reader()
+            .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+        let (declared, rows) = sqlite::query_declared(&reader, &cs.select.sql, params)?;
+        drop(reader);
+        let columns: Vec<(String, String)> = declared
+            .iter()
+            .enumerate()
+            .map(|(i, (name, decl))| {
+                let decimal = cs.decimal.get(i).copied().flatten();
+                let values = rows.iter().map(|r| &r[i]);
+                (name.clone(), column_type(decl.as_deref(), values, decimal))
+            })
+            .collect();
+        self.run_all(&cs.create_sql(&columns)?, &[])?;
+        let names: Vec<String> = declared.into_iter().map(|(n, _)| n).collect();
+        let filled = self
+            .run_all(&cs.insert_sql(&names), params)
+            .and_then(|r| self.commit().map(|()| r));
+        match filled {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                self.rollback();
+                let drop = format!(
+                    "DROP TABLE `{}`.`{}`",
+                    cs.table.db.replace('`', "``"),
+                    cs.table.table.replace('`', "``")
+                );
+                if let Err(d) = self.run_all(&drop, &[]) {
+                    tracing::warn!("CREATE TABLE ... SELECT: dropping {} failed: {d}", cs.table);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Translates and runs MySQL text (one statement), returning its response.
+    fn run_all(&mut self, sql: &str, params: &[Value]) -> Result<Response, ExecError> {
+        let mut last = Response::ok();
+        for stmt in tutti_sql::translate(sql, self)? {
+            if matches!(stmt, Stmt::CreateSelect(_)) {
+                return Err(ExecError::Sqlite(format!("unexpected statement {sql}")));
+            }
+            last = self.run(stmt, params)?;
+        }
+        Ok(last)
+    }
+}
+
+/// The MySQL type of a result column: its declared type, or one that holds its values.
+fn column_type<'a>(
+    decl: Option<&str>,
+    values: impl Iterator<Item = &'a Value>,
+    decimal: Option<usize>,
+) -> String {
+    // ENUM's members live in a CHECK constraint, not in the declared type.
+    if let Some(d) = decl.filter(|d| !d.is_empty() && !d.eq_ignore_ascii_case("enum")) {
+        return mysql_type(d);
+    }
+    let values: Vec<&Value> = values.filter(|v| !v.is_null()).collect();
+    if values.is_empty() {
+        return "BINARY(0)".into();
+    }
+    if values.iter().all(|v| matches!(v, Value::Int(_))) {
+        let fits = |v: &&Value| matches!(v, Value::Int(i) if i32::try_from(*i).is_ok());
+        return if values.iter().all(fits) {
+            "INT"
+        } else {
+            "BIGINT"
+        }
+        .into();
+    }
+    if let Some(t) = decimal.and_then(|scale| decimal_type(&values, scale)) {
+        return t;
+    }
+    if values
+        .iter()
+        .all(|v| matches!(v, Value::Int(_) | Value::Real(_)))
+    {
+        return "DOUBLE".into();
+    }
+    if values.iter().all(|v| matches!(v, Value::Blob(_))) {
+        let longest = values.iter().map(|v| byte_len(v)).max().unwrap_or(0);
+        return if longest <= MAX_VARBINARY {
+            format!("VARBINARY({longest})")
+        } else {
+            "LONGBLOB".into()
+        };
+    }
+    let longest = values.iter().map(|v| char_len(v)).max().unwrap_or(0);
+    if longest <= MAX_VARCHAR {
+        format!("VARCHAR({longest})")
+    } else {
+        "LONGTEXT".into()
+    }
+}
+
+/// DECIMAL(p,s), s at least `least_scale`, holding every value (canonical decimal text,
+/// or the REAL of a literal); None if one is not a decimal number.
+fn decimal_type(values: &[&Value], least_scale: usize) -> Option<String> {
+    let (mut int_digits, mut scale) = (1usize, least_scale);
+    for v in values {
+        let text = match v {
+            Value::Text(t) => t.clone(),
+            Value::Int(i) => i.to_string(),
+            Value::Real(r) if r.is_finite() => r.to_string(),
+            _ => return None,
+        };
+        let digits = text.trim_start_matches('-');
+        let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+        let numeric = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if int.is_empty() || !numeric(int) || !numeric(frac) {
+            return None;
+        }
+        int_digits = int_digits.max(int.trim_start_matches('0').len().max(1));
+        scale = scale.max(frac.len());
+    }
+    let scale = scale.min(38);
+    let precision = (int_digits + scale).min(65);
+    (precision >= scale).then(|| format!("DECIMAL({precision},{scale})"))
+}
+
+fn char_len(v: &Value) -> usize {
+    match v {
+        Value::Text(t) => t.chars().count(),
+        Value::Blob(b) => String::from_utf8_lossy(b).chars().count(),
+        Value::Int(i) => i.to_string().len(),
+        Value::Real(r) => r.to_string().len(),
+        _ => 0,
+    }
+}
+
+fn byte_len(v: &Value) -> usize {
+    match v {
+        Value::Blob(b) => b.len(),
+        other => char_len(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(decl: Option<&str>, values: &[Value], decimal: Option<usize>) -> String {
+        column_type(decl, values.iter(), decimal)
+    }
+
+    #[test]
+    fn declared_types_are_kept_computed_ones_hold_their_values() {
+        assert_eq!(ty(Some("DECIMAL TEXT(10,2)"), &[], None), "decimal(10,2)");
+        assert_eq!(ty(Some("BIGINT UNSIGNED"), &[], None), "bigint unsigned");
+        assert_eq!(ty(None, &[Value::Null], None), "BINARY(0)");
+        assert_eq!(ty(None, &[Value::Int(1), Value::Null], None), "INT");
+        assert_eq!(ty(None, &[Value::Int(1 << 40)], None), "BIGINT");
+        assert_eq!(ty(None, &[Value::Real(1.5), Value::Int(2)], None), "DOUBLE");
+        let dec = [Value::Text("-12.50".into()), Value::Text("3.125".into())];
+        assert_eq!(ty(None, &dec, Some(0)), "DECIMAL(5,3)");
+        assert_eq!(ty(None, &dec, None), "VARCHAR(6)");
+        assert_eq!(
+            ty(None, &[Value::Text("abc".into())], Some(0)),
+            "VARCHAR(3)"
+        );
+        assert_eq!(ty(None, &[Value::Real(1.5)], Some(2)), "DECIMAL(3,2)");
+        assert_eq!(ty(None, &[Value::Text("héllo".into())], None), "VARCHAR(5)");
+        assert_eq!(
+            ty(Some("ENUM"), &[Value::Text("ab".into())], None),
+            "VARCHAR(2)"
+        );
+        assert_eq!(ty(None, &[Value::Blob(vec![0; 70_000])], None), "LONGBLOB");
+    }
+}

@@ -1,0 +1,37 @@
+-- CREATE TABLE ... SELECT (types from the result, defined columns first, all or nothing)
+-- and tables without a PRIMARY KEY (an invisible key).
+CREATE TABLE src (id INT PRIMARY KEY, a VARCHAR(10), d DECIMAL(10,2), dt DATETIME(3));
+INSERT INTO src VALUES (1, 'x', 1.50, '2024-01-02 03:04:05.125'), (2, 'yy', NULL, NULL), (3, 'x', -7.25, '2025-12-31 23:59:59.999');
+CREATE TABLE c1 SELECT * FROM src;
+SELECT * FROM c1 ORDER BY id;
+INSERT INTO c1 VALUES (4, 'abcdefghijk', 1, NULL);
+INSERT INTO c1 VALUES (4, 'a', 123456789.5, NULL);
+INSERT INTO c1 VALUES (4, 'a', 1.005, '2024-01-01 10:00:00.5');
+SELECT * FROM c1 WHERE id = 4;
+CREATE TABLE c2 AS SELECT id * 2 AS i, CONCAT(a, '!') AS s, d * 3 AS m, 1.50 AS lit, -2.5 AS neg, 1e3 AS f, NULL AS n FROM src;
+SELECT * FROM c2 ORDER BY i;
+SELECT m + 1, lit * 2, n IS NULL FROM c2 ORDER BY i;
+CREATE TABLE c3 (id INT PRIMARY KEY, extra INT DEFAULT 7) SELECT id, a FROM src WHERE id > 1;
+SELECT * FROM c3 ORDER BY id;
+CREATE TABLE c4 (PRIMARY KEY (id)) SELECT 1 AS id UNION ALL SELECT 1;
+SELECT * FROM c4;
+CREATE TABLE c1 SELECT 1 AS z;
+CREATE TABLE IF NOT EXISTS c1 SELECT 1 AS z;
+SELECT COUNT(*) FROM c1;
+CREATE TABLE c5 SELECT a, COUNT(*) AS n, SUM(d) AS s, AVG(d) AS av FROM src GROUP BY a;
+SELECT * FROM c5 ORDER BY a;
+CREATE TABLE c6 SELECT 1 AS a, 2 AS a;
+CREATE TABLE c7 SELECT * FROM src WHERE 0;
+INSERT INTO c7 VALUES (9, 'q', 3.5, NULL);
+SELECT * FROM c7;
+-- No PRIMARY KEY: duplicate rows are kept apart, SELECT * shows the declared columns.
+CREATE TABLE log (msg VARCHAR(10), n INT);
+INSERT INTO log VALUES ('dup', 1), ('dup', 1), ('other', 2);
+INSERT INTO log (msg) VALUES ('nonum');
+INSERT INTO log SELECT msg, n + 10 FROM log WHERE n = 1;
+SELECT LAST_INSERT_ID();
+SELECT * FROM log ORDER BY msg, n;
+UPDATE log SET n = 5 WHERE msg = 'dup' AND n = 1 LIMIT 1;
+DELETE FROM log WHERE n = 11 LIMIT 1;
+SELECT msg, n, COUNT(*) FROM log GROUP BY msg, n ORDER BY msg, n;
+SELECT * FROM log WHERE n = 1 FOR UPDATE;
