@@ -38,7 +38,7 @@ impl Session {
     ) -> Result<Response, ExecError> {
         self.check_ready(false)?;
         self.commit()?;
-        if Env::table(self, &cs.table).is_some() {
+        if !cs.or_replace && Env::table(self, &cs.table).is_some() {
             if cs.if_not_exists {
                 return Ok(Response::ok());
             }
@@ -101,11 +101,17 @@ fn column_type<'a>(
     values: impl Iterator<Item = &'a Value>,
     decimal: Option<usize>,
 ) -> String {
+    let values: Vec<&Value> = values.filter(|v| !v.is_null()).collect();
     // ENUM's members live in a CHECK constraint, not in the declared type.
     if let Some(d) = decl.filter(|d| !d.is_empty() && !d.eq_ignore_ascii_case("enum")) {
-        return mysql_type(d);
+        let ty = mysql_type(d);
+        // A UNION's declared type is its first SELECT's: kept only if every value fits.
+        match declared_fit(&ty, &values) {
+            Fit::Yes => return ty,
+            Fit::Widened(wider) => return wider,
+            Fit::No => {}
+        }
     }
-    let values: Vec<&Value> = values.filter(|v| !v.is_null()).collect();
     if values.is_empty() {
         return "BINARY(0)".into();
     }
@@ -143,10 +149,109 @@ fn column_type<'a>(
     }
 }
 
+/// Whether values fit a declared type (MySQL spelling, lower case).
+#[derive(Debug, PartialEq)]
+enum Fit {
+    Yes,
+    No,
+    /// No, but this wider type of the same family holds them (a DECIMAL with more digits, a
+    /// DATETIME for dates and times).
+    Widened(String),
+}
+
+fn declared_fit(ty: &str, values: &[&Value]) -> Fit {
+    let base = ty.split(['(', ' ']).next().unwrap_or("");
+    let unsigned = ty.contains("unsigned");
+    let args: Vec<usize> = ty
+        .split_once('(')
+        .map(|(_, rest)| {
+            rest.trim_end_matches(|c: char| !c.is_ascii_digit())
+                .split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let all = |f: &dyn Fn(&Value) -> bool| values.iter().all(|v| f(v));
+    let fits = match base {
+        "tinyint" | "smallint" | "mediumint" | "int" | "integer" | "bigint" => {
+            let bits = match base {
+                "tinyint" => 8,
+                "smallint" => 16,
+                "mediumint" => 24,
+                "int" | "integer" => 32,
+                _ => 64,
+            };
+            all(&|v| match v {
+                Value::Int(i) if bits == 64 => !unsigned || *i >= 0,
+                Value::Int(i) if unsigned => *i >= 0 && *i < 1i64 << bits,
+                Value::Int(i) => (-(1i64 << (bits - 1))..1i64 << (bits - 1)).contains(i),
+                _ => false,
+            })
+        }
+        "decimal" => {
+            let (p, s) = (
+                args.first().copied().unwrap_or(10),
+                args.get(1).copied().unwrap_or(0),
+            );
+            match decimal_shape(values) {
+                Some((int, scale)) if scale <= s && int <= p - s.min(p) => true,
+                Some(_) => return decimal_type(values, s).map_or(Fit::No, Fit::Widened),
+                None => false,
+            }
+        }
+        "float" | "double" | "real" => all(&|v| matches!(v, Value::Int(_) | Value::Real(_))),
+        "char" | "varchar" | "binary" | "varbinary" => {
+            let n = args.first().copied().unwrap_or(1);
+            all(&|v| byte_or_char_len(base, v) <= n)
+        }
+        "date" => {
+            if all(&|v| matches!(v, Value::Text(t) if !t.contains([' ', 'T', ':']))) {
+                true
+            } else {
+                let fsp = values
+                    .iter()
+                    .filter_map(|v| match v {
+                        Value::Text(t) => t.split_once('.').map(|(_, f)| f.len()),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                return Fit::Widened(match fsp.min(6) {
+                    0 => "DATETIME".into(),
+                    fsp => format!("DATETIME({fsp})"),
+                });
+            }
+        }
+        _ => true,
+    };
+    if fits {
+        Fit::Yes
+    } else {
+        Fit::No
+    }
+}
+
+fn byte_or_char_len(base: &str, v: &Value) -> usize {
+    if base.ends_with("binary") {
+        byte_len(v)
+    } else {
+        char_len(v)
+    }
+}
+
 /// DECIMAL(p,s), s at least `least_scale`, holding every value (canonical decimal text,
 /// or the REAL of a literal); None if one is not a decimal number.
 fn decimal_type(values: &[&Value], least_scale: usize) -> Option<String> {
-    let (mut int_digits, mut scale) = (1usize, least_scale);
+    let (int_digits, scale) = decimal_shape(values)?;
+    let scale = scale.max(least_scale).min(38);
+    let precision = (int_digits.max(1) + scale).min(65);
+    Some(format!("DECIMAL({precision},{scale})"))
+}
+
+/// The most integer digits and fraction digits among decimal values; None if one is not a
+/// decimal number.
+fn decimal_shape(values: &[&Value]) -> Option<(usize, usize)> {
+    let (mut int_digits, mut scale) = (0usize, 0usize);
     for v in values {
         let text = match v {
             Value::Text(t) => t.clone(),
@@ -160,12 +265,10 @@ fn decimal_type(values: &[&Value], least_scale: usize) -> Option<String> {
         if int.is_empty() || !numeric(int) || !numeric(frac) {
             return None;
         }
-        int_digits = int_digits.max(int.trim_start_matches('0').len().max(1));
+        int_digits = int_digits.max(int.trim_start_matches('0').len());
         scale = scale.max(frac.len());
     }
-    let scale = scale.min(38);
-    let precision = (int_digits + scale).min(65);
-    (precision >= scale).then(|| format!("DECIMAL({precision},{scale})"))
+    Some((int_digits, scale))
 }
 
 fn char_len(v: &Value) -> usize {
@@ -215,5 +318,30 @@ mod tests {
             "VARCHAR(2)"
         );
         assert_eq!(ty(None, &[Value::Blob(vec![0; 70_000])], None), "LONGBLOB");
+    }
+
+    #[test]
+    fn a_union_keeps_its_first_declared_type_only_when_every_value_fits() {
+        let ints = [Value::Int(3), Value::Int(-4)];
+        assert_eq!(ty(Some("TINYINT"), &ints, None), "tinyint");
+        assert_eq!(ty(Some("TINYINT UNSIGNED"), &ints, None), "INT");
+        assert_eq!(ty(Some("TINYINT"), &[Value::Int(300)], None), "INT");
+        assert_eq!(
+            ty(Some("INT"), &[Value::Int(3), Value::Real(1.5)], None),
+            "DOUBLE"
+        );
+        let dec = [Value::Text("1.25".into()), Value::Int(100)];
+        assert_eq!(ty(Some("DECIMAL TEXT(5,2)"), &dec, None), "decimal(5,2)");
+        assert_eq!(ty(Some("DECIMAL TEXT(4,2)"), &dec, None), "DECIMAL(5,2)");
+        assert_eq!(
+            ty(Some("VARCHAR(3)"), &[Value::Text("abcd".into())], None),
+            "VARCHAR(4)"
+        );
+        let dates = [
+            Value::Text("1972-10-22".into()),
+            Value::Text("1972-10-22 11:50:00.25".into()),
+        ];
+        assert_eq!(ty(Some("DATE"), &dates[..1], None), "date");
+        assert_eq!(ty(Some("DATE"), &dates, None), "DATETIME(2)");
     }
 }

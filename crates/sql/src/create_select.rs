@@ -29,6 +29,8 @@ pub struct CreateSelect {
     pub table: TableName,
     /// `IF NOT EXISTS`: an existing table is left as it is, nothing is inserted.
     pub if_not_exists: bool,
+    /// `OR REPLACE`: an existing table is dropped first (by the CREATE TABLE).
+    pub or_replace: bool,
     /// The SELECT, translated.
     pub select: Query,
     /// Per result column of the translated SELECT: Some(least scale) for an exact DECIMAL
@@ -61,6 +63,7 @@ pub(crate) fn create_select(info: &StmtInfo<'_>, mut ct: CreateTable) -> Res<Stm
     Ok(Stmt::CreateSelect(CreateSelect {
         table,
         if_not_exists,
+        or_replace: ct.or_replace,
         select,
         decimal,
         create: Box::new(ct),

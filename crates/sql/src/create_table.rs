@@ -15,6 +15,7 @@
 //!   A FOREIGN KEY gets an index on its columns too, as in MySQL, unless an index already
 //!   starts with them; the constraint itself becomes a SQLite FOREIGN KEY to the resolved
 //!   parent table. CHECK constraints are kept (NOT ENFORCED ones dropped).
+//! * `CREATE OR REPLACE TABLE` drops the table first, in the same schema change.
 //! * Table options (ENGINE, CHARSET, COLLATE, AUTO_INCREMENT=n, COMMENT, ROW_FORMAT, ...) are
 //!   ignored, except that a case-sensitive default COLLATE makes text columns binary.
 //! * FULLTEXT/SPATIAL keys, partitioning, `CREATE TABLE ... LIKE` and temporary tables are
@@ -183,6 +184,13 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         body.join(", ")
     )];
     statements.extend(index_statements(&table, keys, &pk, ct.if_not_exists)?);
+    if ct.or_replace {
+        // CREATE OR REPLACE TABLE: MariaDB drops the table first.
+        statements.insert(
+            0,
+            format!("DROP TABLE IF EXISTS {}", quote_str(&table.sqlite_name())),
+        );
+    }
     Ok(Stmt::Ddl(DdlStmt {
         ddl: Ddl::Schema {
             database: table.db.clone(),
