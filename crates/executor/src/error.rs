@@ -156,6 +156,18 @@ pub enum ExecError {
     /// KILL of an unknown connection.
     #[error("Unknown thread id: {0}")]
     NoSuchThread(u64),
+    /// An aggregate where MySQL allows none (WHERE, GROUP BY, nested aggregates).
+    #[error("Invalid use of group function")]
+    InvalidGroupFunction,
+    /// A built-in function called with the wrong number of arguments.
+    #[error("Incorrect parameter count in the call to native function '{0}'")]
+    NativeArgumentCount(String),
+    /// A numeric result out of its type's range (`EXP(750)`).
+    #[error("{0}")]
+    ValueOutOfRange(String),
+    /// Incorrect arguments to a construct (`ESCAPE 'xy'`).
+    #[error("Incorrect arguments to {0}")]
+    IncorrectArguments(String),
     /// Any other SQLite error, with its message.
     #[error("{0}")]
     Sqlite(String),
@@ -336,7 +348,95 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     if let Some(f) = after(msg, "no such function: ") {
         return ExecError::NoSuchFunction(object(f));
     }
-    ExecError::Sqlite(msg.to_string())
+    mysql_equivalent(msg).unwrap_or_else(|| ExecError::Sqlite(msg.to_string()))
+}
+
+/// The MySQL error for what SQLite reports in its own words (nothing a user types may get
+/// a SQLite message): MySQL's code and text where MySQL has the error, a clear 1235 where
+/// tutti cannot run what MySQL would.
+fn mysql_equivalent(msg: &str) -> Option<ExecError> {
+    use tutti_sql::SqlError;
+    let unsupported = |what: String| Some(ExecError::Sql(SqlError::Unsupported(what)));
+    if let Some(near) = after(msg, "near ").and_then(|r| r.strip_suffix(": syntax error")) {
+        return Some(ExecError::Sql(SqlError::syntax_near(&object(near), 1)));
+    }
+    if let Some(token) = after(msg, "unrecognized token: ") {
+        return Some(ExecError::Sql(SqlError::syntax_near(&object(token), 1)));
+    }
+    if let Some(name) = after(msg, "view ").and_then(|r| r.strip_suffix(" already exists")) {
+        return Some(ExecError::TableExists(object(name)));
+    }
+    if let Some(name) =
+        after(msg, "no such view: ").or_else(|| after(msg, "use DROP VIEW to delete view "))
+    {
+        return Some(ExecError::UnknownTable(object(name)));
+    }
+    if let Some(name) =
+        after(msg, "cannot modify ").and_then(|r| r.strip_suffix(" because it is a view"))
+    {
+        return unsupported(format!("writing through the view {}", object(name)));
+    }
+    if let Some(rest) = after(msg, "has no column named ") {
+        return Some(ExecError::UnknownColumn(object(rest)));
+    }
+    if msg.starts_with("misuse of aggregate")
+        || msg.starts_with("aggregate functions are not allowed")
+    {
+        return Some(ExecError::InvalidGroupFunction);
+    }
+    if let Some(f) = after(msg, "wrong number of arguments to function ") {
+        return Some(ExecError::NativeArgumentCount(
+            f.trim_end_matches("()").to_ascii_lowercase(),
+        ));
+    }
+    if let Some(f) = after(
+        msg,
+        "Incorrect parameter count in the call to native function ",
+    ) {
+        return Some(ExecError::NativeArgumentCount(object(f)));
+    }
+    if msg.starts_with("ESCAPE expression must be a single character") {
+        return Some(ExecError::IncorrectArguments("ESCAPE".into()));
+    }
+    if msg.contains(" value is out of range in ") {
+        return Some(ExecError::ValueOutOfRange(msg.to_string()));
+    }
+    if let Some(c) = after(msg, "Check constraint ").and_then(|r| r.strip_suffix(" is violated.")) {
+        return Some(ExecError::Check(object(c)));
+    }
+    let refused = [
+        (
+            "ORDER BY term does not match any column",
+            "this ORDER BY of a UNION",
+        ),
+        (
+            "HAVING clause on a non-aggregate query",
+            "HAVING with an aggregate in a query without one elsewhere",
+        ),
+        (
+            "DISTINCT is not supported for window functions",
+            "DISTINCT in a window function",
+        ),
+        (
+            "may not be used as a window function",
+            "this aggregate as a window function",
+        ),
+        (
+            "misuse of window function",
+            "a window function without OVER",
+        ),
+        (
+            "Cannot add a NOT NULL column with default value NULL",
+            "ALTER TABLE ... ADD COLUMN ... NOT NULL without a DEFAULT",
+        ),
+        ("may not be altered", "RENAME of a view"),
+    ];
+    if let Some((_, what)) = refused.iter().find(|(sqlite, _)| msg.contains(sqlite)) {
+        return unsupported(what.to_string());
+    }
+    // tutti's own functions: "FORMAT with locale 'x' is not supported".
+    msg.strip_suffix(" is not supported")
+        .and_then(|what| unsupported(what.to_string()))
 }
 
 #[cfg(test)]
@@ -345,6 +445,48 @@ mod tests {
 
     fn fail(code: i32, msg: &str) -> rusqlite::Error {
         rusqlite::Error::SqliteFailure(rusqlite::ffi::Error::new(code), Some(msg.into()))
+    }
+
+    #[test]
+    fn sqlite_wording_never_reaches_the_client() {
+        use rusqlite::ffi::SQLITE_ERROR;
+        use tutti_sql::SqlError;
+        let e = |m: &str| ExecError::from(fail(SQLITE_ERROR, m));
+        assert!(
+            matches!(e("near \"FROM\": syntax error"), ExecError::Sql(SqlError::Syntax(s)) if s.contains("near 'FROM'"))
+        );
+        assert!(matches!(
+            e("unrecognized token: \":\""),
+            ExecError::Sql(SqlError::Syntax(_))
+        ));
+        assert_eq!(
+            e("misuse of aggregate: COUNT()"),
+            ExecError::InvalidGroupFunction
+        );
+        assert_eq!(
+            e("wrong number of arguments to function CRC32()"),
+            ExecError::NativeArgumentCount("crc32".into())
+        );
+        assert_eq!(
+            e("no such view: d.v1"),
+            ExecError::UnknownTable("d.v1".into())
+        );
+        assert_eq!(
+            e("table \"d.t\" has no column named a"),
+            ExecError::UnknownColumn("a".into())
+        );
+        assert!(matches!(
+            e("cannot modify d.v1 because it is a view"),
+            ExecError::Sql(SqlError::Unsupported(w)) if w == "writing through the view d.v1"
+        ));
+        assert!(matches!(
+            e("FORMAT with locale 'fr_BE' is not supported"),
+            ExecError::Sql(SqlError::Unsupported(w)) if w == "FORMAT with locale 'fr_BE'"
+        ));
+        assert_eq!(
+            e("some other failure"),
+            ExecError::Sqlite("some other failure".into())
+        );
     }
 
     #[test]

@@ -66,6 +66,10 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::SessionOnly(_) => ER_LOCAL_VARIABLE,
         E::Interrupted => ER_QUERY_INTERRUPTED,
         E::NoSuchThread(_) => ER_NO_SUCH_THREAD,
+        E::InvalidGroupFunction => ER_INVALID_GROUP_FUNC_USE,
+        E::NativeArgumentCount(_) => ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
+        E::ValueOutOfRange(_) => ER_DATA_OUT_OF_RANGE,
+        E::IncorrectArguments(_) => ER_WRONG_ARGUMENTS,
         E::Sqlite(_) => ER_UNKNOWN_ERROR,
     };
     let message = match e {

@@ -28,7 +28,7 @@ pub(crate) enum Num {
 }
 
 impl Num {
-    fn f64(self) -> f64 {
+    pub(crate) fn f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
             Num::Dec(x) | Num::Dbl(x) => x,

@@ -82,7 +82,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         .flatten())
     })?;
     c.create_scalar_function("space", 1, PURE, |ctx| {
-        let n: Option<i64> = ctx.get(0)?;
+        let n = math::num(ctx, 0).map(math::Num::int);
         Ok(n.and_then(|n| {
             let n = n.max(0) as usize;
             (n <= MAX_ALLOWED_PACKET).then(|| " ".repeat(n))
@@ -172,7 +172,7 @@ fn str_n<T>(ctx: &Context<'_>, f: impl Fn(&str, usize) -> T) -> Result<Option<T>
     let Some(s) = opt_text(ctx, 0) else {
         return Ok(None);
     };
-    let n: Option<i64> = ctx.get(1)?;
+    let n = math::num(ctx, 1).map(math::Num::int);
     Ok(n.map(|n| f(&s, n.max(0) as usize)))
 }
 

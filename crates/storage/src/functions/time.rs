@@ -261,7 +261,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(arg_dt(ctx, 0).map(|d| d.unix()))
     })?;
     c.create_scalar_function("from_unixtime", -1, PURE, |ctx| {
-        let secs: Option<f64> = ctx.get(0)?;
+        let secs = super::math::num(ctx, 0).map(super::math::Num::f64);
         Ok(secs.map(|s| {
             let dt = DateTime::from_unix(s.floor() as i64, ((s.fract()) * 1e6) as u32);
             if ctx.len() > 1 {
