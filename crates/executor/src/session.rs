@@ -398,11 +398,14 @@ impl Session {
                     QueryKind::Update => s.com_update.fetch_add(1, Relaxed),
                     QueryKind::Delete => s.com_delete.fetch_add(1, Relaxed),
                 };
-                if q.kind.is_write() {
+                let r = if q.kind.is_write() {
                     self.write(&q, params)
                 } else {
                     self.read(&q, params)
-                }
+                };
+                // `@v := x` in the statement (see tutti_storage's `variables`).
+                self.user_vars.extend(tutti_storage::take_assigned());
+                r
             }
             Stmt::Ddl(d) => self.ddl(d),
             Stmt::DropTables { ddl, unknown } => self.drop_tables(ddl, unknown),

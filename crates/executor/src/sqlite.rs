@@ -89,6 +89,7 @@ pub fn query_declared(
 ) -> Result<(Vec<Declared>, Vec<Vec<Value>>), ExecError> {
     let mut stmt = conn.prepare_cached(sql)?;
     bind(&mut stmt, params)?;
+    tutti_storage::clear_assigned();
     let mut rows_out = Vec::new();
     {
         let mut rows = stmt.raw_query();
@@ -330,6 +331,7 @@ pub fn capture(
     let changes = {
         let mut s = w.prepare_cached(stmt.sql)?;
         bind(&mut s, stmt.params)?;
+        tutti_storage::clear_assigned();
         s.raw_execute()
             .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };

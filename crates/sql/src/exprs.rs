@@ -55,6 +55,8 @@ pub(crate) struct ExprCtx<'a> {
     pub volatile: bool,
     /// The tables in scope, for the numeric types of columns (see `typing`).
     pub scopes: Scopes,
+    /// The statement assigns user variables (`@v := x`): reads of `@v` see them.
+    pub assigning: bool,
 }
 
 impl ExprCtx<'_> {
@@ -159,8 +161,13 @@ impl ExprCtx<'_> {
             }
             if let Some(name) = id.value.strip_prefix('@') {
                 self.volatile = true;
-                let v = self.env.user_variable(&name.to_ascii_lowercase());
-                return Ok(Some(value_expr(&v)));
+                let name = name.to_ascii_lowercase();
+                let v = value_expr(&self.env.user_variable(&name));
+                if self.assigning {
+                    // Earlier rows of this statement may have assigned it.
+                    return Ok(Some(func("tutti_get_var", vec![string(&name), v])));
+                }
+                return Ok(Some(v));
             }
             if id.value.eq_ignore_ascii_case("CURRENT_USER") {
                 return Ok(self.session_function("current_user"));
@@ -349,6 +356,15 @@ fn binary(e: Expr) -> Result<Option<Expr>, SqlError> {
 /// equals a TEXT in SQLite.
 pub(crate) fn pre_rewrite(e: &mut Expr) {
     crate::quantified::quantified(e);
+    if let Some(name) = assigned_variable(e) {
+        // `@v := x` → `tutti_set_var('v', x)` (see tutti_storage's `variables`).
+        let Expr::BinaryOp { right, .. } = e else {
+            unreachable!("an assignment")
+        };
+        let value = take_box(right);
+        *e = func("tutti_set_var", vec![string(&name), value]);
+        return;
+    }
     if let Expr::BinaryOp { left, op, right } = e {
         if matches!(
             op,
@@ -374,6 +390,23 @@ pub(crate) fn pre_rewrite(e: &mut Expr) {
                 }
             }
         }
+    }
+}
+
+/// The user variable `@v := x` assigns (lower case), if `e` is such an assignment.
+pub(crate) fn assigned_variable(e: &Expr) -> Option<String> {
+    match e {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Assignment,
+            ..
+        } => match left.as_ref() {
+            Expr::Identifier(id) if id.quote_style.is_none() && !id.value.starts_with("@@") => {
+                id.value.strip_prefix('@').map(str::to_ascii_lowercase)
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 

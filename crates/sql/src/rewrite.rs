@@ -56,6 +56,18 @@ fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
     }
 }
 
+/// True when a node assigns a user variable somewhere (`@v := x`).
+fn assigns<V: sqlparser::ast::Visit>(node: &V) -> bool {
+    sqlparser::ast::visit_expressions(node, |e| {
+        if crate::exprs::assigned_variable(e).is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .is_break()
+}
+
 fn result(c: ControlFlow<SqlError>) -> Result<(), SqlError> {
     match c {
         ControlFlow::Continue(()) => Ok(()),
@@ -71,6 +83,7 @@ impl<'a> Rewriter<'a> {
                 env,
                 volatile: false,
                 scopes: Vec::new(),
+                assigning: false,
             },
             ctes: Vec::new(),
             lock: None,
@@ -84,16 +97,19 @@ impl<'a> Rewriter<'a> {
 
     /// Rewrites a whole statement.
     pub fn statement(&mut self, s: &mut Statement) -> Result<(), SqlError> {
+        self.ex.assigning |= assigns(&*s);
         result(s.visit(self))
     }
 
     /// Rewrites a query.
     pub fn query(&mut self, q: &mut Query) -> Result<(), SqlError> {
+        self.ex.assigning |= assigns(&*q);
         result(q.visit(self))
     }
 
     /// Rewrites an expression (and any subqueries in it).
     pub fn expr(&mut self, e: &mut Expr) -> Result<(), SqlError> {
+        self.ex.assigning |= assigns(&*e);
         result(e.visit(self))
     }
 

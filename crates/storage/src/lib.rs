@@ -25,7 +25,8 @@ pub use apply::{ApplyItem, ApplyOp, BatchResult, Outcome};
 pub use changeset::{apply_changeset, ChangesetConflict};
 pub use error::StorageError;
 pub use functions::{
-    AutoInc, DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_TEMPORAL, INCORRECT_VALUE, OUT_OF_RANGE,
+    clear_assigned, take_assigned, AutoInc, DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_TEMPORAL,
+    INCORRECT_VALUE, OUT_OF_RANGE,
 };
 pub use pool::Reader;
 pub use session::Session;

@@ -82,6 +82,13 @@ fn session_functions_and_variables() {
         r#"SELECT 'it''s' AS "@x", 'it''s' + 1 AS "@X + 1", NULL AS "@unset" FROM "app.t" AS "t" WHERE "a" = CAST('it''s' AS REAL)"#
     );
     assert!(v.volatile);
+    // In a statement that assigns, reads see earlier rows' assignments.
+    let v = translate("SELECT @x := @X + a FROM t", &env).unwrap();
+    let Stmt::Query(v) = &v[0] else { panic!() };
+    assert_eq!(
+        v.sql,
+        r#"SELECT tutti_set_var('x', tutti_get_var('x', 'it''s') + "a") AS "@x := @X + a" FROM "app.t" AS "t""#
+    );
     // Backticks make a column, not a variable.
     assert_eq!(
         s("SELECT `@x` FROM t"),

@@ -18,10 +18,12 @@ mod stored;
 mod string;
 mod temporal;
 mod time;
+mod variables;
 
 pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_TEMPORAL, INCORRECT_VALUE, OUT_OF_RANGE,
 };
+pub use variables::{clear_assigned, take_assigned};
 
 use parking_lot::Mutex;
 use rusqlite::functions::{Context, FunctionFlags};
@@ -44,6 +46,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     aggregate::register(c)?;
     decimal::register(c)?;
     stored::register(c)?;
+    variables::register(c)?;
     c.create_collation(general_ci::COLLATION, general_ci::collate)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
