@@ -82,7 +82,7 @@ pub enum ExecError {
     #[error("Cannot delete or update a parent row: a foreign key constraint fails")]
     ForeignKeyParent,
     /// CHECK constraint violation.
-    #[error("Check constraint '{0}' is violated.")]
+    #[error("CONSTRAINT `{0}` failed")]
     Check(String),
     /// A value of the wrong type for the column.
     #[error("Incorrect value: {0}")]
@@ -283,7 +283,7 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
             }
         }
         ffi::SQLITE_CONSTRAINT_CHECK => {
-            return ExecError::Check(object(after(msg, "failed: ").unwrap_or("?")))
+            return check_failed(&object(after(msg, "failed: ").unwrap_or("?")))
         }
         ffi::SQLITE_INTERRUPT => return ExecError::Interrupted,
         ffi::SQLITE_MISMATCH => return ExecError::DataType(msg.to_string()),
@@ -351,6 +351,17 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     mysql_equivalent(msg).unwrap_or_else(|| ExecError::Sqlite(msg.to_string()))
 }
 
+/// A failed CHECK constraint; an ENUM column's member check is a value that is not a
+/// member, which MySQL reports as truncated data.
+fn check_failed(name: &str) -> ExecError {
+    match name.strip_suffix(tutti_sql::ENUM_CHECK_SUFFIX) {
+        Some(column) => {
+            ExecError::Truncated(format!("Data truncated for column '{column}' at row 1"))
+        }
+        None => ExecError::Check(name.to_string()),
+    }
+}
+
 /// The MySQL error for what SQLite reports in its own words (nothing a user types may get
 /// a SQLite message): MySQL's code and text where MySQL has the error, a clear 1235 where
 /// tutti cannot run what MySQL would.
@@ -402,7 +413,7 @@ fn mysql_equivalent(msg: &str) -> Option<ExecError> {
         return Some(ExecError::ValueOutOfRange(msg.to_string()));
     }
     if let Some(c) = after(msg, "Check constraint ").and_then(|r| r.strip_suffix(" is violated.")) {
-        return Some(ExecError::Check(object(c)));
+        return Some(check_failed(&object(c)));
     }
     let refused = [
         (

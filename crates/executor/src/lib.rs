@@ -17,6 +17,7 @@
 //! The executor is synchronous: callers run it on blocking threads.
 
 pub mod catalog;
+mod create_like;
 mod create_select;
 mod error;
 pub mod keys;

@@ -410,6 +410,11 @@ impl Session {
             Stmt::Ddl(d) => self.ddl(d),
             Stmt::DropTables { ddl, unknown } => self.drop_tables(ddl, unknown),
             Stmt::CreateSelect(cs) => self.create_select(cs, params),
+            Stmt::CreateLike {
+                table,
+                source,
+                if_not_exists,
+            } => self.create_like(table, source, if_not_exists),
             Stmt::Begin {
                 read_only,
                 consistent_snapshot,

@@ -45,7 +45,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::NotNull(_) => ER_BAD_NULL_ERROR,
         E::ForeignKeyChild => ER_NO_REFERENCED_ROW_2,
         E::ForeignKeyParent => ER_ROW_IS_REFERENCED_2,
-        E::Check(_) => ER_UNKNOWN_ERROR,
+        E::Check(_) => ER_CONSTRAINT_FAILED,
         E::DataType(_) => ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
         E::NoSuchFunction(_) => ER_SP_DOES_NOT_EXIST,
         E::OutOfRange(_) => ER_WARN_DATA_OUT_OF_RANGE,

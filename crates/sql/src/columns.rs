@@ -13,7 +13,8 @@
 //! * `ON UPDATE CURRENT_TIMESTAMP` is accepted and dropped: SQLite has no such clause, so
 //!   such a column keeps its old value on UPDATE unless the statement sets it (a known
 //!   deviation); `COMMENT` is dropped;
-//! * ENUM adds `CHECK ("col" IN ('a', 'b'))` (NULL passes unless NOT NULL);
+//! * ENUM adds `CONSTRAINT "col enum" CHECK ("col" IN ('a', 'b'))` (NULL passes unless NOT
+//!   NULL);
 //! * generated columns, `SERIAL DEFAULT VALUE`, SRID and similar are refused.
 //!
 //! Index key parts keep their order and direction; prefix lengths (`c(10)`) are dropped;
@@ -83,6 +84,10 @@ impl ColumnOut {
         s
     }
 }
+
+/// The name of an ENUM column's member check is the column's name and this suffix, so that
+/// its failure reads as MySQL's (1265 "Data truncated for column"), not as a CHECK's.
+pub const ENUM_CHECK_SUFFIX: &str = " enum";
 
 /// The SQLite collation of case-insensitive text (MariaDB's default, `utf8mb4_general_ci`:
 /// case- and accent-insensitive, trailing spaces ignored), registered by storage.
@@ -171,7 +176,8 @@ pub(crate) fn column(
             .map(|v| format!("'{}'", v.replace('\'', "''")))
             .collect();
         out.checks.push(format!(
-            "CHECK ({} IN ({}))",
+            "CONSTRAINT {} CHECK ({} IN ({}))",
+            quote_str(&format!("{}{ENUM_CHECK_SUFFIX}", out.name)),
             quote_str(&out.name),
             list.join(", ")
         ));

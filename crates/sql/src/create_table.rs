@@ -18,8 +18,9 @@
 //! * `CREATE OR REPLACE TABLE` drops the table first, in the same schema change.
 //! * Table options (ENGINE, CHARSET, COLLATE, AUTO_INCREMENT=n, COMMENT, ROW_FORMAT, ...) are
 //!   ignored, except that a case-sensitive default COLLATE makes text columns binary.
-//! * FULLTEXT/SPATIAL keys, partitioning, `CREATE TABLE ... LIKE` and temporary tables are
-//!   refused; `CREATE TABLE ... SELECT` is `create_select`.
+//! * FULLTEXT/SPATIAL keys, partitioning and temporary tables are refused; `CREATE TABLE
+//!   ... SELECT` is `create_select`, `CREATE TABLE ... LIKE` [`Stmt::CreateLike`] (the
+//!   executor copies the source's SQLite definition).
 
 use sqlparser::ast::{CreateTable, CreateTableOptions, SqlOption, TableConstraint};
 
@@ -43,8 +44,27 @@ struct Key {
 
 /// Translates `CREATE TABLE`.
 pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
-    if ct.like.is_some() || ct.clone.is_some() {
-        return Err(SqlError::Unsupported("CREATE TABLE ... LIKE".into()).into());
+    if let Some(
+        sqlparser::ast::CreateTableLikeKind::Plain(like)
+        | sqlparser::ast::CreateTableLikeKind::Parenthesized(like),
+    ) = &ct.like
+    {
+        let table = resolve(env, &ct.name)?;
+        let source = resolve(env, &like.name)?;
+        if !env.database_exists(&table.db) {
+            return Err(SqlError::UnknownDatabase(table.db.clone()).into());
+        }
+        if env.table(&source).is_none() {
+            return Err(SqlError::NoSuchTable(source.to_string()).into());
+        }
+        return Ok(Stmt::CreateLike {
+            table,
+            source,
+            if_not_exists: ct.if_not_exists,
+        });
+    }
+    if ct.clone.is_some() {
+        return Err(SqlError::Unsupported("CREATE TABLE ... CLONE".into()).into());
     }
     if ct.temporary {
         return Err(SqlError::Unsupported("CREATE TEMPORARY TABLE".into()).into());

@@ -200,7 +200,7 @@ fn generic(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
     })
 }
 
-/// A CREATE TABLE that is not LIKE, a clone or TEMPORARY (refused by `create_table`).
+/// A CREATE TABLE that is not LIKE, a clone or TEMPORARY (handled by `create_table`).
 fn plain_create(ct: &sqlparser::ast::CreateTable) -> bool {
     ct.like.is_none() && ct.clone.is_none() && !ct.temporary
 }

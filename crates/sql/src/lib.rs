@@ -54,6 +54,7 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
+pub use columns::ENUM_CHECK_SUFFIX;
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
 pub use error::SqlError;

@@ -166,6 +166,15 @@ pub enum Stmt {
         /// The tables that do not.
         unknown: Vec<TableName>,
     },
+    /// `CREATE TABLE table LIKE source`: the executor copies the source's definition.
+    CreateLike {
+        /// The new table.
+        table: TableName,
+        /// The table whose columns, keys and checks it gets.
+        source: TableName,
+        /// `IF NOT EXISTS`.
+        if_not_exists: bool,
+    },
     /// `CREATE TABLE ... SELECT` (see [`CreateSelect`]).
     CreateSelect(crate::CreateSelect),
     /// `PREPARE name FROM text`: a named prepared statement of the session.

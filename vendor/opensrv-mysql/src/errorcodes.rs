@@ -1911,6 +1911,8 @@ pub enum ErrorKind {
     ER_GTID_UNSAFE_BINLOG_SPLITTABLE_STATEMENT_AND_GTID_GROUP = 1884,
     /// Slave has more GTIDs than the master has, using the master's SERVER_UUID. This may indicate that the end of the binary log was truncated or that the last binary log file was lost, e.g., after a power or disk failure when sync_binlog != 1. The master may or may not have rolled back transactions that were already replicated to the slave. Suggest to replicate any transactions that master has rolled back from slave to master, and/or commit empty transactions on master to account for transactions that have been committed on master but are not included in GTID_EXECUTED.
     ER_SLAVE_HAS_MORE_GTIDS_THAN_MASTER = 1885,
+    /// CONSTRAINT %`s failed for %`-.192s.%`-.192s (MariaDB)
+    ER_CONSTRAINT_FAILED = 4025,
 }
 
 impl From<u16> for ErrorKind {
@@ -2804,6 +2806,7 @@ impl From<u16> for ErrorKind {
             1883_u16 => ErrorKind::ER_PLUGIN_CANNOT_BE_UNINSTALLED,
             1884_u16 => ErrorKind::ER_GTID_UNSAFE_BINLOG_SPLITTABLE_STATEMENT_AND_GTID_GROUP,
             1885_u16 => ErrorKind::ER_SLAVE_HAS_MORE_GTIDS_THAN_MASTER,
+            4025_u16 => ErrorKind::ER_CONSTRAINT_FAILED,
             _ => panic!("Unknown error type {}", x),
         }
     }
@@ -2885,7 +2888,7 @@ impl ErrorKind {
             | ErrorKind::ER_DUP_ENTRY_WITH_KEY_NAME
             | ErrorKind::ER_FOREIGN_DUPLICATE_KEY_WITH_CHILD_INFO
             | ErrorKind::ER_FOREIGN_DUPLICATE_KEY_WITHOUT_CHILD_INFO
-            | ErrorKind::ER_DUP_UNKNOWN_IN_INDEX => b"23000",
+            | ErrorKind::ER_DUP_UNKNOWN_IN_INDEX | ErrorKind::ER_CONSTRAINT_FAILED => b"23000",
             ErrorKind::ER_DUP_FIELDNAME => b"42S21",
             ErrorKind::ER_SELECT_REDUCED
             | ErrorKind::ER_WARN_TOO_FEW_RECORDS

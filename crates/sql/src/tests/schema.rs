@@ -121,7 +121,7 @@ fn column_types_and_options() {
     );
     assert_eq!(
         s[0],
-        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10), "c" ENUM NOT NULL COLLATE tutti_general_ci, "d" JSON TEXT COLLATE tutti_general_ci, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP, "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" TEXT COLLATE tutti_general_ci, "i" TEXT, "j" TINYINT(1), "k" DOUBLE PRECISION, "l" DATETIME DEFAULT CURRENT_TIMESTAMP, "m" VARBINARY(16), "n" YEAR, "o" INT UNSIGNED, "p" BIT(3), PRIMARY KEY ("a"), CHECK ("c" IN ('x', 'y')))"#
+        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10), "c" ENUM NOT NULL COLLATE tutti_general_ci, "d" JSON TEXT COLLATE tutti_general_ci, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP, "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" TEXT COLLATE tutti_general_ci, "i" TEXT, "j" TINYINT(1), "k" DOUBLE PRECISION, "l" DATETIME DEFAULT CURRENT_TIMESTAMP, "m" VARBINARY(16), "n" YEAR, "o" INT UNSIGNED, "p" BIT(3), PRIMARY KEY ("a"), CONSTRAINT "c enum" CHECK ("c" IN ('x', 'y')))"#
     );
     let s = stmts("CREATE TABLE t3 (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, x TEXT) DEFAULT COLLATE utf8mb4_bin");
     assert_eq!(
@@ -234,7 +234,6 @@ fn primary_key_and_auto_increment_rules() {
 #[test]
 fn refused_create_table_forms() {
     let cases = [
-        ("CREATE TABLE t7 LIKE t", "CREATE TABLE ... LIKE"),
         (
             "CREATE TABLE t7 (a INT PRIMARY KEY) PARTITION BY HASH(a) PARTITIONS 4",
             "partitioned tables",
