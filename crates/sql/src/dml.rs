@@ -384,6 +384,12 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
         upd.or = Some(SqliteOnConflict::Ignore);
     }
     let order = std::mem::take(&mut upd.order_by);
+    if !order.is_empty() && rw.ex.assigning {
+        // Rows are updated in SQLite's order, not the ORDER BY's.
+        return Err(SqlError::Unsupported(
+            "assigning a user variable in UPDATE ... ORDER BY".into(),
+        ));
+    }
     if let Some(limit) = upd.limit.take() {
         upd.selection = Some(limited(
             &upd.table.relation,

@@ -379,6 +379,13 @@ impl VisitorMut for Rewriter<'_> {
     }
 
     fn pre_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<SqlError> {
+        if self.depth > 1 && crate::exprs::assigned_variable(e).is_some() {
+            // SQLite need not evaluate a subquery's column that nothing reads (MySQL
+            // materializes derived tables first): refused rather than silently skipped.
+            return ControlFlow::Break(SqlError::Unsupported(
+                "assigning a user variable (@v := ...) inside a subquery".into(),
+            ));
+        }
         pre_rewrite(e);
         ControlFlow::Continue(())
     }

@@ -89,6 +89,17 @@ fn session_functions_and_variables() {
         v.sql,
         r#"SELECT tutti_set_var('x', tutti_get_var('x', 'it''s') + "a") AS "@x := @X + a" FROM "app.t" AS "t""#
     );
+    // Where SQLite's order or evaluation differs from MySQL's, refused.
+    for sql in [
+        "SELECT COUNT(*) FROM (SELECT @x := a FROM t) d",
+        "SELECT a FROM t, (SELECT @x := 0) r",
+        "UPDATE t SET a = (@x := @x + 1) ORDER BY b",
+    ] {
+        assert!(
+            matches!(translate(sql, &env), Err(SqlError::Unsupported(_))),
+            "{sql}"
+        );
+    }
     // Backticks make a column, not a variable.
     assert_eq!(
         s("SELECT `@x` FROM t"),
