@@ -5,7 +5,8 @@
 //!   prints single-quoted strings with `'` doubled and no backslash escapes, which is exactly
 //!   SQLite's syntax — so `'a\\b'` reaches SQLite as `'a\b'`, the same 3-character value.
 //!   A string holding a NUL character is sent as `CAST(X'..' AS TEXT)` because SQLite stops
-//!   reading SQL text at a NUL.
+//!   reading SQL text at a NUL, and so is one with `''` or `\'` in it, which sqlparser's
+//!   printer would take for already escaped.
 //! * `0xABCD`, `x'ABCD'` → `X'ABCD'` (odd digit counts are padded on the left, as MySQL
 //!   does); `b'0101'` → the same bytes as a hex blob; `_binary'abc'` → a blob; other charset
 //!   introducers (`_utf8mb4'x'`) are dropped.
@@ -28,18 +29,25 @@ fn blob(bytes: &[u8]) -> Expr {
 
 /// A text literal SQLite can read back to the same value.
 pub(crate) fn text(s: &str) -> Expr {
-    if s.contains('\0') {
+    if needs_hex(s) {
         cast(blob(s.as_bytes()), DataType::Text)
     } else {
         string(s)
     }
 }
 
+/// A string sqlparser cannot print as a SQLite literal: a NUL ends SQLite's reading, and
+/// its printer leaves a quote alone when it follows a backslash or another quote (taking
+/// it for escaped already), so `a''b` or `x\'` would come out as different SQL.
+fn needs_hex(s: &str) -> bool {
+    s.contains('\0') || s.contains("''") || s.contains("\\'")
+}
+
 /// The SQLite form of a MySQL literal, when it differs.
 pub(crate) fn rewrite_value(v: &SqlValue) -> Option<Expr> {
     Some(match v {
         SqlValue::DoubleQuotedString(s) | SqlValue::NationalStringLiteral(s) => text(s),
-        SqlValue::SingleQuotedString(s) if s.contains('\0') => text(s),
+        SqlValue::SingleQuotedString(s) if needs_hex(s) => text(s),
         SqlValue::HexStringLiteral(h) => blob(&hex_bytes(h)?),
         SqlValue::SingleQuotedByteStringLiteral(bits)
         | SqlValue::DoubleQuotedByteStringLiteral(bits) => blob(&bits_to_bytes(bits)?),
@@ -208,6 +216,19 @@ mod tests {
         assert_eq!(
             printed(SqlValue::SingleQuotedString("a\0b".into())),
             "CAST(X'610062' AS TEXT)"
+        );
+        // Quotes sqlparser would take for escaped already.
+        assert_eq!(
+            printed(SqlValue::SingleQuotedString("a''b".into())),
+            "CAST(X'61272762' AS TEXT)"
+        );
+        assert_eq!(
+            printed(SqlValue::SingleQuotedString("x\\'".into())),
+            "CAST(X'785C27' AS TEXT)"
+        );
+        assert_eq!(
+            printed(SqlValue::SingleQuotedString("it's".into())),
+            "'it''s'"
         );
     }
 

@@ -16,12 +16,25 @@ const SYSTEM_SCHEMAS: [&str; 4] = ["information_schema", "mysql", "performance_s
 
 /// An identifier printed double-quoted.
 pub(crate) fn quoted(value: impl Into<String>) -> Ident {
-    Ident::with_quote('"', value)
+    let value = value.into();
+    Ident::with_quote(quote_for(&value), value)
+}
+
+/// The quote character sqlparser prints `name` with faithfully: `"` unless the name has
+/// `\"` or `""` in it (sqlparser's printer takes those for escaped already and leaves them
+/// alone), then a backquote, then brackets (all three are SQLite identifier quotes).
+fn quote_for(name: &str) -> char {
+    let misprinted =
+        |q: char| name.contains(&format!("\\{q}")) || name.contains(&format!("{q}{q}"));
+    ['"', '`']
+        .into_iter()
+        .find(|q| !misprinted(*q))
+        .unwrap_or('[')
 }
 
 /// Makes an existing identifier print double-quoted (backticks become double quotes).
 pub(crate) fn quote(ident: &mut Ident) {
-    ident.quote_style = Some('"');
+    ident.quote_style = Some(quote_for(&ident.value));
 }
 
 /// A double-quoted SQL identifier as text, for statements built as strings.
@@ -95,6 +108,18 @@ pub(crate) fn index_sqlite_name(table: &TableName, index: &str) -> String {
 mod tests {
     use super::*;
     use crate::testenv::TestEnv;
+
+    #[test]
+    fn identifiers_print_as_they_are() {
+        for (name, printed) in [
+            ("a", "\"a\""),
+            ("hex('\"x\\\"y\"')", "`hex('\"x\\\"y\"')`"),
+            ("a\"\"b", "`a\"\"b`"),
+            ("a\"\"b``c", "[a\"\"b``c]"),
+        ] {
+            assert_eq!(quoted(name).to_string(), printed);
+        }
+    }
 
     fn name(parts: &[&str]) -> ObjectName {
         ObjectName(

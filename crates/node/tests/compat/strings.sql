@@ -1,0 +1,8 @@
+-- String literals whose quotes sqlparser's printer would misread; column names with quotes.
+SELECT HEX('a\'\'b'), HEX('x\\\''), HEX('a''''b'), HEX('\'\'');
+SELECT '"x\\"y"';
+SELECT 'a""b' AS `a""b`;
+CREATE TABLE qs (id INT PRIMARY KEY, s VARCHAR(20));
+INSERT INTO qs VALUES (1, 'it''s'), (2, 'a\'\'b'), (3, 'x\\\''), (4, '""');
+SELECT id, s, HEX(s) FROM qs ORDER BY id;
+SELECT id FROM qs WHERE s = 'a''''b';
