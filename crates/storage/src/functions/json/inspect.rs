@@ -13,7 +13,7 @@ use rusqlite::{Connection, Result};
 
 use super::args::{self, bool_out, check_arity, FLAGS};
 use super::matching::find_first_in;
-use super::parse::{Node, Val};
+use super::parse::{Doc, Node, Val};
 use super::print::scalar;
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
@@ -65,14 +65,20 @@ fn depth(n: &Node) -> i64 {
     1 + inner.unwrap_or(0)
 }
 
+/// The node the optional path (argument 1) selects, the root without one; None when the
+/// path is invalid or selects nothing.
+fn selected<'d>(ctx: &rusqlite::functions::Context<'_>, doc: &'d Doc) -> Option<&'d Node> {
+    if ctx.len() > 1 {
+        let path = args::plain_path(ctx, 1)?;
+        find_first_in(doc, &path).ok()?
+    } else {
+        Some(&doc.root)
+    }
+}
+
 fn length(ctx: &rusqlite::functions::Context<'_>) -> Option<i64> {
     let doc = args::doc(ctx, 0)?;
-    let target = if ctx.len() > 1 {
-        let path = args::plain_path(ctx, 1)?;
-        find_first_in(&doc, &path).ok()??
-    } else {
-        &doc.root
-    };
+    let target = selected(ctx, &doc)?;
     match &target.val {
         Val::Bad => None,
         Val::Arr(items) if doc.valid => Some(items.len() as i64),
@@ -84,12 +90,7 @@ fn length(ctx: &rusqlite::functions::Context<'_>) -> Option<i64> {
 
 fn keys(ctx: &rusqlite::functions::Context<'_>) -> Option<String> {
     let doc = args::doc(ctx, 0)?;
-    let target = if ctx.len() > 1 {
-        let path = args::plain_path(ctx, 1)?;
-        find_first_in(&doc, &path).ok()??
-    } else {
-        &doc.root
-    };
+    let target = selected(ctx, &doc)?;
     let Val::Obj(members) = &target.val else {
         return None;
     };
