@@ -24,7 +24,7 @@ use rusqlite::{Connection, Result};
 
 use super::args::{self, bool_out, check_arity, json_out, FLAGS};
 use super::matching::{compare, find_first_in, find_in, walk, Broken, Flow};
-use super::parse::{unescape, Val};
+use super::parse::{unescape, Doc, Node, Val};
 use super::path::Path;
 use super::print::loose;
 
@@ -61,50 +61,45 @@ fn exists(ctx: &Context<'_>) -> Option<bool> {
 fn value(ctx: &Context<'_>) -> Option<String> {
     let doc = args::doc(ctx, 0)?;
     let path = args::plain_path(ctx, 1)?;
-    let mut out = None;
-    find_in(&doc, &path, &mut |n| {
-        Ok(match &n.val {
-            Val::Bad => return Err(Broken),
-            Val::Null => Flow::Stop,
-            Val::Arr(_) | Val::Obj(_) if !n.done => return Err(Broken),
-            Val::Arr(_) | Val::Obj(_) => Flow::Go,
-            Val::Str(s) => {
-                out = Some(unescape(s));
-                Flow::Stop
-            }
-            Val::Num(s) => {
-                out = Some(s.clone());
-                Flow::Stop
-            }
-            Val::True => {
-                out = Some("1".into());
-                Flow::Stop
-            }
-            Val::False => {
-                out = Some("0".into());
-                Flow::Stop
-            }
-        })
+    first_picked(&doc, &path, |n| match &n.val {
+        Val::Str(s) => Some(unescape(s)),
+        Val::Num(s) => Some(s.clone()),
+        Val::True => Some("1".into()),
+        Val::False => Some("0".into()),
+        _ => None,
     })
-    .ok()?;
-    out
 }
 
 fn query(ctx: &Context<'_>) -> Option<String> {
     let text = args::text(ctx, 0)?;
     let doc = super::parse::parse(&text);
     let path = args::path(ctx, 1)?;
+    first_picked(&doc, &path, |n| match &n.val {
+        Val::Arr(_) | Val::Obj(_) => Some(text[n.span.0..n.span.1].to_string()),
+        _ => None,
+    })
+}
+
+/// JSON_VALUE / JSON_QUERY's walk: the first match `pick` takes; a JSON null stops it
+/// (NULL), broken JSON or an unfinished array/object before that gives NULL too.
+fn first_picked(
+    doc: &Doc,
+    path: &Path,
+    mut pick: impl FnMut(&Node) -> Option<String>,
+) -> Option<String> {
     let mut out = None;
-    find_in(&doc, &path, &mut |n| {
+    find_in(doc, path, &mut |n| {
         Ok(match &n.val {
             Val::Bad => return Err(Broken),
             Val::Null => Flow::Stop,
             Val::Arr(_) | Val::Obj(_) if !n.done => return Err(Broken),
-            Val::Arr(_) | Val::Obj(_) => {
-                out = Some(text[n.span.0..n.span.1].to_string());
-                Flow::Stop
-            }
-            _ => Flow::Go,
+            _ => match pick(n) {
+                Some(v) => {
+                    out = Some(v);
+                    Flow::Stop
+                }
+                None => Flow::Go,
+            },
         })
     })
     .ok()?;
