@@ -29,6 +29,7 @@ mod result;
 mod session;
 mod set;
 mod show;
+mod show_table;
 mod sqlite;
 mod txn;
 pub mod vars;

@@ -68,7 +68,10 @@ impl Session {
             }
         };
         for c in &mut rs.columns {
-            let text = matches!(c.kind, crate::ColumnKind::Text | crate::ColumnKind::Null);
+            let text = matches!(
+                c.kind,
+                crate::ColumnKind::Text | crate::ColumnKind::TextBlob | crate::ColumnKind::Null
+            );
             if text && q.decimal_columns.contains(&c.name) {
                 c.kind = crate::ColumnKind::Decimal;
             }

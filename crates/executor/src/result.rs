@@ -35,8 +35,10 @@ pub enum ColumnKind {
     Time,
     /// YEAR.
     Year,
-    /// CHAR / VARCHAR / TEXT / ENUM / SET (and computed text).
+    /// CHAR / VARCHAR / ENUM / SET (and computed text).
     Text,
+    /// TINYTEXT / TEXT / MEDIUMTEXT / LONGTEXT: sent as a BLOB of characters, as MariaDB does.
+    TextBlob,
     /// BLOB / BINARY / VARBINARY.
     Blob,
     /// JSON.
@@ -65,6 +67,13 @@ impl Column {
             name: name.into(),
             kind: ColumnKind::Text,
             unsigned: false,
+        }
+    }
+    /// A TEXT column (SHOW results that MariaDB sends as BLOBs of characters).
+    pub fn text_blob(name: impl Into<String>) -> Column {
+        Column {
+            kind: ColumnKind::TextBlob,
+            ..Column::text(name)
         }
     }
     /// A BIGINT column.
@@ -136,6 +145,7 @@ pub fn kind_of_decltype(decl: Option<&str>) -> Option<(ColumnKind, bool)> {
         "JSON" => Json,
         "BIT" => Bit,
         "BLOB" | "TINYBLOB" | "MEDIUMBLOB" | "LONGBLOB" | "BINARY" | "VARBINARY" => Blob,
+        "TEXT" | "TINYTEXT" | "MEDIUMTEXT" | "LONGTEXT" => TextBlob,
         "" => return None,
         _ if d.contains("INT") => LongLong,
         _ if d.contains("CHAR") || d.contains("TEXT") || d.contains("CLOB") => Text,

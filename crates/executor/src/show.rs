@@ -1,12 +1,12 @@
 //! `SHOW ...` and `DESCRIBE`: answered from the catalog, variables and the provider.
 
 use std::sync::atomic::Ordering::Relaxed;
-use tutti_sql::{Filter, Show, TableName};
+use tutti_sql::{Filter, Show};
 use tutti_wsrep::Value;
 
 use crate::result::{Column, Response, ResultSet};
 use crate::session::Session;
-use crate::{vars, ExecError};
+use crate::{show_table, vars, ExecError};
 
 fn text(s: impl Into<String>) -> Value {
     Value::Text(s.into())
@@ -134,9 +134,9 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             table,
             full,
             filter: f,
-        } => filter(s, columns(s, &table, full)?, f)?,
-        Show::Index { table } => index(s, &table)?,
-        Show::CreateTable(t) => create_table(s, &t)?,
+        } => filter(s, show_table::columns(s, &table, full)?, f)?,
+        Show::Index { table } => show_table::index(s, &table)?,
+        Show::CreateTable(t) => show_table::create_table(s, &t)?,
         Show::CreateDatabase(db) => {
             if !s.database_exists_pub(&db) {
                 return Err(ExecError::UnknownDatabase(db));
@@ -288,16 +288,6 @@ impl Session {
     }
 }
 
-fn meta(
-    s: &Session,
-    t: &TableName,
-) -> Result<std::sync::Arc<crate::catalog::TableMeta>, ExecError> {
-    s.exec
-        .catalog
-        .table(&s.exec.storage, &t.sqlite_name())?
-        .ok_or_else(|| ExecError::NoSuchTable(t.to_string()))
-}
-
 /// The MySQL spelling of a declared type.
 pub(crate) fn mysql_type(decl: &str) -> String {
     let d = decl.to_ascii_lowercase();
@@ -309,163 +299,6 @@ pub(crate) fn mysql_type(decl: &str) -> String {
             None => d,
         },
     }
-}
-
-fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSet, ExecError> {
-    let m = meta(s, t)?;
-    let key_of = |col: &str| {
-        if m.info.columns.iter().any(|c| c.pk > 0 && c.name == col) {
-            "PRI"
-        } else if m
-            .info
-            .indexes
-            .iter()
-            .any(|i| i.unique && i.columns.len() == 1 && i.columns[0] == col)
-        {
-            "UNI"
-        } else if m
-            .info
-            .indexes
-            .iter()
-            .any(|i| i.columns.first().is_some_and(|c| c == col))
-        {
-            "MUL"
-        } else {
-            ""
-        }
-    };
-    let list = m
-        .info
-        .columns
-        .iter()
-        .map(|c| {
-            let extra = if m.info.autoinc.as_deref() == Some(c.name.as_str()) {
-                "auto_increment"
-            } else {
-                ""
-            };
-            let null = if c.not_null || c.pk > 0 { "NO" } else { "YES" };
-            let default = c
-                .default
-                .as_ref()
-                .map(|d| text(d.trim_matches('\'')))
-                .unwrap_or(Value::Null);
-            let mut row = vec![text(&c.name), text(mysql_type(&c.decl_type))];
-            if full {
-                row.push(Value::Null);
-            }
-            row.extend([text(null), text(key_of(&c.name)), default, text(extra)]);
-            if full {
-                row.extend([text("select,insert,update,references"), text("")]);
-            }
-            row
-        })
-        .collect();
-    let cols: &[&str] = if full {
-        &[
-            "Field",
-            "Type",
-            "Collation",
-            "Null",
-            "Key",
-            "Default",
-            "Extra",
-            "Privileges",
-            "Comment",
-        ]
-    } else {
-        &["Field", "Type", "Null", "Key", "Default", "Extra"]
-    };
-    Ok(rows(cols, list))
-}
-
-fn index(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
-    let m = meta(s, t)?;
-    let mut list = Vec::new();
-    for i in &m.info.indexes {
-        for (n, c) in i.columns.iter().enumerate() {
-            list.push(vec![
-                text(&t.table),
-                Value::Int(if i.unique { 0 } else { 1 }),
-                text(&i.name),
-                Value::Int(n as i64 + 1),
-                text(c),
-                text("A"),
-                Value::Null,
-                Value::Null,
-                Value::Null,
-                text(""),
-                text("BTREE"),
-                text(""),
-                text(""),
-            ]);
-        }
-    }
-    let cols = [
-        "Table",
-        "Non_unique",
-        "Key_name",
-        "Seq_in_index",
-        "Column_name",
-        "Collation",
-        "Cardinality",
-        "Sub_part",
-        "Packed",
-        "Null",
-        "Index_type",
-        "Comment",
-        "Index_comment",
-    ];
-    Ok(rows(&cols, list))
-}
-
-fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
-    let m = meta(s, t)?;
-    let mut lines: Vec<String> = m
-        .info
-        .columns
-        .iter()
-        .map(|c| {
-            let mut l = format!("  `{}` {}", c.name, mysql_type(&c.decl_type));
-            if c.not_null || c.pk > 0 {
-                l.push_str(" NOT NULL");
-            }
-            if let Some(d) = &c.default {
-                // A DECIMAL default is stored as its canonical text; MariaDB prints a number.
-                let d = match tutti_sql::DecimalType::of_decl(&c.decl_type) {
-                    Some(_) => d.trim_matches('\''),
-                    None => d,
-                };
-                l.push_str(&format!(" DEFAULT {d}"));
-            }
-            if m.info.autoinc.as_deref() == Some(c.name.as_str()) {
-                l.push_str(" AUTO_INCREMENT");
-            }
-            l
-        })
-        .collect();
-    let quote = |cols: &[String]| {
-        cols.iter()
-            .map(|c| format!("`{c}`"))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    for i in &m.info.indexes {
-        lines.push(match (i.name.as_str(), i.unique) {
-            ("PRIMARY", _) => format!("  PRIMARY KEY ({})", quote(&i.columns)),
-            (n, true) => format!("  UNIQUE KEY `{n}` ({})", quote(&i.columns)),
-            (n, false) => format!("  KEY `{n}` ({})", quote(&i.columns)),
-        });
-    }
-    let ddl = format!(
-        "CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
-        t.table,
-        lines.join(",\n")
-    );
-    Ok(rows(
-        &["Table", "Create Table"],
-        vec![vec![text(&t.table), text(ddl)]],
-    ))
 }
 
 fn processlist(s: &Session, full: bool) -> ResultSet {

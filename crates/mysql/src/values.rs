@@ -27,7 +27,7 @@ pub fn column(c: &ExecColumn) -> Column {
         Time => ColumnType::MYSQL_TYPE_TIME,
         Year => ColumnType::MYSQL_TYPE_YEAR,
         Text => ColumnType::MYSQL_TYPE_VAR_STRING,
-        Blob => ColumnType::MYSQL_TYPE_BLOB,
+        Blob | TextBlob => ColumnType::MYSQL_TYPE_BLOB,
         Json => ColumnType::MYSQL_TYPE_JSON,
         Bit => ColumnType::MYSQL_TYPE_BIT,
         Null => ColumnType::MYSQL_TYPE_NULL,
@@ -36,8 +36,10 @@ pub fn column(c: &ExecColumn) -> Column {
     if c.unsigned {
         colflags |= ColumnFlags::UNSIGNED_FLAG;
     }
-    if c.kind == Blob {
-        colflags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG;
+    match c.kind {
+        Blob => colflags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG,
+        TextBlob => colflags |= ColumnFlags::BLOB_FLAG,
+        _ => {}
     }
     let (charset, column_length, decimals) = definition(c.kind, c.unsigned);
     if charset == BINARY && !matches!(c.kind, Blob | Bit) {
@@ -78,7 +80,7 @@ fn definition(kind: ColumnKind, unsigned: bool) -> (u16, u32, u8) {
         DateTime | Timestamp => (BINARY, 26, 0),
         Time => (BINARY, 17, 0),
         Year => (BINARY, 4, 0),
-        Text => (UTF8MB4_GENERAL_CI, 262_140, 0),
+        Text | TextBlob => (UTF8MB4_GENERAL_CI, 262_140, 0),
         Json => (UTF8MB4_GENERAL_CI, u32::MAX, 0),
         Blob => (BINARY, 65_535, 0),
         Bit => (BINARY, 64, 0),

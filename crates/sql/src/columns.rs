@@ -46,6 +46,9 @@ pub(crate) struct ColumnOut {
     pub nocase: bool,
     /// AUTO_INCREMENT was given.
     pub autoinc: bool,
+    /// The MySQL type of the AUTO_INCREMENT column, whose SQLite type must be exactly
+    /// `INTEGER` (see [`AUTOINC_TYPE_MARK`]).
+    pub autoinc_type: Option<String>,
     /// Inline PRIMARY KEY.
     pub primary_key: bool,
     /// Inline UNIQUE.
@@ -58,6 +61,9 @@ impl ColumnOut {
     /// The SQLite column definition.
     pub fn sql(&self) -> String {
         let mut s = format!("{} {}", quote_str(&self.name), self.mapped.decl);
+        if let Some(t) = &self.autoinc_type {
+            s.push_str(&format!(" /*{AUTOINC_TYPE_MARK}{t}*/"));
+        }
         if self.not_null {
             s.push_str(" NOT NULL");
         }
@@ -83,6 +89,18 @@ impl ColumnOut {
         }
         s
     }
+}
+
+/// The AUTO_INCREMENT column is SQLite's rowid alias, declared exactly `INTEGER`; its MySQL
+/// type (`BIGINT UNSIGNED`, `INT`, ...) follows in a comment starting with this mark, which
+/// SQLite keeps in `sqlite_schema` (read back by [`autoinc_declared_type`]).
+pub const AUTOINC_TYPE_MARK: &str = "tutti:type ";
+
+/// The MySQL type of the AUTO_INCREMENT column recorded in a table's SQLite definition.
+pub fn autoinc_declared_type(create_sql: &str) -> Option<&str> {
+    let start = create_sql.find(&format!("/*{AUTOINC_TYPE_MARK}"))? + 2 + AUTOINC_TYPE_MARK.len();
+    let len = create_sql[start..].find("*/")?;
+    Some(&create_sql[start..start + len])
 }
 
 /// The name of an ENUM column's member check is the column's name and this suffix, so that
@@ -114,6 +132,7 @@ pub(crate) fn column(
         not_null: false,
         default: None,
         autoinc: false,
+        autoinc_type: None,
         primary_key: false,
         unique: false,
         checks: vec![],

@@ -130,6 +130,11 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             }),
             TableConstraint::ForeignKey(fk) => {
                 let parent = resolve_parent(env, &table, &fk.foreign_table)?;
+                if parent != table {
+                    if let Some(info) = env.table(&parent) {
+                        check_parent_key(&info, fk)?;
+                    }
+                }
                 constraints.push(foreign_key_sql(fk, &parent));
                 let parts: Vec<KeyPart> = fk
                     .columns
@@ -272,12 +277,47 @@ fn apply_primary_key(columns: &mut [ColumnOut], pk: &[KeyPart]) -> Result<(), Sq
                         .into(),
                 ));
             }
-            c.mapped.decl = "INTEGER".into();
+            c.autoinc_type = Some(std::mem::replace(&mut c.mapped.decl, "INTEGER".into()));
         } else if single_pk && c.mapped.decl == "INTEGER" {
             c.mapped.decl = "INT".into();
         }
     }
     Ok(())
+}
+
+/// SQLite enforces a FOREIGN KEY only against its parent's PRIMARY KEY or a UNIQUE key (any
+/// other parent makes every later write fail with "foreign key mismatch"); MariaDB also
+/// accepts a plain index, which tutti refuses here with a clear error.
+fn check_parent_key(
+    parent: &crate::TableInfo,
+    fk: &sqlparser::ast::ForeignKeyConstraint,
+) -> Result<(), SqlError> {
+    let referred: Vec<&str> = fk
+        .referred_columns
+        .iter()
+        .map(|c| c.value.as_str())
+        .collect();
+    let same = |key: &[String]| {
+        key.len() == referred.len()
+            && key
+                .iter()
+                .all(|k| referred.iter().any(|r| r.eq_ignore_ascii_case(k)))
+    };
+    let mut pk: Vec<&crate::ColumnInfo> = parent.columns.iter().filter(|c| c.pk > 0).collect();
+    pk.sort_by_key(|c| c.pk);
+    let pk: Vec<String> = pk.into_iter().map(|c| c.name.clone()).collect();
+    let keyed = referred.is_empty()
+        || same(&pk)
+        || parent.indexes.iter().any(|i| i.unique && same(&i.columns));
+    if keyed {
+        Ok(())
+    } else {
+        Err(SqlError::Unsupported(format!(
+            "a FOREIGN KEY referencing {}, which is not a PRIMARY KEY or UNIQUE key of {}",
+            referred.join(", "),
+            parent.name
+        )))
+    }
 }
 
 fn resolve_parent(

@@ -54,10 +54,11 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
-pub use columns::ENUM_CHECK_SUFFIX;
+pub use columns::{autoinc_declared_type, ENUM_CHECK_SUFFIX};
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
 pub use error::SqlError;
+pub use names::quote_str as quote_ident;
 pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};
 pub use tutti_wsrep::Value;
 pub use types::*;

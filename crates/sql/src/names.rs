@@ -38,7 +38,7 @@ pub(crate) fn quote(ident: &mut Ident) {
 }
 
 /// A double-quoted SQL identifier as text, for statements built as strings.
-pub(crate) fn quote_str(name: &str) -> String {
+pub fn quote_str(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 

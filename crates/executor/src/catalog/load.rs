@@ -44,6 +44,25 @@ fn columns_of(c: &Connection, table: &str) -> Result<Vec<ColumnInfo>, ExecError>
     Ok(rows.collect::<Result<_, _>>()?)
 }
 
+/// The AUTO_INCREMENT column is declared `INTEGER` in SQLite (the rowid alias); its MySQL
+/// type is kept in a comment of the table's definition (see `tutti_sql::AUTOINC_TYPE_MARK`).
+fn declare_autoinc_type(
+    c: &Connection,
+    table: &str,
+    column: &str,
+    columns: &mut [ColumnInfo],
+) -> Result<(), ExecError> {
+    let sql: Option<String> = c
+        .prepare_cached("SELECT sql FROM sqlite_schema WHERE name = ?1")?
+        .query_row([table], |r| r.get(0))?;
+    if let Some(ty) = sql.as_deref().and_then(tutti_sql::autoinc_declared_type) {
+        if let Some(col) = columns.iter_mut().find(|c| c.name == column) {
+            col.decl_type = ty.to_string();
+        }
+    }
+    Ok(())
+}
+
 /// A table's primary key columns, in key order.
 fn primary_key(c: &Connection, table: &str) -> Result<Vec<String>, ExecError> {
     let mut cols: Vec<ColumnInfo> = columns_of(c, table)?
@@ -135,6 +154,10 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
         });
     }
     let foreign_keys = foreign_keys(c, table, &image)?;
+    let mut columns = columns;
+    if let Some(col) = autoinc.as_deref().filter(|_| invisible.is_none()) {
+        declare_autoinc_type(c, table, col, &mut columns)?;
+    }
     Ok(Some(TableMeta {
         info: TableInfo {
             name,

@@ -30,7 +30,7 @@ fn sysbench_ddl() {
     assert_eq!(
         s,
         [
-            r#"CREATE TABLE "app.sbtest1" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "k" INTEGER NOT NULL DEFAULT '0', "c" CHAR(120) NOT NULL DEFAULT '' COLLATE tutti_general_ci, "pad" CHAR(60) NOT NULL DEFAULT '' COLLATE tutti_general_ci)"#
+            r#"CREATE TABLE "app.sbtest1" ("id" INTEGER /*tutti:type INTEGER*/ NOT NULL PRIMARY KEY AUTOINCREMENT, "k" INTEGER NOT NULL DEFAULT '0', "c" CHAR(120) NOT NULL DEFAULT '' COLLATE tutti_general_ci, "pad" CHAR(60) NOT NULL DEFAULT '' COLLATE tutti_general_ci)"#
         ]
     );
     assert_eq!(tables, [app("sbtest1")]);
@@ -126,7 +126,9 @@ fn column_types_and_options() {
     let s = stmts("CREATE TABLE t3 (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, x TEXT) DEFAULT COLLATE utf8mb4_bin");
     assert_eq!(
         s,
-        [r#"CREATE TABLE "app.t3" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, "x" TEXT)"#]
+        [
+            r#"CREATE TABLE "app.t3" ("id" INTEGER /*tutti:type BIGINT UNSIGNED*/ NOT NULL PRIMARY KEY AUTOINCREMENT, "x" TEXT)"#
+        ]
     );
     // An integer primary key without AUTO_INCREMENT must not become the rowid alias.
     let s = stmts("CREATE TABLE t4 (id INTEGER PRIMARY KEY, x INT UNIQUE)");
@@ -165,6 +167,19 @@ fn keys_constraints_and_default_index_names() {
     // The FOREIGN KEY's own index is created when no index covers its columns.
     let s = stmts("CREATE TABLE c1 (id INT PRIMARY KEY, pid INT, CONSTRAINT fk_p FOREIGN KEY (pid) REFERENCES p (id))");
     assert_eq!(s[1], r#"CREATE INDEX "app.c1.fk_p" ON "app.c1" ("pid")"#);
+    // A parent column that is not a PRIMARY KEY or UNIQUE key (sbtest1.k has a plain index)
+    // would make SQLite fail every later write: refused.
+    assert!(matches!(
+        err("CREATE TABLE c2 (id INT PRIMARY KEY, k INT, FOREIGN KEY (k) REFERENCES sbtest1 (k))"),
+        SqlError::Unsupported(m) if m.contains("not a PRIMARY KEY or UNIQUE key")
+    ));
+    assert_eq!(
+        stmts(
+            "CREATE TABLE c3 (id INT PRIMARY KEY, s INT, FOREIGN KEY (s) REFERENCES sbtest1 (id))"
+        )
+        .len(),
+        2
+    );
     assert!(matches!(
         err("CREATE TABLE d1 (a INT PRIMARY KEY, KEY k (a), KEY k (a))"),
         SqlError::WrongArguments(_)
@@ -219,7 +234,7 @@ fn primary_key_and_auto_increment_rules() {
     );
     assert_eq!(
         stmts("CREATE TABLE t7 (a MEDIUMINT UNSIGNED AUTO_INCREMENT, PRIMARY KEY (a))")[0],
-        r#"CREATE TABLE "app.t7" ("a" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT)"#
+        r#"CREATE TABLE "app.t7" ("a" INTEGER /*tutti:type MEDIUMINT UNSIGNED*/ NOT NULL PRIMARY KEY AUTOINCREMENT)"#
     );
     assert_eq!(
         err("CREATE TABLE nodb.t (a INT PRIMARY KEY)"),

@@ -1,0 +1,774 @@
+//! `SHOW CREATE TABLE`, `SHOW [FULL] COLUMNS`/`DESCRIBE` and `SHOW INDEX` as MariaDB 10.11
+//! prints them, so that dumps, schema diff tools and ORMs that read them see MariaDB's text:
+//! integer display widths (`int(11)`, `bigint(20) unsigned`), `DEFAULT NULL` on nullable
+//! columns, `timestamp NULL`, ENUM members, `current_timestamp()`, `b'101'`, keys in
+//! MariaDB's order (PRIMARY, UNIQUE over NOT NULL columns, other UNIQUE, plain keys),
+//! foreign keys named `<table>_ibfk_<n>`, CHECK constraints, the table options.
+//!
+//! The facts come from the catalog and from the table's definition as SQLite keeps it
+//! ([`Definition`]): which text columns compare case-sensitively (no `COLLATE
+//! tutti_general_ci`), the CHECK constraints and ENUM members. What SQLite does not keep is
+//! not shown: key prefix lengths, column comments, FOREIGN KEY names, SET members.
+
+use std::sync::Arc;
+
+use sqlparser::dialect::SQLiteDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::tokenizer::{Token, Tokenizer};
+use tutti_sql::{ColumnInfo, DecimalType, IndexInfo, TableName, ENUM_CHECK_SUFFIX};
+use tutti_wsrep::Value;
+
+use crate::catalog::TableMeta;
+use crate::result::{Column, ResultSet};
+use crate::session::Session;
+use crate::ExecError;
+
+fn text(s: impl Into<String>) -> Value {
+    Value::Text(s.into())
+}
+
+/// A CHECK constraint: its name (None when unnamed) and its expression in MySQL's quoting.
+struct Check {
+    name: Option<String>,
+    expr: String,
+}
+
+/// What SQLite's `CREATE TABLE` text adds to the catalog.
+#[derive(Default)]
+struct Definition {
+    /// Columns declared with a collation (case-insensitive text, exact DECIMAL).
+    collated: Vec<String>,
+    /// CHECK constraints in declaration order, ENUM member checks included.
+    checks: Vec<Check>,
+    /// The names of the FOREIGN KEY constraints in declaration order (None: unnamed).
+    foreign_keys: Vec<Option<String>>,
+}
+
+impl Definition {
+    /// Reads the definition of a table from its SQLite `CREATE TABLE` text.
+    fn parse(sql: &str) -> Definition {
+        let mut def = Definition::default();
+        let Ok(tokens) = Tokenizer::new(&SQLiteDialect {}, sql).tokenize() else {
+            return def;
+        };
+        let Some(open) = tokens.iter().position(|t| *t == Token::LParen) else {
+            return def;
+        };
+        for element in elements(&tokens[open + 1..]) {
+            def.read_element(&element);
+        }
+        def
+    }
+
+    /// One column definition or table constraint (whitespace removed).
+    fn read_element(&mut self, e: &[&Token]) {
+        let keyword = |i: usize| match e.get(i) {
+            Some(Token::Word(w)) => w.keyword,
+            _ => Keyword::NoKeyword,
+        };
+        match keyword(0) {
+            Keyword::CONSTRAINT if keyword(2) == Keyword::CHECK => self.checks.push(Check {
+                name: word(e.get(1)),
+                expr: check_expr(&e[3..]),
+            }),
+            Keyword::CHECK => self.checks.push(Check {
+                name: None,
+                expr: check_expr(&e[1..]),
+            }),
+            Keyword::CONSTRAINT if keyword(2) == Keyword::FOREIGN => {
+                self.foreign_keys.push(word(e.get(1)))
+            }
+            Keyword::FOREIGN => self.foreign_keys.push(None),
+            Keyword::PRIMARY | Keyword::UNIQUE | Keyword::CONSTRAINT => {}
+            _ => {
+                let collated = (1..e.len()).any(|i| keyword(i) == Keyword::COLLATE);
+                if let (true, Some(name)) = (collated, word(e.first())) {
+                    self.collated.push(name);
+                }
+            }
+        }
+    }
+
+    /// The members of an ENUM column, from its member check (`"c" IN ('a', 'b')`).
+    fn enum_members(&self, column: &str) -> Option<Vec<String>> {
+        let name = format!("{column}{ENUM_CHECK_SUFFIX}");
+        let check = self
+            .checks
+            .iter()
+            .find(|c| c.name.as_deref() == Some(name.as_str()))?;
+        let tokens = Tokenizer::new(&SQLiteDialect {}, &check.expr)
+            .tokenize()
+            .ok()?;
+        Some(
+            tokens
+                .into_iter()
+                .filter_map(|t| match t {
+                    Token::SingleQuotedString(s) => Some(s),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The value of an identifier token.
+fn word(t: Option<&&Token>) -> Option<String> {
+    match t {
+        Some(Token::Word(w)) => Some(w.value.clone()),
+        _ => None,
+    }
+}
+
+/// Splits the tokens after the opening parenthesis of `CREATE TABLE` at top-level commas,
+/// up to the closing parenthesis; whitespace and comments are dropped.
+fn elements(tokens: &[Token]) -> Vec<Vec<&Token>> {
+    let mut out = vec![vec![]];
+    let mut depth = 0usize;
+    for t in tokens {
+        match t {
+            Token::Whitespace(_) => continue,
+            Token::Comma if depth == 0 => {
+                out.push(vec![]);
+                continue;
+            }
+            Token::LParen => depth += 1,
+            Token::RParen if depth == 0 => break,
+            Token::RParen => depth -= 1,
+            _ => {}
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(t);
+        }
+    }
+    out
+}
+
+/// A CHECK's parenthesised expression as MariaDB prints it: identifiers in backticks,
+/// keywords in lower case, no space inside parentheses, around commas or before a
+/// function's `(`.
+fn check_expr(tokens: &[&Token]) -> String {
+    let mut out = String::new();
+    let mut prev: Option<&Token> = None;
+    for t in tokens {
+        let function_call = matches!((prev, t), (Some(Token::Word(w)), Token::LParen)
+            if w.quote_style.is_none() && !is_operator_word(w));
+        let glue = function_call
+            || matches!(prev, None | Some(Token::LParen) | Some(Token::Comma))
+            || matches!(t, Token::RParen | Token::Comma);
+        if !glue {
+            out.push(' ');
+        }
+        match t {
+            Token::Word(w) if w.quote_style.is_some() => out.push_str(&format!("`{}`", w.value)),
+            Token::Word(w) if w.keyword != Keyword::NoKeyword => {
+                out.push_str(&w.value.to_ascii_lowercase())
+            }
+            t => out.push_str(&t.to_string()),
+        }
+        prev = Some(t);
+    }
+    out
+}
+
+/// Keywords that are operators, followed by a parenthesised operand (`x IN (1, 2)`).
+fn is_operator_word(w: &sqlparser::tokenizer::Word) -> bool {
+    matches!(
+        w.keyword,
+        Keyword::IN
+            | Keyword::AND
+            | Keyword::OR
+            | Keyword::NOT
+            | Keyword::IS
+            | Keyword::LIKE
+            | Keyword::BETWEEN
+    )
+}
+
+/// MariaDB's name of a column type (`int(11)`, `bigint(20) unsigned`, `decimal(10,2)`,
+/// `enum('a','b')`, `year(4)`, `longtext` for JSON).
+fn display_type(decl: &str, members: Option<&[String]>) -> String {
+    let d = decl.to_ascii_lowercase();
+    let unsigned = d.ends_with(" unsigned");
+    let base_len = d.find(['(', ' ']).unwrap_or(d.len());
+    let (base, rest) = d.split_at(base_len);
+    let width = rest
+        .strip_prefix('(')
+        .and_then(|r| r.split_once(')'))
+        .map(|(w, _)| w.to_string());
+    let int = |name: &str, signed: u32, unsigned_width: u32| {
+        let w = width
+            .clone()
+            .unwrap_or_else(|| (if unsigned { unsigned_width } else { signed }).to_string());
+        format!("{name}({w}){}", if unsigned { " unsigned" } else { "" })
+    };
+    match base {
+        "tinyint" => int("tinyint", 4, 3),
+        "smallint" => int("smallint", 6, 5),
+        "mediumint" => int("mediumint", 9, 8),
+        "int" | "integer" => int("int", 11, 10),
+        "bigint" => int("bigint", 20, 20),
+        "year" => "year(4)".into(),
+        "json" => "longtext".into(),
+        "real" | "double" => "double".into(),
+        "char" | "binary" if width.is_none() => format!("{base}(1)"),
+        "decimal" => match DecimalType::of_decl(decl) {
+            Some(t) => format!("decimal({},{})", t.precision, t.scale),
+            None => d,
+        },
+        "enum" => {
+            let quoted: Vec<String> = members
+                .unwrap_or_default()
+                .iter()
+                .map(|m| format!("'{}'", m.replace('\'', "''")))
+                .collect();
+            format!("enum({})", quoted.join(","))
+        }
+        _ => d,
+    }
+}
+
+/// True for the types that carry a collation.
+fn is_text(decl: &str) -> bool {
+    let d = decl.to_ascii_lowercase();
+    let base = d.split(['(', ' ']).next().unwrap_or("");
+    matches!(
+        base,
+        "char" | "varchar" | "tinytext" | "text" | "mediumtext" | "longtext" | "enum" | "set"
+    )
+}
+
+/// The fractional-second digits of a temporal type (`datetime(3)` → 3).
+fn fsp(decl: &str) -> Option<u32> {
+    let d = decl.to_ascii_lowercase();
+    let base = d.split('(').next().unwrap_or("");
+    if !matches!(base, "datetime" | "timestamp" | "time") {
+        return None;
+    }
+    Some(
+        d.split_once('(')
+            .and_then(|(_, r)| r.trim_end_matches(')').parse().ok())
+            .unwrap_or(0),
+    )
+}
+
+/// A column's default as MariaDB shows it in `SHOW CREATE TABLE` (None: no DEFAULT clause).
+fn default_clause(c: &ColumnInfo) -> Option<String> {
+    let Some(d) = c.default.as_deref() else {
+        return (!c.not_null && c.pk == 0).then(|| "NULL".into());
+    };
+    if d.eq_ignore_ascii_case("CURRENT_TIMESTAMP") {
+        return Some(match fsp(&c.decl_type) {
+            Some(n) if n > 0 => format!("current_timestamp({n})"),
+            _ => "current_timestamp()".into(),
+        });
+    }
+    let decl = c.decl_type.to_ascii_lowercase();
+    if decl.starts_with("bit") {
+        if let Some(v) = bit_value(d) {
+            return Some(format!("b'{v:b}'"));
+        }
+    }
+    let unquoted = d.trim_matches('\'');
+    let numeric = DecimalType::of_decl(&c.decl_type).is_some()
+        || matches!(
+            decl.split(['(', ' ']).next(),
+            Some("tinyint" | "smallint" | "mediumint" | "int" | "integer" | "bigint")
+        );
+    if numeric && unquoted.parse::<f64>().is_ok() {
+        return Some(unquoted.to_string());
+    }
+    if decl.starts_with("double") || decl.starts_with("float") || decl.starts_with("real") {
+        if let Ok(f) = d.trim_matches('\'').parse::<f64>() {
+            return Some(if f.fract() == 0.0 && f.abs() < 1e15 {
+                format!("{}", f as i64)
+            } else {
+                format!("{f}")
+            });
+        }
+    }
+    Some(d.to_string())
+}
+
+/// The value of a BIT default stored as `X'05'`.
+fn bit_value(d: &str) -> Option<u64> {
+    let hex = d.strip_prefix(['X', 'x'])?.trim_matches('\'');
+    u64::from_str_radix(hex, 16).ok()
+}
+
+/// A column's default as DESCRIBE shows it: strings without quotes, NULL as NULL.
+fn default_value(c: &ColumnInfo) -> Value {
+    match default_clause(c).as_deref() {
+        None | Some("NULL") => Value::Null,
+        Some(d) => match d.strip_prefix('\'').and_then(|d| d.strip_suffix('\'')) {
+            Some(s) => text(s.replace("''", "'")),
+            None => text(d),
+        },
+    }
+}
+
+/// A table's catalog entry and SQLite definition.
+struct Table {
+    name: TableName,
+    meta: Arc<TableMeta>,
+    def: Definition,
+}
+
+impl Table {
+    fn load(s: &Session, t: &TableName) -> Result<Table, ExecError> {
+        let meta = s
+            .exec
+            .catalog
+            .table(&s.exec.storage, &t.sqlite_name())?
+            .ok_or_else(|| ExecError::NoSuchTable(t.to_string()))?;
+        let sql = s
+            .exec
+            .catalog
+            .create_sql(&s.exec.storage, &t.sqlite_name())?;
+        Ok(Table {
+            name: t.clone(),
+            meta,
+            def: Definition::parse(sql.as_deref().unwrap_or("")),
+        })
+    }
+
+    fn column(&self, name: &str) -> Option<&ColumnInfo> {
+        self.meta.info.columns.iter().find(|c| c.name == name)
+    }
+
+    fn not_null(c: &ColumnInfo) -> bool {
+        c.not_null || c.pk > 0
+    }
+
+    fn column_type(&self, c: &ColumnInfo) -> String {
+        display_type(&c.decl_type, self.def.enum_members(&c.name).as_deref())
+    }
+
+    /// A text column compared exactly (declared without tutti's case-insensitive collation).
+    fn binary_text(&self, c: &ColumnInfo) -> bool {
+        is_text(&c.decl_type) && !self.def.collated.contains(&c.name)
+    }
+
+    fn is_json(c: &ColumnInfo) -> bool {
+        c.decl_type.eq_ignore_ascii_case("JSON TEXT")
+    }
+
+    fn collation(&self, c: &ColumnInfo) -> Value {
+        match (
+            is_text(&c.decl_type) || Self::is_json(c),
+            self.binary_text(c),
+        ) {
+            (false, _) => Value::Null,
+            (true, true) => text("utf8mb4_bin"),
+            (true, false) if Self::is_json(c) => text("utf8mb4_bin"),
+            (true, false) => text("utf8mb4_general_ci"),
+        }
+    }
+
+    /// Indexes in MariaDB's order: PRIMARY, UNIQUE over NOT NULL columns, other UNIQUE,
+    /// the rest; each group in creation order.
+    fn indexes(&self) -> Vec<&IndexInfo> {
+        let rank = |i: &IndexInfo| match (i.name.as_str(), i.unique) {
+            ("PRIMARY", _) => 0,
+            (_, true)
+                if i.columns
+                    .iter()
+                    .all(|c| self.column(c).is_some_and(Self::not_null)) =>
+            {
+                1
+            }
+            (_, true) => 2,
+            _ => 3,
+        };
+        let mut list: Vec<&IndexInfo> = self.meta.info.indexes.iter().collect();
+        list.sort_by_key(|i| rank(i));
+        list
+    }
+
+    fn is_autoinc(&self, c: &ColumnInfo) -> bool {
+        !self.meta.info.has_invisible_key() && self.meta.info.autoinc.as_deref() == Some(&c.name)
+    }
+
+    /// One column line of `SHOW CREATE TABLE`.
+    fn column_line(&self, c: &ColumnInfo) -> String {
+        let mut l = format!("  `{}` {}", c.name, self.column_type(c));
+        if Self::is_json(c) || self.binary_text(c) {
+            l.push_str(" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+        }
+        let timestamp = c.decl_type.to_ascii_lowercase().starts_with("timestamp");
+        if Self::not_null(c) {
+            l.push_str(" NOT NULL");
+        } else if timestamp {
+            l.push_str(" NULL");
+        }
+        if let Some(d) = default_clause(c) {
+            l.push_str(&format!(" DEFAULT {d}"));
+        }
+        if self.is_autoinc(c) {
+            l.push_str(" AUTO_INCREMENT");
+        }
+        if Self::is_json(c) {
+            l.push_str(&format!(" CHECK (json_valid(`{}`))", c.name));
+        }
+        l
+    }
+}
+
+fn quote_list(cols: &[String]) -> String {
+    cols.iter()
+        .map(|c| format!("`{c}`"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `SHOW CREATE TABLE`.
+pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
+    let table = Table::load(s, t)?;
+    let mut lines: Vec<String> = table
+        .meta
+        .info
+        .columns
+        .iter()
+        .map(|c| table.column_line(c))
+        .collect();
+    for i in table.indexes() {
+        lines.push(match (i.name.as_str(), i.unique) {
+            ("PRIMARY", _) => format!("  PRIMARY KEY ({})", quote_list(&i.columns)),
+            (n, true) => format!("  UNIQUE KEY `{n}` ({})", quote_list(&i.columns)),
+            (n, false) => format!("  KEY `{n}` ({})", quote_list(&i.columns)),
+        });
+    }
+    lines.extend(foreign_key_lines(s, &table)?);
+    let mut unnamed = 0;
+    for c in &table.def.checks {
+        let name = match &c.name {
+            Some(n)
+                if n.ends_with(ENUM_CHECK_SUFFIX)
+                    && table
+                        .column(&n[..n.len() - ENUM_CHECK_SUFFIX.len()])
+                        .is_some() =>
+            {
+                continue
+            }
+            Some(n) => n.clone(),
+            None => {
+                unnamed += 1;
+                format!("CONSTRAINT_{unnamed}")
+            }
+        };
+        lines.push(format!("  CONSTRAINT `{name}` CHECK {}", c.expr));
+    }
+    let auto_increment = match next_autoinc(s, &table)? {
+        Some(n) if n > 1 => format!(" AUTO_INCREMENT={n}"),
+        _ => String::new(),
+    };
+    let ddl = format!(
+        "CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 \
+         COLLATE=utf8mb4_general_ci",
+        t.table,
+        lines.join(",\n")
+    );
+    Ok(ResultSet {
+        columns: vec![Column::text("Table"), Column::text("Create Table")],
+        rows: vec![vec![text(&t.table), text(ddl)]],
+    })
+}
+
+/// The next AUTO_INCREMENT value (SQLite's `sqlite_sequence` keeps the largest id used).
+fn next_autoinc(s: &Session, table: &Table) -> Result<Option<i64>, ExecError> {
+    if !table.meta.info.columns.iter().any(|c| table.is_autoinc(c)) {
+        return Ok(None);
+    }
+    let reader = s
+        .exec
+        .storage
+        .reader()
+        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+    let seq: Option<i64> = reader
+        .prepare_cached("SELECT seq FROM sqlite_sequence WHERE name = ?1")?
+        .query_row([table.name.sqlite_name()], |r| r.get(0))
+        .ok();
+    Ok(seq.map(|n| n + 1))
+}
+
+/// `CONSTRAINT `name` FOREIGN KEY ...` lines, sorted by name as MariaDB lists them; an
+/// unnamed one is `<table>_ibfk_<n>`.
+fn foreign_key_lines(s: &Session, table: &Table) -> Result<Vec<String>, ExecError> {
+    let reader = s
+        .exec
+        .storage
+        .reader()
+        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+    let mut stmt = reader.prepare_cached(
+        "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete \
+         FROM pragma_foreign_key_list(?1) ORDER BY id DESC, seq",
+    )?;
+    type Row = (i64, String, String, Option<String>, String, String);
+    let rows: Vec<Row> = stmt
+        .query_map([table.name.sqlite_name()], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut lines = Vec::new();
+    let mut unnamed = 0;
+    for (n, group) in rows.chunk_by(|a, b| a.0 == b.0).enumerate() {
+        let name = match table.def.foreign_keys.get(n).cloned().flatten() {
+            Some(name) => name,
+            None => {
+                unnamed += 1;
+                format!("{}_ibfk_{unnamed}", table.name.table)
+            }
+        };
+        let (_, parent, _, _, on_update, on_delete) = &group[0];
+        let from: Vec<String> = group.iter().map(|r| r.2.clone()).collect();
+        let to: Vec<String> = group.iter().filter_map(|r| r.3.clone()).collect();
+        let parent = TableName::from_sqlite_name(parent)
+            .map(|p| match p.db == table.name.db {
+                true => format!("`{}`", p.table),
+                false => format!("`{}`.`{}`", p.db, p.table),
+            })
+            .unwrap_or_else(|| format!("`{parent}`"));
+        let mut l = format!(
+            "  CONSTRAINT `{name}` FOREIGN KEY ({}) REFERENCES {parent} ({})",
+            quote_list(&from),
+            quote_list(&to)
+        );
+        for (what, action) in [("DELETE", on_delete), ("UPDATE", on_update)] {
+            if !matches!(action.as_str(), "NO ACTION" | "RESTRICT") {
+                l.push_str(&format!(" ON {what} {action}"));
+            }
+        }
+        lines.push(l);
+    }
+    lines.sort();
+    Ok(lines)
+}
+
+/// `SHOW [FULL] COLUMNS` / `DESCRIBE`.
+pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSet, ExecError> {
+    let table = Table::load(s, t)?;
+    let info = &table.meta.info;
+    let key_of = |col: &str| {
+        if info.columns.iter().any(|c| c.pk > 0 && c.name == col) {
+            "PRI"
+        } else if info
+            .indexes
+            .iter()
+            .any(|i| i.unique && i.columns.len() == 1 && i.columns[0] == col)
+        {
+            "UNI"
+        } else if info
+            .indexes
+            .iter()
+            .any(|i| i.columns.first().is_some_and(|c| c == col))
+        {
+            "MUL"
+        } else {
+            ""
+        }
+    };
+    let rows = info
+        .columns
+        .iter()
+        .map(|c| {
+            let extra = if table.is_autoinc(c) {
+                "auto_increment"
+            } else {
+                ""
+            };
+            let null = if Table::not_null(c) { "NO" } else { "YES" };
+            let mut row = vec![text(&c.name), text(table.column_type(c))];
+            if full {
+                row.push(table.collation(c));
+            }
+            row.extend([
+                text(null),
+                text(key_of(&c.name)),
+                default_value(c),
+                text(extra),
+            ]);
+            if full {
+                row.extend([text("select,insert,update,references"), text("")]);
+            }
+            row
+        })
+        .collect();
+    let mut columns = vec![Column::text("Field"), Column::text_blob("Type")];
+    if full {
+        columns.push(Column::text("Collation"));
+    }
+    columns.extend([
+        Column::text("Null"),
+        Column::text("Key"),
+        Column::text_blob("Default"),
+        Column::text("Extra"),
+    ]);
+    if full {
+        columns.extend([Column::text("Privileges"), Column::text("Comment")]);
+    }
+    Ok(ResultSet { columns, rows })
+}
+
+/// `SHOW INDEX`. Cardinality is the table's row count (MariaDB shows InnoDB's estimate).
+pub(crate) fn index(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
+    let table = Table::load(s, t)?;
+    let reader = s
+        .exec
+        .storage
+        .reader()
+        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+    let count: i64 = reader.query_row(
+        &format!(
+            "SELECT COUNT(*) FROM {}",
+            tutti_sql::quote_ident(&t.sqlite_name())
+        ),
+        [],
+        |r| r.get(0),
+    )?;
+    let mut rows = Vec::new();
+    for i in table.indexes() {
+        for (n, c) in i.columns.iter().enumerate() {
+            let nullable = table.column(c).is_some_and(|c| !Table::not_null(c));
+            rows.push(vec![
+                text(&t.table),
+                Value::Int(if i.unique { 0 } else { 1 }),
+                text(&i.name),
+                Value::Int(n as i64 + 1),
+                text(c),
+                text("A"),
+                Value::Int(count),
+                Value::Null,
+                Value::Null,
+                text(if nullable { "YES" } else { "" }),
+                text("BTREE"),
+                text(""),
+                text(""),
+                text("NO"),
+            ]);
+        }
+    }
+    let ints = ["Non_unique", "Seq_in_index", "Cardinality", "Sub_part"];
+    let columns = [
+        "Table",
+        "Non_unique",
+        "Key_name",
+        "Seq_in_index",
+        "Column_name",
+        "Collation",
+        "Cardinality",
+        "Sub_part",
+        "Packed",
+        "Null",
+        "Index_type",
+        "Comment",
+        "Index_comment",
+        "Ignored",
+    ]
+    .iter()
+    .map(|n| match ints.contains(n) {
+        true => Column::int(*n),
+        false => Column::text(*n),
+    })
+    .collect();
+    Ok(ResultSet { columns, rows })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_as_mariadb_names_them() {
+        for (decl, shown) in [
+            ("INT", "int(11)"),
+            ("INTEGER", "int(11)"),
+            ("INT UNSIGNED", "int(10) unsigned"),
+            ("BIGINT UNSIGNED", "bigint(20) unsigned"),
+            ("TINYINT(1)", "tinyint(1)"),
+            ("SMALLINT", "smallint(6)"),
+            ("MEDIUMINT UNSIGNED", "mediumint(8) unsigned"),
+            ("DECIMAL TEXT(10,2)", "decimal(10,2)"),
+            ("YEAR", "year(4)"),
+            ("JSON TEXT", "longtext"),
+            ("VARCHAR(10)", "varchar(10)"),
+            ("CHAR", "char(1)"),
+            ("DATETIME(3)", "datetime(3)"),
+        ] {
+            assert_eq!(display_type(decl, None), shown, "{decl}");
+        }
+        let members = ["a".to_string(), "it's".to_string()];
+        assert_eq!(display_type("ENUM", Some(&members)), "enum('a','it''s')");
+    }
+
+    #[test]
+    fn definition_gives_collations_checks_and_enum_members() {
+        let def = Definition::parse(
+            "CREATE TABLE \"d.t\" (\"id\" INTEGER /*tutti:type BIGINT*/ NOT NULL PRIMARY KEY \
+             AUTOINCREMENT, \"a\" INT, \"c\" VARCHAR(10), \"e\" ENUM NOT NULL COLLATE \
+             tutti_general_ci, CHECK (\"a\" > 1), CONSTRAINT \"e enum\" CHECK (\"e\" IN ('p', \
+             'q')), CONSTRAINT \"kk\" CHECK (json_valid(\"c\") AND \"a\" IN (1, 2)))",
+        );
+        assert_eq!(def.collated, vec!["e".to_string()]);
+        let checks: Vec<(Option<&str>, &str)> = def
+            .checks
+            .iter()
+            .map(|c| (c.name.as_deref(), c.expr.as_str()))
+            .collect();
+        assert_eq!(
+            checks,
+            vec![
+                (None, "(`a` > 1)"),
+                (Some("e enum"), "(`e` in ('p','q'))"),
+                (Some("kk"), "(json_valid(`c`) and `a` in (1,2))"),
+            ]
+        );
+        assert_eq!(def.enum_members("e"), Some(vec!["p".into(), "q".into()]));
+    }
+
+    #[test]
+    fn defaults_as_mariadb_prints_them() {
+        let col = |decl: &str, default: Option<&str>, not_null: bool| ColumnInfo {
+            name: "c".into(),
+            decl_type: decl.into(),
+            not_null,
+            pk: 0,
+            default: default.map(str::to_string),
+        };
+        assert_eq!(
+            default_clause(&col("INT", None, false)).as_deref(),
+            Some("NULL")
+        );
+        assert_eq!(default_clause(&col("INT", None, true)), None);
+        assert_eq!(
+            default_clause(&col("DATETIME(3)", Some("CURRENT_TIMESTAMP"), false)).as_deref(),
+            Some("current_timestamp(3)")
+        );
+        assert_eq!(
+            default_clause(&col("BIT(3)", Some("X'05'"), false)).as_deref(),
+            Some("b'101'")
+        );
+        assert_eq!(
+            default_clause(&col("DOUBLE", Some("1e3"), false)).as_deref(),
+            Some("1000")
+        );
+        assert_eq!(
+            default_clause(&col("DECIMAL TEXT(10,2)", Some("'1.50'"), false)).as_deref(),
+            Some("1.50")
+        );
+        assert_eq!(
+            default_clause(&col("INTEGER", Some("'0'"), true)).as_deref(),
+            Some("0")
+        );
+        assert_eq!(
+            default_value(&col("CHAR(3)", Some("'it''s'"), false)),
+            text("it's")
+        );
+        assert_eq!(default_value(&col("CHAR(3)", None, false)), Value::Null);
+    }
+}
