@@ -387,6 +387,9 @@ fn mysql_equivalent(msg: &str) -> Option<ExecError> {
     {
         return unsupported(format!("writing through the view {}", object(name)));
     }
+    if msg == tutti_storage::WAIT_ON_WRITER {
+        return unsupported(msg.to_string());
+    }
     if let Some(rest) = after(msg, "has no column named ") {
         return Some(ExecError::UnknownColumn(object(rest)));
     }

@@ -47,7 +47,39 @@ impl Session {
         if self.txn.is_none() && !self.autocommit() {
             self.begin(false);
         }
-        let mut rs = match (&q.row_lock, self.txn.is_some()) {
+        let mut rs = self.read_rows(q, params)?;
+        for c in &mut rs.columns {
+            let text = matches!(
+                c.kind,
+                crate::ColumnKind::Text | crate::ColumnKind::TextBlob | crate::ColumnKind::Null
+            );
+            if text && q.decimal_columns.contains(&c.name) {
+                c.kind = crate::ColumnKind::Decimal;
+            }
+        }
+        self.found_rows = match &q.found_rows_sql {
+            // SQL_CALC_FOUND_ROWS: the rows without LIMIT, counted in the same read view.
+            Some(count_sql) => {
+                let count = Query {
+                    sql: count_sql.clone(),
+                    row_lock: None,
+                    found_rows_sql: None,
+                    ..q.clone()
+                };
+                match self.read_rows(&count, params)?.rows.first().map(|r| &r[0]) {
+                    Some(Value::Int(n)) => *n as u64,
+                    _ => rs.rows.len() as u64,
+                }
+            }
+            None => rs.rows.len() as u64,
+        };
+        self.row_count = -1;
+        Ok(Response::Rows(rs))
+    }
+
+    /// The rows of a SELECT: locked, in the transaction's read view, or the newest state.
+    fn read_rows(&mut self, q: &Query, params: &[Value]) -> Result<ResultSet, ExecError> {
+        Ok(match (&q.row_lock, self.txn.is_some()) {
             (Some(lock), true) => {
                 let r = self.locking_read(q, lock, params);
                 if r.as_ref().err() == Some(&ExecError::Deadlock) {
@@ -66,19 +98,7 @@ impl Session {
                 *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
                 sqlite::query(&r, &q.sql, params)?
             }
-        };
-        for c in &mut rs.columns {
-            let text = matches!(
-                c.kind,
-                crate::ColumnKind::Text | crate::ColumnKind::TextBlob | crate::ColumnKind::Null
-            );
-            if text && q.decimal_columns.contains(&c.name) {
-                c.kind = crate::ColumnKind::Decimal;
-            }
-        }
-        self.found_rows = rs.rows.len() as u64;
-        self.row_count = -1;
-        Ok(Response::Rows(rs))
+        })
     }
 
     /// Opens the transaction's snapshot (and, under snapshot isolation, its read view) now.

@@ -364,6 +364,7 @@ impl Session {
     /// `COM_RESET_CONNECTION`: roll back, forget variables and prepared statements.
     pub fn reset(&mut self) {
         self.rollback();
+        tutti_storage::release_all_locks(u64::from(self.info.id));
         self.vars.clear();
         self.user_vars.clear();
         self.prepared.clear();
@@ -384,6 +385,12 @@ impl Session {
     }
 
     pub(crate) fn run(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
+        let increment = match self.var("div_precision_increment") {
+            Some(Value::Int(n)) => u32::try_from(n).unwrap_or(u32::MAX),
+            _ => 4,
+        };
+        tutti_storage::set_div_precision_increment(increment);
+        tutti_storage::set_current_connection(u64::from(self.info.id));
         if self.is_killed() {
             return Err(ExecError::Interrupted);
         }
@@ -444,6 +451,12 @@ impl Session {
             Stmt::Execute { name, using } => self.execute_named(&name, using),
             Stmt::ExecuteImmediate { text, using } => self.execute_immediate(text, using),
             Stmt::Deallocate(name) => self.deallocate(&name),
+            Stmt::Do(select) => {
+                let id = self.prepare(&select)?.id;
+                let r = self.run_prepared(id, params, "DO");
+                self.close(id);
+                r.map(|_| Response::ok())
+            }
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
         }
     }
@@ -519,6 +532,7 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.rollback();
+        tutti_storage::release_all_locks(u64::from(self.info.id));
         self.exec.unregister(self.info.id);
     }
 }

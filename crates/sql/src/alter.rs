@@ -132,6 +132,17 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
         }
         return Ok(());
     }
+    // InnoDB keeps rows in primary-key order and has no switchable indexes: MariaDB accepts
+    // these and changes nothing (with a note), so does tutti.
+    if p.eat_words(&["ENABLE", "KEYS"]) || p.eat_words(&["DISABLE", "KEYS"]) {
+        a.catalog()?;
+        return Ok(());
+    }
+    if p.eat_words(&["ORDER", "BY"]) {
+        a.catalog()?;
+        p.parse_comma_separated(Parser::parse_order_by_expr)?;
+        return Ok(());
+    }
     if p.peek_is(0, "AUTO_INCREMENT") {
         return Err(unsupported("AUTO_INCREMENT = n").into());
     }

@@ -34,6 +34,7 @@ use crate::{autoinc, stored, Env, Query, QueryKind, SqlError, Stmt, TableInfo, T
 
 /// A SELECT (including UNION, CTEs).
 pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<Stmt, SqlError> {
+    let calc_found_rows = matches!(&stmt, Statement::Query(q) if calc_found_rows(q));
     let mut rw = Rewriter::new(info.env);
     rw.statement(&mut stmt)?;
     let lock = match (&stmt, rw.lock, info.locking) {
@@ -46,10 +47,35 @@ pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<St
         _ => None,
     };
     let mut s = finish(info, &rw, stmt.to_string(), QueryKind::Select, None, false);
-    if let Stmt::Query(q) = &mut s {
+    if let (Stmt::Query(q), Statement::Query(query)) = (&mut s, &stmt) {
         q.row_lock = lock;
+        q.found_rows_sql = calc_found_rows.then(|| count_without_limit(query));
     }
     Ok(s)
+}
+
+/// `SELECT SQL_CALC_FOUND_ROWS ...` with a LIMIT (the modifier is on the first SELECT).
+fn calc_found_rows(q: &sqlparser::ast::Query) -> bool {
+    fn first_select(body: &SetExpr) -> Option<&sqlparser::ast::Select> {
+        match body {
+            SetExpr::Select(s) => Some(s),
+            SetExpr::SetOperation { left, .. } => first_select(left),
+            SetExpr::Query(q) => first_select(&q.body),
+            _ => None,
+        }
+    }
+    q.limit_clause.is_some()
+        && first_select(&q.body)
+            .and_then(|s| s.select_modifiers.as_ref())
+            .is_some_and(|m| m.sql_calc_found_rows)
+}
+
+/// `SELECT COUNT(*) FROM (query without ORDER BY and LIMIT)`.
+fn count_without_limit(q: &sqlparser::ast::Query) -> String {
+    let mut all = q.clone();
+    all.limit_clause = None;
+    all.order_by = None;
+    format!("SELECT COUNT(*) FROM ({all})")
 }
 
 fn finish(
@@ -71,6 +97,7 @@ fn finish(
         reads: rw.reads(),
         volatile: rw.ex.volatile,
         decimal_columns: rw.decimal_columns.clone().unwrap_or_default(),
+        found_rows_sql: None,
     })
 }
 

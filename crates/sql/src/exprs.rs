@@ -260,6 +260,7 @@ impl ExprCtx<'_> {
             // SQLite has no ISNULL() and wants two arguments to COALESCE.
             "isnull" => Ok(only_argument(f).map(|a| Expr::IsNull(Box::new(nested(a))))),
             "coalesce" => Ok(only_argument(f).map(nested)),
+            "row" => Ok(row_constructor(f)),
             _ => Ok(None),
         }
     }
@@ -282,6 +283,22 @@ fn unit_argument(f: &mut Function, name: &str) -> Option<Expr> {
     l.args[0] = FunctionArg::Unnamed(FunctionArgExpr::Expr(string(word)));
     f.name = ObjectName::from(vec![Ident::new(format!("tutti_{name}"))]);
     None
+}
+
+/// `ROW(a, b)`: MySQL's row constructor, SQLite's row value `(a, b)`.
+fn row_constructor(f: &mut Function) -> Option<Expr> {
+    let FunctionArguments::List(l) = &mut f.args else {
+        return None;
+    };
+    let plain = |a: &FunctionArg| matches!(a, FunctionArg::Unnamed(FunctionArgExpr::Expr(_)));
+    if l.args.len() < 2 || !l.clauses.is_empty() || !l.args.iter().all(plain) {
+        return None;
+    }
+    let items = l.args.iter_mut().filter_map(|a| match a {
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(take(e)),
+        _ => None,
+    });
+    Some(Expr::Tuple(items.collect()))
 }
 
 /// The argument of a call with exactly one plain argument.

@@ -75,7 +75,15 @@ pub(crate) fn session(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
             let what = p.peek_word(0).unwrap_or_default();
             return unsupported(&format!("LOCK {what}"));
         }
-        "DO" | "ANALYZE" | "OPTIMIZE" => {
+        "DO" => {
+            // Evaluated as a SELECT whose rows are dropped (`DO SLEEP(1)`, `DO GET_LOCK(..)`).
+            let items = info.text_from(p.peek_token_ref().span.start).to_string();
+            while !p.at_end() {
+                p.next_token();
+            }
+            Stmt::Do(format!("SELECT {items}"))
+        }
+        "ANALYZE" | "OPTIMIZE" => {
             while !p.at_end() {
                 p.next_token();
             }
@@ -234,7 +242,7 @@ mod tests {
         );
         assert_eq!(
             one("DO SLEEP(1)").unwrap(),
-            Stmt::Noop("DO SLEEP(1)".into())
+            Stmt::Do("SELECT SLEEP(1)".into())
         );
         assert_eq!(
             one("LOCK TABLES t WRITE"),

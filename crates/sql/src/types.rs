@@ -200,6 +200,8 @@ pub enum Stmt {
     },
     /// `DEALLOCATE PREPARE name`, `DROP PREPARE name`.
     Deallocate(String),
+    /// `DO expr, ...`: the expressions evaluated as this SELECT, its rows dropped.
+    Do(String),
     /// Accepted and without effect in tutti (`UNLOCK TABLES`, `ANALYZE TABLE`, `DO 1`, an
     /// empty statement, ...); the text says what it was.
     Noop(String),
@@ -258,6 +260,9 @@ pub struct Query {
     /// Result columns (by name) that are computed DECIMALs: sent as DECIMAL, though SQLite
     /// sees text (stored DECIMAL columns are known by their declared type).
     pub decimal_columns: Vec<String>,
+    /// `SELECT SQL_CALC_FOUND_ROWS ... LIMIT n`: SQLite SQL (same parameters) counting the
+    /// rows the query would return without its LIMIT, for `FOUND_ROWS()`.
+    pub found_rows_sql: Option<String>,
 }
 
 /// The rows a locking SELECT reads, and how to lock them.

@@ -366,6 +366,9 @@ fn comparison(
     rt: NumType,
     scopes: &Scopes,
 ) -> Option<Expr> {
+    if let (Expr::Tuple(ls), Expr::Tuple(rs)) = (unnested(l), unnested(r)) {
+        return row_comparison(ls, op, rs, scopes);
+    }
     if let Some(e) = temporal_comparison(l, op, r, scopes) {
         return Some(e);
     }
@@ -459,6 +462,31 @@ fn default_collation(
         return None;
     }
     Some(binop(general_ci(l.clone()), op.clone(), r.clone()))
+}
+
+/// `(a, b) op (c, d)`: SQLite compares row values element by element, each pair in the
+/// collation of its left element, so each left element gets the default collation where
+/// the pair alone would (`ROW('a', 1) = ROW('A', 1)` is 1 as in MariaDB).
+fn row_comparison(ls: &[Expr], op: &BinaryOperator, rs: &[Expr], scopes: &Scopes) -> Option<Expr> {
+    if ls.len() != rs.len() {
+        return None;
+    }
+    let left = ls
+        .iter()
+        .zip(rs)
+        .map(|(l, r)| {
+            let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
+            match default_collation(l, op, r, lt, rt) {
+                Some(_) => general_ci(l.clone()),
+                None => l.clone(),
+            }
+        })
+        .collect();
+    Some(binop(
+        Expr::Tuple(left),
+        op.clone(),
+        Expr::Tuple(rs.to_vec()),
+    ))
 }
 
 /// A column or an explicit `COLLATE` decides a comparison's collation (SQLite applies it).

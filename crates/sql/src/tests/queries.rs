@@ -376,3 +376,15 @@ fn scalar_subqueries_that_may_return_several_rows_are_guarded() {
         assert!(!s(q).contains("tutti_subquery_rows"), "{q}: {}", s(q));
     }
 }
+
+#[test]
+fn row_constructor_is_a_row_value() {
+    assert_eq!(
+        s("SELECT ROW(1, 2) = ROW(1, 2)"),
+        r#"SELECT (1, 2) = (1, 2) AS "ROW(1, 2) = ROW(1, 2)""#
+    );
+    assert_eq!(
+        s("SELECT ROW('a', 1) = ROW('A', 1)"),
+        r#"SELECT ('a' COLLATE tutti_general_ci, 1) = ('A', 1) AS "ROW('a', 1) = ROW('A', 1)""#
+    );
+}

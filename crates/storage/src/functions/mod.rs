@@ -18,11 +18,14 @@ mod stored;
 mod string;
 mod temporal;
 mod time;
+mod user_locks;
 mod variables;
 
+pub use decimal::set_div_precision_increment;
 pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_TEMPORAL, INCORRECT_VALUE, OUT_OF_RANGE,
 };
+pub use user_locks::{release_all_locks, set_current_connection, WAIT_ON_WRITER};
 pub use variables::{clear_assigned, take_assigned};
 
 use parking_lot::Mutex;
@@ -47,6 +50,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     decimal::register(c)?;
     stored::register(c)?;
     variables::register(c)?;
+    user_locks::register(c)?;
     c.create_collation(general_ci::COLLATION, general_ci::collate)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
@@ -261,6 +265,7 @@ pub(crate) fn register_reader_stubs(c: &Connection) -> Result<()> {
 }
 
 pub(crate) fn register_writer(c: &Connection, autoinc: Arc<AutoInc>) -> Result<()> {
+    user_locks::register_writer(c)?;
     c.create_scalar_function("tutti_autoinc", 1, VOLATILE, move |ctx| {
         let explicit = match ctx.get_raw(0) {
             ValueRef::Null => None,

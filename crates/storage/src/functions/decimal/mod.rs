@@ -12,6 +12,7 @@ mod sql;
 pub(crate) mod value;
 
 pub(crate) use sql::register;
+pub use value::set_div_precision_increment;
 
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
 use super::collation;
-use super::value::{Decimal, DIV_PRECISION_INCREMENT, MAX_PRECISION, MAX_SCALE};
+use super::value::{div_precision_increment, Decimal, MAX_PRECISION, MAX_SCALE};
 use crate::functions::stored::{Stored, Target};
 use crate::functions::PURE;
 
@@ -232,7 +232,7 @@ impl Aggregate<Sum, Value> for DecimalAggregate {
         if !self.avg {
             return Ok(Value::Text(sum.to_string()));
         }
-        let scale = (sum.scale() + DIV_PRECISION_INCREMENT).min(MAX_SCALE);
+        let scale = (sum.scale() + div_precision_increment()).min(MAX_SCALE);
         let count = Decimal::from_i64(acc.count as i64);
         let avg = sum.div(&count).map(|a| a.round_to(scale));
         Ok(exact(avg))

@@ -23,8 +23,24 @@ use num_traits::{Signed, ToPrimitive, Zero};
 pub(crate) const MAX_PRECISION: u32 = 65;
 /// The most fraction digits a DECIMAL holds (MariaDB's DECIMAL_MAX_SCALE).
 pub(crate) const MAX_SCALE: u32 = 38;
+/// The largest `div_precision_increment` (MariaDB clamps larger values to it).
+pub const MAX_DIV_PRECISION_INCREMENT: u32 = 30;
+
+thread_local! {
+    /// The running statement's `div_precision_increment`: a statement runs on its session's
+    /// thread from start to end, and the executor sets it before each statement.
+    static DIV_PRECISION_INCREMENT: std::cell::Cell<u32> = const { std::cell::Cell::new(4) };
+}
+
+/// Sets the fraction digits a division adds to its dividend's, for this thread's statements.
+pub fn set_div_precision_increment(n: u32) {
+    DIV_PRECISION_INCREMENT.with(|d| d.set(n.min(MAX_DIV_PRECISION_INCREMENT)));
+}
+
 /// Fraction digits a division adds to its dividend's (`div_precision_increment`).
-pub(crate) const DIV_PRECISION_INCREMENT: u32 = 4;
+pub(crate) fn div_precision_increment() -> u32 {
+    DIV_PRECISION_INCREMENT.with(|d| d.get())
+}
 /// Exponents beyond this make a value that no DECIMAL holds (the parse refuses them
 /// rather than building a number with thousands of digits).
 const MAX_EXPONENT: i64 = 200;
@@ -318,18 +334,28 @@ impl Decimal {
         }
     }
 
-    /// `self / other` with the dividend's scale plus 4; None when dividing by zero.
+    /// `self / other` with the dividend's scale plus `div_precision_increment`; None when
+    /// dividing by zero.
+    ///
+    /// As MariaDB's `decimal_div`: the quotient is first cut to whole 9-digit words of
+    /// fraction (enough for s1 + s2 + increment digits), then rounded half up to the
+    /// result's scale — so with no fraction digits at all (`5/2` at increment 0) it is
+    /// truncated (2), and `1/16` at increment 1 is 0.1.
     pub fn div(&self, other: &Decimal) -> Option<Decimal> {
         if other.is_zero() {
             return None;
         }
-        let scale = (self.scale + DIV_PRECISION_INCREMENT).min(MAX_SCALE);
-        // units = self.units * 10^(scale - s1 + s2) / other.units
-        let n = &self.units * pow10(scale - self.scale + other.scale);
-        Some(Decimal {
-            units: div_round(&n, &other.units),
-            scale,
-        })
+        let increment = div_precision_increment();
+        let scale = (self.scale + increment).min(MAX_SCALE);
+        let work = (self.scale + other.scale + increment).div_ceil(9) * 9;
+        let digits = work.max(scale);
+        // units = self.units * 10^(digits - s1 + s2) / other.units, cut toward zero.
+        let n = &self.units * pow10(digits - self.scale + other.scale);
+        let cut = Decimal {
+            units: &n / &other.units,
+            scale: digits,
+        };
+        Some(cut.round_to(scale))
     }
 
     /// `self MOD other` (the sign of the dividend); None when `other` is zero.
