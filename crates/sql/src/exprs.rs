@@ -14,7 +14,8 @@
 //!   types, `COLLATE`, `EXTRACT`, `POSITION`, `SUBSTRING(x FROM a FOR b)`, `TRIM(LEADING ..)`,
 //!   `GROUP_CONCAT(.. SEPARATOR s)`, date arithmetic (see `dates`), `CURRENT_TIMESTAMP` →
 //!   `NOW()`, `CURRENT_DATE` → `CURDATE()`, `CURRENT_TIME` → `CURTIME()`, `INSERT(s, p, n, t)`
-//!   → `tutti_insert(..)` (INSERT is an SQLite keyword), typed literals `DATE '..'` → `'..'`,
+//!   → `tutti_insert(..)` (INSERT is an SQLite keyword), typed literals `DATE '..'` → `'..'`
+//!   (but `TIME '..'` → a TIME cast, which date arithmetic recognises),
 //!   and literals (see `literals`). `BINARY x` compared with something becomes
 //!   `x COLLATE BINARY` (a BLOB never equals a TEXT in SQLite).
 //! * Every other function keeps its name: tutti registers MySQL-compatible functions on each
@@ -111,6 +112,9 @@ impl ExprCtx<'_> {
                 None
             }
             Expr::Prefixed { prefix, value } => introduced(&prefix.value, value),
+            Expr::TypedString(t) if matches!(t.data_type, DataType::Time(..)) => {
+                Some(time_literal(&t.value.value))
+            }
             Expr::TypedString(t) => {
                 Some(rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())))
             }
@@ -499,6 +503,16 @@ fn cast_temporal(x: Expr, kind: &str, fsp: Option<u64>, zero_dates: u32) -> Expr
         "tutti_cast_temporal",
         vec![x, string(kind), fsp, zero_dates],
     )
+}
+
+/// `TIME'10:00:00.5'`: a TIME with the literal's fraction digits (so that date arithmetic
+/// knows it for a TIME, see `dates`).
+fn time_literal(v: &SqlValue) -> Expr {
+    let text = v.clone().into_string().unwrap_or_default();
+    let fsp = text
+        .rsplit_once('.')
+        .map_or(0, |(_, f)| f.bytes().take_while(u8::is_ascii_digit).count());
+    cast_temporal(string(text), "time", Some(fsp.min(6) as u64), 0)
 }
 
 /// `GROUP_CONCAT([DISTINCT] a[, b...] [ORDER BY ..] [SEPARATOR s])` →
