@@ -10,11 +10,14 @@
 //!
 //! MariaDB moves a TIME value as a TIME (`TIME'10:00:00' + INTERVAL 1 DAY` is `34:00:00`)
 //! but reads a string as a datetime, and tutti stores both as text: the fourth argument
-//! `'time'` marks a value known to be a TIME — a TIME column, `CAST(.. AS TIME)`, or a
-//! function that returns one.
+//! `'time'` marks a value known to be a TIME — a TIME column, `CAST(.. AS TIME)`, a
+//! function that returns one, or a `TIME'..'` literal (which becomes a cast before the
+//! rewrite erases its type: `time_literal_bases`; elsewhere it stays a plain string, which
+//! comparisons with TIME columns convert as they should).
 
 use sqlparser::ast::{
-    DateTimeField, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, Interval,
+    BinaryOperator, CastKind, DataType, DateTimeField, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArguments, Interval, TimezoneInfo,
 };
 
 use crate::ast_build::{func, string};
@@ -99,6 +102,59 @@ pub(crate) fn date_function(
         Expr::Interval(i) => add_interval(base, i, subtract, scopes)?,
         days => add_days(base, days.clone(), subtract, scopes),
     }))
+}
+
+/// Top-down, before the rewrite: a `TIME'..'` literal moved by date arithmetic becomes
+/// `CAST('..' AS TIME(fsp))`, fsp its fraction digits, so that `is_time` knows it.
+pub(crate) fn time_literal_bases(e: &mut Expr) {
+    match e {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Plus | BinaryOperator::Minus,
+            right,
+        } => {
+            if matches!(right.as_ref(), Expr::Interval(_)) {
+                time_literal_to_cast(left);
+            } else if matches!(left.as_ref(), Expr::Interval(_)) {
+                time_literal_to_cast(right);
+            }
+        }
+        Expr::Function(f) => {
+            let name = f.name.to_string().to_ascii_lowercase();
+            let base = match name.as_str() {
+                "date_add" | "date_sub" | "adddate" | "subdate" => 0,
+                "timestampadd" => 2,
+                _ => return,
+            };
+            if let FunctionArguments::List(list) = &mut f.args {
+                if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(b))) =
+                    list.args.get_mut(base)
+                {
+                    time_literal_to_cast(b);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn time_literal_to_cast(e: &mut Expr) {
+    let Expr::TypedString(t) = e else {
+        return;
+    };
+    if !matches!(t.data_type, DataType::Time(..)) {
+        return;
+    }
+    let text = t.value.value.clone().into_string().unwrap_or_default();
+    let fsp = text
+        .rsplit_once('.')
+        .map_or(0, |(_, f)| f.bytes().take_while(u8::is_ascii_digit).count());
+    *e = Expr::Cast {
+        kind: CastKind::Cast,
+        expr: Box::new(string(text)),
+        data_type: DataType::Time(Some(fsp.min(6) as u64), TimezoneInfo::None),
+        format: None,
+    };
 }
 
 /// `tutti_date_add(base, amount, 'UNIT'[, 'time'])` or `tutti_date_sub(..)`.

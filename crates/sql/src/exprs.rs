@@ -15,7 +15,7 @@
 //!   `GROUP_CONCAT(.. SEPARATOR s)`, date arithmetic (see `dates`), `CURRENT_TIMESTAMP` →
 //!   `NOW()`, `CURRENT_DATE` → `CURDATE()`, `CURRENT_TIME` → `CURTIME()`, `INSERT(s, p, n, t)`
 //!   → `tutti_insert(..)` (INSERT is an SQLite keyword), typed literals `DATE '..'` → `'..'`
-//!   (but `TIME '..'` → a TIME cast, which date arithmetic recognises),
+//!   (but `TIME '..'` moved by date arithmetic becomes a TIME cast, see `dates`),
 //!   and literals (see `literals`). `BINARY x` compared with something becomes
 //!   `x COLLATE BINARY` (a BLOB never equals a TEXT in SQLite).
 //! * Every other function keeps its name: tutti registers MySQL-compatible functions on each
@@ -112,9 +112,6 @@ impl ExprCtx<'_> {
                 None
             }
             Expr::Prefixed { prefix, value } => introduced(&prefix.value, value),
-            Expr::TypedString(t) if matches!(t.data_type, DataType::Time(..)) => {
-                Some(time_literal(&t.value.value))
-            }
             Expr::TypedString(t) => {
                 Some(rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())))
             }
@@ -391,6 +388,7 @@ fn binary(e: Expr, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
 /// equals a TEXT in SQLite.
 pub(crate) fn pre_rewrite(e: &mut Expr) {
     crate::quantified::quantified(e);
+    dates::time_literal_bases(e);
     if let Some(name) = assigned_variable(e) {
         // `@v := x` → `tutti_set_var('v', x)` (see tutti_storage's `variables`).
         let Expr::BinaryOp { right, .. } = e else {
@@ -503,16 +501,6 @@ fn cast_temporal(x: Expr, kind: &str, fsp: Option<u64>, zero_dates: u32) -> Expr
         "tutti_cast_temporal",
         vec![x, string(kind), fsp, zero_dates],
     )
-}
-
-/// `TIME'10:00:00.5'`: a TIME with the literal's fraction digits (so that date arithmetic
-/// knows it for a TIME, see `dates`).
-fn time_literal(v: &SqlValue) -> Expr {
-    let text = v.clone().into_string().unwrap_or_default();
-    let fsp = text
-        .rsplit_once('.')
-        .map_or(0, |(_, f)| f.bytes().take_while(u8::is_ascii_digit).count());
-    cast_temporal(string(text), "time", Some(fsp.min(6) as u64), 0)
 }
 
 /// `GROUP_CONCAT([DISTINCT] a[, b...] [ORDER BY ..] [SEPARATOR s])` →

@@ -345,10 +345,7 @@ fn casts_and_functions() {
         ("TRIM(LEADING 'x' FROM y)", "ltrim(\"y\", 'x')"),
         ("TRIM(y)", "trim(\"y\")"),
         ("DATE '2020-01-02'", "'2020-01-02'"),
-        (
-            "TIME '10:00:00.25'",
-            "tutti_cast_temporal('10:00:00.25', 'time', 2, 0)",
-        ),
+        ("TIME '10:00:00.25'", "'10:00:00.25'"),
         (
             "TIME '10:00:00' + INTERVAL 1 DAY",
             "tutti_date_add(tutti_cast_temporal('10:00:00', 'time', 0, 0), 1, 'DAY', 'time')",

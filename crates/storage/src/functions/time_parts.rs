@@ -5,9 +5,9 @@
 //!
 //! * `HOUR()` .. `MICROSECOND()` and `TIME_FORMAT()` read their argument as a TIME (a
 //!   datetime gives its time of day; beyond ±838:59:59 is clamped): `HOUR('838:59:59')` is
-//!   838, `HOUR('-10:00:00')` 10. A date string alone (`'2004-01-15'`) is a DATE column's
-//!   value or a literal MariaDB reads as the time 00:20:04, and tutti cannot tell them
-//!   apart: `MINUTE`, `SECOND` and `TIME_FORMAT` of one are NULL rather than either guess.
+//!   838, `HOUR('-10:00:00')` 10. A date string alone (`'2004-01-15'`) is read as a DATE
+//!   column's value, midnight; MariaDB reads such a *literal* as the time 00:20:04 (tutti
+//!   cannot tell the two apart, and the column is the common case).
 //! * `TIME_FORMAT` knows the time specifiers of `DATE_FORMAT` (`%H` and `%k` show all the
 //!   hours, `%h %I %l %p %r` the hour of the day); any date specifier makes it NULL; a
 //!   negative time is shown with a leading `-`.
@@ -26,17 +26,17 @@ use super::interval::Unit;
 use super::temporal::{self, Duration};
 use super::{text_of, PURE};
 
-/// A value read as a TIME, and whether it was a date string alone (ambiguous, see above).
-fn time_of(raw: ValueRef<'_>) -> Option<(Duration, bool)> {
+/// A value read as a TIME.
+fn time_of(raw: ValueRef<'_>) -> Option<Duration> {
     let text = matches!(raw, ValueRef::Text(_) | ValueRef::Blob(_));
     match moment(raw) {
-        Some((Moment::Span(us), _)) => Some((Duration::of_micros(us as i128), false)),
-        Some((Moment::At(p), _)) => Some((clock_of(&p), false)),
-        Some((Moment::Day(_), _)) => Some((Duration::default(), text)),
+        Some((Moment::Span(us), _)) => Some(Duration::of_micros(us as i128)),
+        Some((Moment::At(p), _)) => Some(clock_of(&p)),
+        Some((Moment::Day(_), _)) => Some(Duration::default()),
         None if text => {
             // Beyond ±838:59:59: clamped (anything else unreadable is NULL).
             let d = temporal::clamped_time(&text_of(raw));
-            (d.hours == 838).then_some((d, false))
+            (d.hours == 838).then_some(d)
         }
         None => None,
     }
@@ -53,11 +53,9 @@ fn clock_of(p: &temporal::Parts) -> Duration {
     }
 }
 
-/// One part of argument 0 read as a TIME; `date_ok`: the part is 0 for a date alone
-/// either way it is read.
-fn part(ctx: &Context<'_>, date_ok: bool, f: fn(&Duration) -> u32) -> Option<i64> {
-    let (d, ambiguous) = time_of(ctx.get_raw(0))?;
-    (date_ok || !ambiguous).then(|| f(&d) as i64)
+/// One part of argument 0 read as a TIME.
+fn part(ctx: &Context<'_>, f: fn(&Duration) -> u32) -> Option<i64> {
+    time_of(ctx.get_raw(0)).map(|d| f(&d) as i64)
 }
 
 /// `TIME_FORMAT(t, format)`.
@@ -66,10 +64,7 @@ fn time_format(t: ValueRef<'_>, format: ValueRef<'_>) -> Option<String> {
     if format.is_empty() {
         return None; // and NULL
     }
-    let (d, ambiguous) = time_of(t)?;
-    if ambiguous {
-        return None;
-    }
+    let d = time_of(t)?;
     let mut out = String::new();
     if d.negative {
         out.push('-');
@@ -144,7 +139,7 @@ fn extract(unit: Unit, raw: ValueRef<'_>) -> Option<i64> {
     );
     let hms = h * 10_000 + m * 100 + s;
     let v = match unit {
-        Day => return Some(day),
+        Day => day,
         DayHour => day * 100 + h,
         DayMinute => day * 10_000 + h * 100 + m,
         DaySecond => day * 1_000_000 + hms,
@@ -164,12 +159,10 @@ fn extract(unit: Unit, raw: ValueRef<'_>) -> Option<i64> {
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
-    c.create_scalar_function("hour", 1, PURE, |ctx| Ok(part(ctx, true, |d| d.hours)))?;
-    c.create_scalar_function("minute", 1, PURE, |ctx| Ok(part(ctx, false, |d| d.minutes)))?;
-    c.create_scalar_function("second", 1, PURE, |ctx| Ok(part(ctx, false, |d| d.seconds)))?;
-    c.create_scalar_function("microsecond", 1, PURE, |ctx| {
-        Ok(part(ctx, true, |d| d.micros))
-    })?;
+    c.create_scalar_function("hour", 1, PURE, |ctx| Ok(part(ctx, |d| d.hours)))?;
+    c.create_scalar_function("minute", 1, PURE, |ctx| Ok(part(ctx, |d| d.minutes)))?;
+    c.create_scalar_function("second", 1, PURE, |ctx| Ok(part(ctx, |d| d.seconds)))?;
+    c.create_scalar_function("microsecond", 1, PURE, |ctx| Ok(part(ctx, |d| d.micros)))?;
     c.create_scalar_function("time_format", 2, PURE, |ctx| {
         Ok(time_format(ctx.get_raw(0), ctx.get_raw(1)))
     })?;
@@ -220,8 +213,8 @@ mod tests {
             microsecond(101112.5) => 500000
             microsecond('-10:11:12.5') => 500000
             microsecond('abc') => NULL
-            -- a date alone: a DATE column's value (0) or a time literal (20)
-            minute('2004-01-15') => NULL",
+            -- a date alone: read as a DATE column's value (MariaDB: 20 for a literal)
+            minute('2004-01-15') => 0",
         );
     }
 
@@ -265,6 +258,7 @@ mod tests {
             tutti_extract('DAY', '10:11:12') => 0
             tutti_extract('DAY', '2004-01-15 10:11:12') => 15
             tutti_extract('DAY_HOUR', '1 10:11:12') => 110
+            tutti_extract('DAY', '-24:10:10.1') => -1
             tutti_extract('DAY_HOUR', '2004-01-15 10:11:12') => 1510
             tutti_extract('HOUR', '100:11:12') => 4
             tutti_extract('HOUR', '-100:11:12') => -4
