@@ -1,194 +1,362 @@
-//! Date arithmetic: `d + INTERVAL n UNIT`, `d - INTERVAL n UNIT`, `DATE_ADD(d, INTERVAL ..)`,
-//! `DATE_SUB`, `ADDDATE`, `SUBDATE` → SQLite's date functions with a modifier.
+//! Date arithmetic and `EXTRACT`: `d + INTERVAL n UNIT`, `d - INTERVAL ..`,
+//! `INTERVAL .. + d`, `DATE_ADD(d, INTERVAL ..)`, `DATE_SUB`, `ADDDATE`, `SUBDATE` (with an
+//! INTERVAL, or a number of days) and `TIMESTAMPADD(UNIT, n, d)` become
+//! `tutti_date_add(d, n, 'UNIT'[, 'time'])` or `tutti_date_sub(..)`, and
+//! `EXTRACT(UNIT FROM d)` becomes `tutti_extract('UNIT', d)`: tutti_storage's `interval` and
+//! `time_parts` compute them as MariaDB does.
 //!
-//! Units of a day or more keep a DATE a DATE, like MySQL: the result is
-//! `CASE WHEN length(d) = 10 THEN date(d, m) ELSE datetime(d, m) END` (a DATE is stored as
-//! `YYYY-MM-DD` text). Month arithmetic adds SQLite's `'floor'` modifier so that
-//! `'2020-01-31' + INTERVAL 1 MONTH` is `2020-02-29` as in MySQL rather than March 2nd.
-//! WEEK is 7 days and QUARTER 3 months. Compound units (`DAY_HOUR`, ...) and MICROSECOND are
-//! not supported. A literal amount becomes a literal modifier (`'+3 days'`); any other amount
-//! (a placeholder, a column) is concatenated at run time: `(n) || ' days'`.
+//! A compound unit (`DAY_SECOND`, ...) reaches here as the interval `DAYS TO SECOND` (the
+//! token pass spells it so, sqlparser cannot parse MySQL's words; see `lexer`).
+//!
+//! MariaDB moves a TIME value as a TIME (`TIME'10:00:00' + INTERVAL 1 DAY` is `34:00:00`)
+//! but reads a string as a datetime, and tutti stores both as text: the fourth argument
+//! `'time'` marks a value known to be a TIME — a TIME column, `CAST(.. AS TIME)`, a
+//! function that returns one, or a `TIME'..'` literal (which becomes a cast before the
+//! rewrite erases its type: `time_literal_bases`; elsewhere it stays a plain string, which
+//! comparisons with TIME columns convert as they should).
 
-use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, DateTimeField, Expr, Interval, UnaryOperator, Value as SqlValue,
+    BinaryOperator, CastKind, DataType, DateTimeField, Expr, Function, FunctionArg,
+    FunctionArgExpr, FunctionArguments, Interval, TimezoneInfo,
 };
 
-use crate::ast_build::{binop, func, nested, number, string};
+use crate::ast_build::{func, string};
+use crate::typing::{self, Scopes};
 use crate::SqlError;
+
+/// Functions whose result is a TIME (as tutti names them after rewriting).
+const TIME_FUNCTIONS: [&str; 6] = [
+    "sec_to_time",
+    "maketime",
+    "timediff",
+    "curtime",
+    "utc_time",
+    "current_time",
+];
 
 /// `base ± interval` for an INTERVAL expression.
 pub(crate) fn add_interval(
     base: Expr,
     interval: &Interval,
     subtract: bool,
+    scopes: &Scopes,
 ) -> Result<Expr, SqlError> {
-    if interval.last_field.is_some() {
-        return Err(unsupported_unit(interval));
-    }
-    let (unit, factor) = match &interval.leading_field {
-        Some(DateTimeField::Second) => ("seconds", 1),
-        Some(DateTimeField::Minute) => ("minutes", 1),
-        Some(DateTimeField::Hour) => ("hours", 1),
-        Some(DateTimeField::Day) => ("days", 1),
-        Some(DateTimeField::Week(None)) => ("days", 7),
-        Some(DateTimeField::Month) => ("months", 1),
-        Some(DateTimeField::Quarter) => ("months", 3),
-        Some(DateTimeField::Year) => ("years", 1),
-        _ => return Err(unsupported_unit(interval)),
-    };
-    Ok(apply(
+    let unit = interval_unit(interval)
+        .ok_or_else(|| SqlError::Unsupported(format!("the interval {interval}")))?;
+    Ok(call(
         base,
-        modifier(&interval.value, unit, factor, subtract),
+        (*interval.value).clone(),
         unit,
+        subtract,
+        scopes,
     ))
 }
 
 /// `ADDDATE(d, n)` / `SUBDATE(d, n)`: n days.
-pub(crate) fn add_days(base: Expr, days: &Expr, subtract: bool) -> Expr {
-    apply(base, modifier(days, "days", 1, subtract), "days")
+pub(crate) fn add_days(base: Expr, days: Expr, subtract: bool, scopes: &Scopes) -> Expr {
+    call(base, days, "DAY", subtract, scopes)
 }
 
-fn unsupported_unit(interval: &Interval) -> SqlError {
-    SqlError::Unsupported(format!("the interval {interval}"))
+/// `TIMESTAMPADD(unit, n, d)` with its unit word (`SQL_TSI_` prefix allowed).
+pub(crate) fn timestamp_add(
+    unit: &str,
+    n: Expr,
+    base: Expr,
+    scopes: &Scopes,
+) -> Result<Expr, SqlError> {
+    let upper = unit.to_ascii_uppercase();
+    let word = upper.strip_prefix("SQL_TSI_").unwrap_or(&upper);
+    let unit = SIMPLE_UNITS
+        .iter()
+        .find(|(_, name)| *name == word)
+        .ok_or_else(|| SqlError::Unsupported(format!("TIMESTAMPADD({unit}, ...)")))?;
+    Ok(call(base, n, unit.1, false, scopes))
 }
 
-/// The SQLite modifier for `n` units (times `factor`), negated for subtraction.
-fn modifier(n: &Expr, unit: &str, factor: i64, subtract: bool) -> Expr {
-    if let Some(k) = literal_amount(n) {
-        let k = if subtract { -k } else { k };
-        let sign = if k < 0.0 { "" } else { "+" };
-        return string(format!("{sign}{} {unit}", k * factor as f64));
-    }
-    let mut amount = nested(n.clone());
-    if factor != 1 {
-        amount = nested(binop(
-            amount,
-            BinaryOperator::Multiply,
-            number(factor.to_string()),
-        ));
-    }
-    if subtract {
-        amount = Expr::UnaryOp {
-            op: UnaryOperator::Minus,
-            expr: Box::new(amount),
-        };
-    }
-    binop(
-        nested(amount),
-        BinaryOperator::StringConcat,
-        string(format!(" {unit}")),
-    )
+/// `EXTRACT(unit FROM d)`.
+pub(crate) fn extract(field: &DateTimeField, d: Expr) -> Result<Expr, SqlError> {
+    let unit = simple_unit(field)
+        .ok_or_else(|| SqlError::Unsupported(format!("EXTRACT({field} FROM ...)")))?;
+    Ok(func("tutti_extract", vec![string(unit), d]))
 }
 
-/// A literal interval amount: `5`, `-5`, `'5'`, `1.5`.
-fn literal_amount(n: &Expr) -> Option<f64> {
-    match n {
-        Expr::Value(v) => match &v.value {
-            SqlValue::Number(s, _) | SqlValue::SingleQuotedString(s) => s.trim().parse().ok(),
-            _ => None,
-        },
-        Expr::UnaryOp {
-            op: UnaryOperator::Minus,
-            expr,
-        } => literal_amount(expr).map(|k| -k),
-        Expr::Nested(e) => literal_amount(e),
-        _ => None,
-    }
-}
-
-/// `datetime(base, m)`, or the DATE-preserving form for units of a day or more.
-fn apply(base: Expr, modifier: Expr, unit: &str) -> Expr {
-    let mut mods = vec![modifier];
-    if unit == "months" || unit == "years" {
-        mods.push(string("floor"));
-    }
-    let call = |f: &str| {
-        let mut args = vec![base.clone()];
-        args.extend(mods.iter().cloned());
-        func(f, args)
+/// `DATE_ADD(d, INTERVAL ..)`, `DATE_SUB`, `ADDDATE(d, INTERVAL ..|days)`, `SUBDATE`: None
+/// when the call has not two plain arguments.
+pub(crate) fn date_function(
+    f: &Function,
+    subtract: bool,
+    scopes: &Scopes,
+) -> Result<Option<Expr>, SqlError> {
+    let FunctionArguments::List(list) = &f.args else {
+        return Ok(None);
     };
-    if matches!(unit, "seconds" | "minutes" | "hours") {
-        return call("datetime");
+    let mut args = list.args.iter().filter_map(|a| match a {
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+        _ => None,
+    });
+    let (Some(base), Some(amount), None) = (args.next(), args.next(), args.next()) else {
+        return Ok(None);
+    };
+    let base = base.clone();
+    Ok(Some(match amount {
+        Expr::Interval(i) => add_interval(base, i, subtract, scopes)?,
+        days => add_days(base, days.clone(), subtract, scopes),
+    }))
+}
+
+/// Top-down, before the rewrite: a `TIME'..'` literal moved by date arithmetic becomes
+/// `CAST('..' AS TIME(fsp))`, fsp its fraction digits, so that `is_time` knows it.
+pub(crate) fn time_literal_bases(e: &mut Expr) {
+    match e {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Plus | BinaryOperator::Minus,
+            right,
+        } => {
+            if matches!(right.as_ref(), Expr::Interval(_)) {
+                time_literal_to_cast(left);
+            } else if matches!(left.as_ref(), Expr::Interval(_)) {
+                time_literal_to_cast(right);
+            }
+        }
+        Expr::Function(f) => {
+            let name = f.name.to_string().to_ascii_lowercase();
+            let base = match name.as_str() {
+                "date_add" | "date_sub" | "adddate" | "subdate" => 0,
+                "timestampadd" => 2,
+                _ => return,
+            };
+            if let FunctionArguments::List(list) = &mut f.args {
+                if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(b))) =
+                    list.args.get_mut(base)
+                {
+                    time_literal_to_cast(b);
+                }
+            }
+        }
+        _ => {}
     }
-    Expr::Case {
-        case_token: AttachedToken::empty(),
-        end_token: AttachedToken::empty(),
-        operand: None,
-        conditions: vec![CaseWhen {
-            condition: binop(
-                func("length", vec![base.clone()]),
-                BinaryOperator::Eq,
-                number("10"),
-            ),
-            result: call("date"),
-        }],
-        else_result: Some(Box::new(call("datetime"))),
+}
+
+fn time_literal_to_cast(e: &mut Expr) {
+    let Expr::TypedString(t) = e else {
+        return;
+    };
+    if !matches!(t.data_type, DataType::Time(..)) {
+        return;
     }
+    let text = t.value.value.clone().into_string().unwrap_or_default();
+    let fsp = text
+        .rsplit_once('.')
+        .map_or(0, |(_, f)| f.bytes().take_while(u8::is_ascii_digit).count());
+    *e = Expr::Cast {
+        kind: CastKind::Cast,
+        expr: Box::new(string(text)),
+        data_type: DataType::Time(Some(fsp.min(6) as u64), TimezoneInfo::None),
+        format: None,
+    };
+}
+
+/// `tutti_date_add(base, amount, 'UNIT'[, 'time'])` or `tutti_date_sub(..)`.
+fn call(base: Expr, amount: Expr, unit: &str, subtract: bool, scopes: &Scopes) -> Expr {
+    let name = if subtract {
+        "tutti_date_sub"
+    } else {
+        "tutti_date_add"
+    };
+    let time = is_time(&base, scopes);
+    let mut args = vec![base, amount, string(unit)];
+    if time {
+        args.push(string("time"));
+    }
+    func(name, args)
+}
+
+/// Whether an (already rewritten) expression is known to be a TIME.
+fn is_time(e: &Expr, scopes: &Scopes) -> bool {
+    if typing::temporal_kind(e, scopes).is_some_and(|(kind, _)| kind == "time") {
+        return true;
+    }
+    let Expr::Function(f) = e else {
+        return false;
+    };
+    let name = f.name.to_string().to_ascii_lowercase();
+    if TIME_FUNCTIONS.contains(&name.as_str()) {
+        return true;
+    }
+    // `CAST(x AS TIME)` is `tutti_cast_temporal(x, 'time', fsp, ..)`.
+    let FunctionArguments::List(list) = &f.args else {
+        return false;
+    };
+    name == "tutti_cast_temporal"
+        && matches!(list.args.get(1), Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(k)))
+            if k.to_string() == "'time'")
+}
+
+/// The one-word units, by their DateTimeField.
+const SIMPLE_UNITS: [(DateTimeField, &str); 9] = [
+    (DateTimeField::Microsecond, "MICROSECOND"),
+    (DateTimeField::Second, "SECOND"),
+    (DateTimeField::Minute, "MINUTE"),
+    (DateTimeField::Hour, "HOUR"),
+    (DateTimeField::Day, "DAY"),
+    (DateTimeField::Week(None), "WEEK"),
+    (DateTimeField::Month, "MONTH"),
+    (DateTimeField::Quarter, "QUARTER"),
+    (DateTimeField::Year, "YEAR"),
+];
+
+/// The compound units, by the interval the token pass spells them as (`DAYS TO HOUR`).
+const COMPOUND_UNITS: [(DateTimeField, DateTimeField, &str); 11] = [
+    (DateTimeField::Years, DateTimeField::Month, "YEAR_MONTH"),
+    (DateTimeField::Days, DateTimeField::Hour, "DAY_HOUR"),
+    (DateTimeField::Days, DateTimeField::Minute, "DAY_MINUTE"),
+    (DateTimeField::Days, DateTimeField::Second, "DAY_SECOND"),
+    (
+        DateTimeField::Days,
+        DateTimeField::Microsecond,
+        "DAY_MICROSECOND",
+    ),
+    (DateTimeField::Hours, DateTimeField::Minute, "HOUR_MINUTE"),
+    (DateTimeField::Hours, DateTimeField::Second, "HOUR_SECOND"),
+    (
+        DateTimeField::Hours,
+        DateTimeField::Microsecond,
+        "HOUR_MICROSECOND",
+    ),
+    (
+        DateTimeField::Minutes,
+        DateTimeField::Second,
+        "MINUTE_SECOND",
+    ),
+    (
+        DateTimeField::Minutes,
+        DateTimeField::Microsecond,
+        "MINUTE_MICROSECOND",
+    ),
+    (
+        DateTimeField::Seconds,
+        DateTimeField::Microsecond,
+        "SECOND_MICROSECOND",
+    ),
+];
+
+fn simple_unit(field: &DateTimeField) -> Option<&'static str> {
+    SIMPLE_UNITS
+        .iter()
+        .find(|(f, _)| f == field)
+        .map(|(_, name)| *name)
+}
+
+/// The MySQL unit of an INTERVAL expression (None for what MySQL has not).
+fn interval_unit(i: &Interval) -> Option<&'static str> {
+    if i.leading_precision.is_some() || i.fractional_seconds_precision.is_some() {
+        return None;
+    }
+    let leading = i.leading_field.as_ref()?;
+    match &i.last_field {
+        None => simple_unit(leading),
+        Some(last) => COMPOUND_UNITS
+            .iter()
+            .find(|(l, t, _)| l == leading && t == last)
+            .map(|(_, _, name)| *name),
+    }
+}
+
+/// The spelling the token pass gives a compound unit word (`DAY_HOUR` → `DAYS TO HOUR`),
+/// None for other words.
+pub(crate) fn compound_spelling(word: &str) -> Option<(&'static str, &'static str)> {
+    let name = word.to_ascii_uppercase();
+    let (_, _, unit) = COMPOUND_UNITS.iter().find(|(_, _, n)| *n == name)?;
+    let (leading, last) = unit.split_once('_')?;
+    let plural = match leading {
+        "YEAR" => "YEARS",
+        "DAY" => "DAYS",
+        "HOUR" => "HOURS",
+        "MINUTE" => "MINUTES",
+        _ => "SECONDS",
+    };
+    let last = SIMPLE_UNITS.iter().find(|(_, n)| *n == last)?.1;
+    Some((plural, last))
+}
+
+/// Whether `word` is a compound unit (`DAY_HOUR`, ...), its canonical name.
+pub(crate) fn compound_unit(word: &str) -> Option<&'static str> {
+    let name = word.to_ascii_uppercase();
+    COMPOUND_UNITS
+        .iter()
+        .find(|(_, _, n)| *n == name)
+        .map(|(_, _, n)| *n)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast_build::column;
+    use crate::ast_build::{column, number};
 
-    fn interval(value: Expr, field: DateTimeField) -> Interval {
+    fn interval(value: Expr, field: DateTimeField, last: Option<DateTimeField>) -> Interval {
         Interval {
             value: Box::new(value),
             leading_field: Some(field),
             leading_precision: None,
-            last_field: None,
+            last_field: last,
             fractional_seconds_precision: None,
         }
     }
 
     #[test]
-    fn literal_amounts_become_modifiers() {
-        let e = add_interval(
-            column("d"),
-            &interval(number("2"), DateTimeField::Hour),
-            false,
-        );
-        assert_eq!(e.unwrap().to_string(), "datetime(\"d\", '+2 hours')");
-        let e = add_interval(
-            column("d"),
-            &interval(number("2"), DateTimeField::Week(None)),
-            true,
+    fn intervals_become_date_add_calls() {
+        let scopes = Scopes::new();
+        let add = |i: Interval, subtract| {
+            add_interval(column("d"), &i, subtract, &scopes)
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            add(interval(number("2"), DateTimeField::Hour, None), false),
+            "tutti_date_add(\"d\", 2, 'HOUR')"
         );
         assert_eq!(
-            e.unwrap().to_string(),
-            "CASE WHEN length(\"d\") = 10 THEN date(\"d\", '-14 days') ELSE datetime(\"d\", '-14 days') END"
+            add(
+                interval(
+                    string("1:1"),
+                    DateTimeField::Minutes,
+                    Some(DateTimeField::Second)
+                ),
+                true
+            ),
+            "tutti_date_sub(\"d\", '1:1', 'MINUTE_SECOND')"
         );
-        let e = add_interval(
-            column("d"),
-            &interval(string("1"), DateTimeField::Month),
-            false,
+        let plain_to = interval(
+            number("1"),
+            DateTimeField::Minute,
+            Some(DateTimeField::Second),
         );
-        assert!(e
-            .unwrap()
-            .to_string()
-            .contains("date(\"d\", '+1 months', 'floor')"));
+        assert!(matches!(
+            add_interval(column("d"), &plain_to, false, &scopes),
+            Err(SqlError::Unsupported(_))
+        ));
+        let e = add_days(
+            func("sec_to_time", vec![number("1")]),
+            column("n"),
+            true,
+            &scopes,
+        );
+        assert_eq!(
+            e.to_string(),
+            "tutti_date_sub(sec_to_time(1), \"n\", 'DAY', 'time')"
+        );
     }
 
     #[test]
-    fn other_amounts_are_concatenated() {
-        let p = Expr::value(SqlValue::Placeholder("?1".into()));
-        let e = add_interval(column("d"), &interval(p, DateTimeField::Minute), true).unwrap();
-        assert_eq!(e.to_string(), "datetime(\"d\", (-?1) || ' minutes')");
-        let e = add_days(column("d"), &column("n"), false);
-        assert!(
-            e.to_string().contains("date(\"d\", \"n\" || ' days')"),
-            "{e}"
+    fn compound_words_are_spelled_for_sqlparser() {
+        assert_eq!(compound_spelling("day_hour"), Some(("DAYS", "HOUR")));
+        assert_eq!(
+            compound_spelling("SECOND_MICROSECOND"),
+            Some(("SECONDS", "MICROSECOND"))
         );
-    }
-
-    #[test]
-    fn compound_units_are_unsupported() {
-        let e = add_interval(
-            column("d"),
-            &interval(number("1"), DateTimeField::Microsecond),
-            false,
-        );
-        assert!(matches!(e, Err(SqlError::Unsupported(_))));
+        assert_eq!(compound_spelling("YEAR_MONTH"), Some(("YEARS", "MONTH")));
+        assert_eq!(compound_spelling("DAY"), None);
+        assert_eq!(compound_unit("minute_second"), Some("MINUTE_SECOND"));
     }
 }

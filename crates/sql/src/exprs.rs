@@ -14,7 +14,8 @@
 //!   types, `COLLATE`, `EXTRACT`, `POSITION`, `SUBSTRING(x FROM a FOR b)`, `TRIM(LEADING ..)`,
 //!   `GROUP_CONCAT(.. SEPARATOR s)`, date arithmetic (see `dates`), `CURRENT_TIMESTAMP` →
 //!   `NOW()`, `CURRENT_DATE` → `CURDATE()`, `CURRENT_TIME` → `CURTIME()`, `INSERT(s, p, n, t)`
-//!   → `tutti_insert(..)` (INSERT is an SQLite keyword), typed literals `DATE '..'` → `'..'`,
+//!   → `tutti_insert(..)` (INSERT is an SQLite keyword), typed literals `DATE '..'` → `'..'`
+//!   (but `TIME '..'` moved by date arithmetic becomes a TIME cast, see `dates`),
 //!   and literals (see `literals`). `BINARY x` compared with something becomes
 //!   `x COLLATE BINARY` (a BLOB never equals a TEXT in SQLite).
 //! * Every other function keeps its name: tutti registers MySQL-compatible functions on each
@@ -73,7 +74,7 @@ impl ExprCtx<'_> {
             Expr::BinaryOp { left, op, right } => {
                 match typing::binary(left, op, right, &self.scopes) {
                     Some(exact) => Some(exact),
-                    None => binary(take(e))?,
+                    None => binary(take(e), &self.scopes)?,
                 }
             }
             Expr::UnaryOp {
@@ -114,7 +115,7 @@ impl ExprCtx<'_> {
             Expr::TypedString(t) => {
                 Some(rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())))
             }
-            Expr::Extract { field, expr, .. } => Some(extract(field, take_box(expr))?),
+            Expr::Extract { field, expr, .. } => Some(dates::extract(field, take_box(expr))?),
             Expr::Position { expr, r#in } => {
                 Some(func("instr", vec![take_box(r#in), take_box(expr)]))
             }
@@ -253,10 +254,13 @@ impl ExprCtx<'_> {
         }
         match lname.as_str() {
             "group_concat" => group_concat(f).map(|_| None),
-            "date_add" | "adddate" | "date_sub" | "subdate" => {
-                date_function(f, lname.ends_with("sub") || lname == "subdate")
-            }
-            "timestampdiff" | "timestampadd" => Ok(unit_argument(f, &lname)),
+            "date_add" | "adddate" | "date_sub" | "subdate" => dates::date_function(
+                f,
+                matches!(lname.as_str(), "date_sub" | "subdate"),
+                &self.scopes,
+            ),
+            "timestampadd" => timestamp_add(f, &self.scopes),
+            "timestampdiff" => Ok(unit_argument(f, &lname)),
             // SQLite has no ISNULL() and wants two arguments to COALESCE.
             "isnull" => Ok(only_argument(f).map(|a| Expr::IsNull(Box::new(nested(a))))),
             "coalesce" => Ok(only_argument(f).map(nested)),
@@ -266,19 +270,14 @@ impl ExprCtx<'_> {
     }
 }
 
-/// `TIMESTAMPDIFF(unit, a, b)` / `TIMESTAMPADD(unit, n, d)` → `tutti_<name>('UNIT', ..)`:
-/// the unit word (parsed as a column name) becomes text, `SQL_TSI_` prefix dropped.
+/// `TIMESTAMPDIFF(unit, a, b)` → `tutti_timestampdiff('UNIT', a, b)`: the unit word
+/// (parsed as a column name) becomes text, `SQL_TSI_` prefix dropped.
 fn unit_argument(f: &mut Function, name: &str) -> Option<Expr> {
+    let word = unit_word(f)?;
     let FunctionArguments::List(l) = &mut f.args else {
         return None;
     };
-    if l.args.len() != 3 {
-        return None;
-    }
-    let FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Identifier(unit))) = &l.args[0] else {
-        return None;
-    };
-    let word = unit.value.to_ascii_uppercase();
+    let word = word.to_ascii_uppercase();
     let word = word.strip_prefix("SQL_TSI_").unwrap_or(&word).to_string();
     l.args[0] = FunctionArg::Unnamed(FunctionArgExpr::Expr(string(word)));
     f.name = ObjectName::from(vec![Ident::new(format!("tutti_{name}"))]);
@@ -299,6 +298,37 @@ fn row_constructor(f: &mut Function) -> Option<Expr> {
         _ => None,
     });
     Some(Expr::Tuple(items.collect()))
+}
+
+/// `TIMESTAMPADD(unit, n, d)`: see `dates`.
+fn timestamp_add(f: &mut Function, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
+    let Some(word) = unit_word(f) else {
+        return Ok(None);
+    };
+    let FunctionArguments::List(l) = &mut f.args else {
+        return Ok(None);
+    };
+    let mut plain = l.args[1..].iter_mut().filter_map(|a| match a {
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(take(e)),
+        _ => None,
+    });
+    let (Some(n), Some(d)) = (plain.next(), plain.next()) else {
+        return Ok(None);
+    };
+    dates::timestamp_add(&word, n, d, scopes).map(Some)
+}
+
+/// The unit word of a three-argument `TIMESTAMPDIFF` / `TIMESTAMPADD` call.
+fn unit_word(f: &Function) -> Option<String> {
+    let FunctionArguments::List(l) = &f.args else {
+        return None;
+    };
+    match l.args.as_slice() {
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Identifier(unit))), _, _] => {
+            Some(unit.value.clone())
+        }
+        _ => None,
+    }
 }
 
 /// The argument of a call with exactly one plain argument.
@@ -322,7 +352,7 @@ fn take_box(e: &mut Box<Expr>) -> Expr {
 }
 
 /// Binary operators MySQL and SQLite spell differently.
-fn binary(e: Expr) -> Result<Option<Expr>, SqlError> {
+fn binary(e: Expr, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
     let Expr::BinaryOp { left, op, right } = e else {
         return Ok(Some(e));
     };
@@ -358,8 +388,10 @@ fn binary(e: Expr) -> Result<Option<Expr>, SqlError> {
         BinaryOperator::Plus | BinaryOperator::Minus => {
             let subtract = op == BinaryOperator::Minus;
             match (l, r) {
-                (base, Expr::Interval(i)) => dates::add_interval(base, &i, subtract)?,
-                (Expr::Interval(i), base) if !subtract => dates::add_interval(base, &i, false)?,
+                (base, Expr::Interval(i)) => dates::add_interval(base, &i, subtract, scopes)?,
+                (Expr::Interval(i), base) if !subtract => {
+                    dates::add_interval(base, &i, false, scopes)?
+                }
                 (l, r) => binop(l, op, r),
             }
         }
@@ -373,6 +405,7 @@ fn binary(e: Expr) -> Result<Option<Expr>, SqlError> {
 /// equals a TEXT in SQLite.
 pub(crate) fn pre_rewrite(e: &mut Expr) {
     crate::quantified::quantified(e);
+    dates::time_literal_bases(e);
     if let Some(name) = assigned_variable(e) {
         // `@v := x` → `tutti_set_var('v', x)` (see tutti_storage's `variables`).
         let Expr::BinaryOp { right, .. } = e else {
@@ -487,23 +520,6 @@ fn cast_temporal(x: Expr, kind: &str, fsp: Option<u64>, zero_dates: u32) -> Expr
     )
 }
 
-/// `EXTRACT(unit FROM d)` → `CAST(strftime('%..', d) AS INTEGER)`.
-fn extract(field: &DateTimeField, d: Expr) -> Result<Expr, SqlError> {
-    let fmt = match field {
-        DateTimeField::Year => "%Y",
-        DateTimeField::Month => "%m",
-        DateTimeField::Day => "%d",
-        DateTimeField::Hour => "%H",
-        DateTimeField::Minute => "%M",
-        DateTimeField::Second => "%S",
-        other => return Err(SqlError::Unsupported(format!("EXTRACT({other} FROM ...)"))),
-    };
-    Ok(cast(
-        func("strftime", vec![string(fmt), d]),
-        DataType::Integer(None),
-    ))
-}
-
 /// `GROUP_CONCAT([DISTINCT] a[, b...] [ORDER BY ..] [SEPARATOR s])` →
 /// `group_concat([DISTINCT] a_or_concat[, s] [ORDER BY ..])`.
 fn group_concat(f: &mut Function) -> Result<(), SqlError> {
@@ -547,23 +563,4 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
     }
     f.name = ObjectName::from(vec![Ident::new("group_concat")]);
     Ok(())
-}
-
-/// `DATE_ADD(d, INTERVAL ..)`, `DATE_SUB`, `ADDDATE(d, INTERVAL ..|days)`, `SUBDATE`.
-fn date_function(f: &mut Function, subtract: bool) -> Result<Option<Expr>, SqlError> {
-    let FunctionArguments::List(list) = &mut f.args else {
-        return Ok(None);
-    };
-    let mut args = list.args.iter_mut().filter_map(|a| match a {
-        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
-        _ => None,
-    });
-    let (Some(base), Some(amount), None) = (args.next(), args.next(), args.next()) else {
-        return Ok(None);
-    };
-    let base = take(base);
-    Ok(Some(match amount {
-        Expr::Interval(i) => dates::add_interval(base, i, subtract)?,
-        days => dates::add_days(base, days, subtract),
-    }))
 }

@@ -20,6 +20,11 @@
 //!   parsing: sqlparser gives `||` the precedence of string concatenation, so
 //!   `a = 1 || b = 2` would otherwise parse as `a = (1 || b) = 2`.
 //!
+//! * MySQL's compound interval units (`DAY_HOUR`, `MINUTE_SECOND`, ...), which sqlparser
+//!   cannot parse: `EXTRACT(DAY_HOUR FROM x)` becomes `tutti_extract('DAY_HOUR', x)`, and
+//!   elsewhere the word becomes `DAYS TO HOUR`, an interval qualifier sqlparser parses and
+//!   `dates` reads back (MySQL has no plural units, so the spelling is unambiguous).
+//!
 //! Statements are split at top-level `;` tokens; empty statements are dropped here.
 
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
@@ -50,6 +55,47 @@ pub(crate) struct StmtTokens {
 /// True when `t` is the unquoted word `word` (ASCII case-insensitive).
 pub(crate) fn is_word(t: &Token, word: &str) -> bool {
     matches!(t, Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(word))
+}
+
+/// The compound interval unit `t` is (unquoted), if any.
+fn compound_unit(t: &Token) -> Option<&'static str> {
+    match t {
+        Token::Word(w) if w.quote_style.is_none() => crate::dates::compound_unit(&w.value),
+        _ => None,
+    }
+}
+
+/// Respells compound interval units (see the module doc).
+fn compound_units(tokens: &mut Vec<TokenWithSpan>) {
+    let mut i = 0;
+    while i < tokens.len() {
+        let Some(unit) = compound_unit(&tokens[i].token) else {
+            i += 1;
+            continue;
+        };
+        let in_extract = i >= 2
+            && is_word(&tokens[i - 2].token, "EXTRACT")
+            && tokens[i - 1].token == Token::LParen
+            && tokens.get(i + 1).is_some_and(|t| is_word(&t.token, "FROM"));
+        if in_extract {
+            tokens[i - 2].token = Token::make_word("tutti_extract", None);
+            tokens[i].token = Token::SingleQuotedString(unit.into());
+            tokens[i + 1].token = Token::Comma;
+            i += 2;
+            continue;
+        }
+        let Some((leading, last)) = crate::dates::compound_spelling(unit) else {
+            i += 1;
+            continue;
+        };
+        let span = tokens[i].span;
+        let words = [leading, "TO", last].map(|w| TokenWithSpan {
+            token: Token::make_keyword(w),
+            span,
+        });
+        tokens.splice(i..=i, words);
+        i += 3;
+    }
 }
 
 /// Tokenizes `src` and splits it into statements.
@@ -92,6 +138,7 @@ fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
     if tokens.iter().any(|t| is_word(&t.token, "BINARY")) {
         binary_prefix_to_cast(&mut tokens);
     }
+    compound_units(&mut tokens);
     let mut params = 0;
     let mut i = 0;
     while i < tokens.len() {

@@ -423,11 +423,17 @@ fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
     }
 }
 
+/// The `tutti_temporal_store` kind and fraction digits of a DATE/DATETIME/TIMESTAMP/TIME
+/// column.
+pub(crate) fn temporal_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
+    decl_of(e, scopes).and_then(crate::stored::temporal_of)
+}
+
 /// A DATE/DATETIME/TIMESTAMP/TIME column compared with a constant: MySQL reads the constant
 /// as a value of the column's type (`d = 20000102`, `dt = '2000-1-2'`), so it becomes the
 /// column's canonical text, `tutti_temporal(c, kind, fsp)`; the column keeps its index.
 fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Option<Expr> {
-    let temporal = |e: &Expr| decl_of(e, scopes).and_then(crate::stored::temporal_of);
+    let temporal = |e: &Expr| temporal_kind(e, scopes);
     let constant = |e: &Expr| {
         is_literal(e) && !matches!(unnested(e), Expr::Value(v) if v.value == SqlValue::Null)
     };

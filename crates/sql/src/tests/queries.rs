@@ -295,20 +295,38 @@ fn casts_and_functions() {
         ("CAST(x AS UNSIGNED)", "CAST(\"x\" AS INTEGER)"),
         ("CAST(x AS CHAR)", "CAST(\"x\" AS TEXT)"),
         ("CAST(x AS CHAR(10))", "CAST(\"x\" AS TEXT)"),
-        ("CAST(x AS DECIMAL(10,2))", "tutti_dec_cast(\"x\", 10, 2) COLLATE tutti_decimal"),
+        (
+            "CAST(x AS DECIMAL(10,2))",
+            "tutti_dec_cast(\"x\", 10, 2) COLLATE tutti_decimal",
+        ),
         ("CAST(x AS DOUBLE)", "CAST(\"x\" AS REAL)"),
         ("CAST(x AS FLOAT)", "CAST(\"x\" AS REAL)"),
         ("CAST(x AS REAL)", "CAST(\"x\" AS REAL)"),
         ("CAST(x AS BINARY)", "CAST(\"x\" AS BLOB)"),
-        ("CAST(x AS DATE)", "tutti_cast_temporal(\"x\", 'date', 0, 0)"),
-        ("CAST(x AS DATETIME(3))", "tutti_cast_temporal(\"x\", 'datetime', 3, 0)"),
-        ("CAST(x AS TIME)", "tutti_cast_temporal(\"x\", 'time', 0, 0)"),
+        (
+            "CAST(x AS DATE)",
+            "tutti_cast_temporal(\"x\", 'date', 0, 0)",
+        ),
+        (
+            "CAST(x AS DATETIME(3))",
+            "tutti_cast_temporal(\"x\", 'datetime', 3, 0)",
+        ),
+        (
+            "CAST(x AS TIME)",
+            "tutti_cast_temporal(\"x\", 'time', 0, 0)",
+        ),
         ("CONVERT(x, SIGNED)", "CAST(\"x\" AS INTEGER)"),
         ("CONVERT(x, CHAR(3))", "CAST(\"x\" AS TEXT)"),
         ("CONVERT(x USING utf8mb4)", "\"x\""),
-        ("GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')", "group_concat(\"x\", '; ' ORDER BY \"y\" DESC)"),
+        (
+            "GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')",
+            "group_concat(\"x\", '; ' ORDER BY \"y\" DESC)",
+        ),
         ("GROUP_CONCAT(x)", "group_concat(\"x\")"),
-        ("GROUP_CONCAT(DISTINCT x ORDER BY x)", "group_concat(DISTINCT \"x\" ORDER BY \"x\")"),
+        (
+            "GROUP_CONCAT(DISTINCT x ORDER BY x)",
+            "group_concat(DISTINCT \"x\" ORDER BY \"x\")",
+        ),
         ("GROUP_CONCAT(x, y)", "group_concat(CONCAT(\"x\", \"y\"))"),
         ("NOW()", "NOW()"),
         ("CURRENT_TIMESTAMP", "NOW()"),
@@ -317,16 +335,53 @@ fn casts_and_functions() {
         ("UNIX_TIMESTAMP()", "UNIX_TIMESTAMP()"),
         ("CONCAT(x, 'a')", "CONCAT(\"x\", 'a')"),
         ("IF(x, 1, 2)", "IF(\"x\", 1, 2)"),
-        ("EXTRACT(YEAR FROM x)", "CAST(strftime('%Y', \"x\") AS INTEGER)"),
+        ("EXTRACT(YEAR FROM x)", "tutti_extract('YEAR', \"x\")"),
+        (
+            "EXTRACT(DAY_HOUR FROM x)",
+            "tutti_extract('DAY_HOUR', \"x\")",
+        ),
         ("POSITION('a' IN x)", "instr(\"x\", 'a')"),
         ("SUBSTRING(x FROM 2 FOR 3)", "SUBSTRING(\"x\", 2, 3)"),
         ("TRIM(LEADING 'x' FROM y)", "ltrim(\"y\", 'x')"),
         ("TRIM(y)", "trim(\"y\")"),
         ("DATE '2020-01-02'", "'2020-01-02'"),
-        ("x + INTERVAL 1 DAY", "CASE WHEN length(\"x\") = 10 THEN date(\"x\", '+1 days') ELSE datetime(\"x\", '+1 days') END"),
-        ("x - INTERVAL 90 MINUTE", "datetime(\"x\", '-90 minutes')"),
-        ("DATE_SUB(x, INTERVAL 1 YEAR)", "CASE WHEN length(\"x\") = 10 THEN date(\"x\", '-1 years', 'floor') ELSE datetime(\"x\", '-1 years', 'floor') END"),
-        ("DATE_ADD(x, INTERVAL 2 SECOND)", "datetime(\"x\", '+2 seconds')"),
+        ("TIME '10:00:00.25'", "'10:00:00.25'"),
+        (
+            "TIME '10:00:00' + INTERVAL 1 DAY",
+            "tutti_date_add(tutti_cast_temporal('10:00:00', 'time', 0, 0), 1, 'DAY', 'time')",
+        ),
+        ("x + INTERVAL 1 DAY", "tutti_date_add(\"x\", 1, 'DAY')"),
+        ("INTERVAL 1 DAY + x", "tutti_date_add(\"x\", 1, 'DAY')"),
+        (
+            "x - INTERVAL 90 MINUTE",
+            "tutti_date_sub(\"x\", 90, 'MINUTE')",
+        ),
+        (
+            "DATE_SUB(x, INTERVAL 1 YEAR)",
+            "tutti_date_sub(\"x\", 1, 'YEAR')",
+        ),
+        (
+            "SUBDATE(x, INTERVAL '1 1' DAY_HOUR)",
+            "tutti_date_sub(\"x\", '1 1', 'DAY_HOUR')",
+        ),
+        ("ADDDATE(x, 3)", "tutti_date_add(\"x\", 3, 'DAY')"),
+        ("SUBDATE(x, 3)", "tutti_date_sub(\"x\", 3, 'DAY')"),
+        (
+            "TIMESTAMPADD(SQL_TSI_DAY, 1, x)",
+            "tutti_date_add(\"x\", 1, 'DAY')",
+        ),
+        (
+            "TIMESTAMPDIFF(DAY, x, y)",
+            "tutti_timestampdiff('DAY', \"x\", \"y\")",
+        ),
+        (
+            "DATE_ADD(x, INTERVAL 2 SECOND)",
+            "tutti_date_add(\"x\", 2, 'SECOND')",
+        ),
+        (
+            "DATE_ADD(x, INTERVAL '1:1' minute_second)",
+            "tutti_date_add(\"x\", '1:1', 'MINUTE_SECOND')",
+        ),
     ];
     for (mysql, sqlite) in cases {
         let out = s(&format!("SELECT {mysql} AS v"));

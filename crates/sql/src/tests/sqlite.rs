@@ -412,6 +412,35 @@ fn queries_run_on_sqlite() {
         text("2024-01-31 08:00:00")
     );
     assert_eq!(v("SELECT CURDATE() + INTERVAL 1 WEEK"), text("2024-02-07"));
+    // As MariaDB 10.11 answers them.
+    for (sql, want) in [
+        (
+            "DATE_ADD('1997-12-31 23:59:59', INTERVAL '1:1' MINUTE_SECOND)",
+            "1998-01-01 00:01:00",
+        ),
+        (
+            "CAST('2024-01-01 10:00:00.123' AS DATETIME(3)) + INTERVAL 1 DAY",
+            "2024-01-02 10:00:00.123",
+        ),
+        ("CAST('10:00:00' AS TIME) + INTERVAL 1 DAY", "34:00:00"),
+        ("SEC_TO_TIME(36000) - INTERVAL '11' HOUR", "-01:00:00"),
+        ("ADDDATE('2000-01-01', 31)", "2000-02-01"),
+        (
+            "SUBDATE('2000-01-01', INTERVAL '1-1' YEAR_MONTH)",
+            "1998-12-01",
+        ),
+        (
+            "TIMESTAMPADD(MICROSECOND, 1, '2000-01-01')",
+            "2000-01-01 00:00:00.000001",
+        ),
+    ] {
+        assert_eq!(v(&format!("SELECT {sql}")), text(want), "{sql}");
+    }
+    assert_eq!(
+        v("SELECT EXTRACT(DAY_MINUTE FROM '2004-01-15 10:11:12')"),
+        int(151011)
+    );
+    assert_eq!(v("SELECT EXTRACT(QUARTER FROM '2004-05-15')"), int(2));
     assert_eq!(
         v("SELECT GROUP_CONCAT(a ORDER BY a DESC SEPARATOR '-') FROM t"),
         text("30-20-10")

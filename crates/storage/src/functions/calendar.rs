@@ -9,9 +9,10 @@
 //! where MariaDB wants a real one, gives NULL (MariaDB also warns).
 
 use rusqlite::functions::Context;
-use rusqlite::types::{Value, ValueRef};
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Error, Result};
 
+use super::interval::Unit;
 use super::temporal::{self, Parts};
 use super::time::{DAYS, MONTHS};
 use super::PURE;
@@ -51,7 +52,7 @@ pub(super) fn from_daynr(n: i64) -> Option<Parts> {
 }
 
 /// Days in `month` of `year`, by MariaDB's calendar (0000-02 has 28).
-fn month_len(year: u32, month: u32) -> u32 {
+pub(super) fn month_len(year: u32, month: u32) -> u32 {
     match month {
         12 => 31,
         m => (daynr(year, m + 1, 1) - daynr(year, m, 1)) as u32,
@@ -273,7 +274,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     })?;
     c.create_scalar_function("tutti_timestampadd", 3, PURE, |ctx| {
         let unit = unit(ctx)?;
-        Ok(timestamp_add(unit, ctx.get_raw(1), ctx.get_raw(2)).map_or(Value::Null, Value::Text))
+        Ok(super::interval::timestamp_add(
+            unit,
+            ctx.get_raw(1),
+            ctx.get_raw(2),
+        ))
     })?;
     Ok(())
 }
@@ -308,7 +313,7 @@ const WEEK_YEAR: u32 = 2;
 const FIRST_WEEKDAY: u32 = 4;
 
 /// MariaDB's `week_mode`: WEEK's mode argument (0-7) as `calc_week` flags.
-fn week_mode(mode: i64) -> u32 {
+pub(super) fn week_mode(mode: i64) -> u32 {
     let f = mode as u32 & 7;
     if f & MONDAY_FIRST == 0 {
         f ^ FIRST_WEEKDAY
@@ -342,7 +347,7 @@ fn week_fn(ctx: &Context<'_>, extra: Option<u32>) -> Result<Option<i64>> {
 }
 
 /// MariaDB's `calc_week`: the week and the year it belongs to.
-fn calc_week(p: &Parts, flags: u32) -> (u32, u32) {
+pub(super) fn calc_week(p: &Parts, flags: u32) -> (u32, u32) {
     let day = daynr(p.year, p.month, p.day);
     let mut first = daynr(p.year, 1, 1);
     let monday_first = flags & MONDAY_FIRST != 0;
@@ -375,36 +380,14 @@ fn calc_week(p: &Parts, flags: u32) -> (u32, u32) {
     ((days / 7 + 1) as u32, year)
 }
 
-/// A TIMESTAMPDIFF / TIMESTAMPADD unit.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Unit {
-    Microsecond,
-    Second,
-    Minute,
-    Hour,
-    Day,
-    Week,
-    Month,
-    Quarter,
-    Year,
-}
-
-/// Argument 0, the unit's name.
+/// Argument 0, the unit's name (`FRAC_SECOND` is MICROSECOND); a simple unit.
 fn unit(ctx: &Context<'_>) -> Result<Unit> {
     let name: String = ctx.get(0)?;
-    let upper = name.to_ascii_uppercase();
-    Ok(match upper.strip_prefix("SQL_TSI_").unwrap_or(&upper) {
-        "MICROSECOND" | "FRAC_SECOND" => Unit::Microsecond,
-        "SECOND" => Unit::Second,
-        "MINUTE" => Unit::Minute,
-        "HOUR" => Unit::Hour,
-        "DAY" => Unit::Day,
-        "WEEK" => Unit::Week,
-        "MONTH" => Unit::Month,
-        "QUARTER" => Unit::Quarter,
-        "YEAR" => Unit::Year,
-        _ => return Err(Error::UserFunctionError(format!("no unit {name}").into())),
-    })
+    let unit = match name.to_ascii_uppercase().as_str() {
+        "FRAC_SECOND" => Some(Unit::Microsecond),
+        other => Unit::of(other).filter(|u| u.is_simple()),
+    };
+    unit.ok_or_else(|| Error::UserFunctionError(format!("no unit {name}").into()))
 }
 
 /// TIMESTAMPDIFF(unit, a, b): whole units from a to b; months by the calendar, a month
@@ -419,7 +402,7 @@ fn timestamp_diff(unit: Unit, a: &Parts, b: &Parts) -> i64 {
         Unit::Hour => secs / 3600,
         Unit::Day => secs / 86_400,
         Unit::Week => secs / (7 * 86_400),
-        Unit::Month | Unit::Quarter | Unit::Year => {
+        _ => {
             let (beg, end, sign) = if diff < 0 { (b, a, -1) } else { (a, b, 1) };
             let clock = |p: &Parts| (p.hour * 3600 + p.minute * 60 + p.second, p.micros);
             let mut months =
@@ -434,56 +417,6 @@ fn timestamp_diff(unit: Unit, a: &Parts, b: &Parts) -> i64 {
             }
         }
     }
-}
-
-/// TIMESTAMPADD(unit, n, d): a DATE stays a DATE for units of a day or more; a month
-/// past the end of the new month's days is its last day. None when the result leaves
-/// years 0-9999 (1-9999 when counted in days).
-fn timestamp_add(unit: Unit, n: ValueRef<'_>, d: ValueRef<'_>) -> Option<String> {
-    let s = stamp(d).filter(Stamp::full)?;
-    let p = s.p;
-    let (delta, fsp) = match unit {
-        Unit::Second => {
-            let (micros, fsp) = super::clock::seconds(n)?;
-            (micros, fsp)
-        }
-        Unit::Microsecond => (int_arg(n)? as i128, 6),
-        _ => (int_arg(n)? as i128, 0),
-    };
-    let months = |k: i128| -> Option<Parts> {
-        let period = (p.year as i128 * 12 + p.month as i128 - 1).checked_add(delta * k)?;
-        if !(0..120_000).contains(&period) {
-            return None;
-        }
-        let (year, month) = ((period / 12) as u32, (period % 12) as u32 + 1);
-        let day = p.day.min(month_len(year, month));
-        Some(Parts {
-            year,
-            month,
-            day,
-            ..p
-        })
-    };
-    let micros = |k: i128| at_micros(micros_of(&p) as i128 + delta.checked_mul(k)?);
-    let out = match unit {
-        Unit::Year => months(12)?,
-        Unit::Quarter => months(3)?,
-        Unit::Month => months(1)?,
-        Unit::Week => micros(7 * DAY_MICROS as i128)?,
-        Unit::Day => micros(DAY_MICROS as i128)?,
-        Unit::Hour => micros(3_600_000_000)?,
-        Unit::Minute => micros(60_000_000)?,
-        Unit::Second | Unit::Microsecond => micros(1)?,
-    };
-    let days_only = matches!(
-        unit,
-        Unit::Year | Unit::Quarter | Unit::Month | Unit::Week | Unit::Day
-    );
-    Some(if days_only && !s.timed {
-        temporal::date_text(&out)
-    } else {
-        temporal::datetime_text(&out, s.fsp.max(fsp))
-    })
 }
 
 #[cfg(test)]

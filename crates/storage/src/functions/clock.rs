@@ -31,7 +31,7 @@ const TIME_MAX: i64 = 3_020_399_000_000;
 const TIME_MAX_NUMBER: f64 = 8_385_959.0;
 
 /// A value read as a TIME, a DATETIME or a DATE.
-enum Moment {
+pub(super) enum Moment {
     At(Parts),
     /// A date without a time: a number such as 20000101, or a string such as a DATE
     /// column's value (which MariaDB would read as a time if it were a literal).
@@ -41,7 +41,7 @@ enum Moment {
 }
 
 /// Argument `raw` as a TIME or DATETIME, with its fraction digits.
-fn moment(raw: ValueRef<'_>) -> Option<(Moment, u32)> {
+pub(super) fn moment(raw: ValueRef<'_>) -> Option<(Moment, u32)> {
     match raw {
         ValueRef::Null => None,
         ValueRef::Integer(n) if (n as f64).abs() <= TIME_MAX_NUMBER => {
@@ -74,10 +74,7 @@ fn moment(raw: ValueRef<'_>) -> Option<(Moment, u32)> {
 
 /// A TIME string as signed microseconds.
 fn span(t: &str) -> Option<i64> {
-    let d = temporal::parse_time(t)?;
-    let secs = d.hours as i64 * 3600 + d.minutes as i64 * 60 + d.seconds as i64;
-    let us = secs * 1_000_000 + d.micros as i64;
-    Some(if d.negative { -us } else { us })
+    temporal::parse_time(t).map(|d| d.micros())
 }
 
 /// A number as its shortest decimal spelling splits it (a REAL is a DECIMAL in tutti).
@@ -133,17 +130,8 @@ fn time_out(us: i128, fsp: Option<u32>) -> String {
     let shown = fsp.unwrap_or(6).min(6);
     let nines = 999_999 - 999_999 % 10i64.pow(6 - shown);
     let max = (TIME_MAX + nines) as i128;
-    let v = us.clamp(-max, max);
-    let abs = v.unsigned_abs() as u64;
-    let (secs, micros) = (abs / 1_000_000, (abs % 1_000_000) as u32);
-    let d = Duration {
-        negative: v < 0,
-        hours: (secs / 3600) as u32,
-        minutes: (secs / 60 % 60) as u32,
-        seconds: (secs % 60) as u32,
-        micros,
-    };
-    let digits = fsp.unwrap_or(if micros != 0 { 6 } else { 0 });
+    let d = Duration::of_micros(us.clamp(-max, max));
+    let digits = fsp.unwrap_or(if d.micros != 0 { 6 } else { 0 });
     temporal::time_text(&d, digits)
 }
 

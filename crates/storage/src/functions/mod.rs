@@ -11,6 +11,7 @@ mod clock;
 mod decimal;
 mod general_ci;
 mod hash;
+mod interval;
 mod json;
 mod math;
 mod regex;
@@ -18,6 +19,7 @@ mod stored;
 mod string;
 mod temporal;
 mod time;
+mod time_parts;
 mod user_locks;
 mod variables;
 
@@ -40,6 +42,8 @@ const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
 pub(crate) fn register(c: &Connection) -> Result<()> {
     time::register(c)?;
     calendar::register(c)?;
+    interval::register(c)?;
+    time_parts::register(c)?;
     clock::register(c)?;
     math::register(c)?;
     string::register(c)?;

@@ -269,6 +269,32 @@ pub(crate) struct Duration {
     pub micros: u32,
 }
 
+impl Duration {
+    /// A signed count of microseconds as hours, minutes, seconds (hours unbounded).
+    pub fn of_micros(us: i128) -> Duration {
+        let abs = us.unsigned_abs();
+        let secs = (abs / 1_000_000) as u64;
+        Duration {
+            negative: us < 0,
+            hours: (secs / 3600).min(u32::MAX as u64) as u32,
+            minutes: (secs / 60 % 60) as u32,
+            seconds: (secs % 60) as u32,
+            micros: (abs % 1_000_000) as u32,
+        }
+    }
+
+    /// Signed microseconds.
+    pub fn micros(&self) -> i64 {
+        let secs = self.hours as i64 * 3600 + self.minutes as i64 * 60 + self.seconds as i64;
+        let us = secs * 1_000_000 + self.micros as i64;
+        if self.negative {
+            -us
+        } else {
+            us
+        }
+    }
+}
+
 /// The largest TIME, 838:59:59 (in seconds).
 const TIME_MAX_SECONDS: u64 = 838 * 3600 + 59 * 60 + 59;
 

@@ -284,14 +284,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(arg_dt(ctx, 0).map(|d| d.days() + 719528))
     })?;
     type Part = fn(&DateTime) -> i64;
-    let parts: [(&str, Part); 10] = [
+    // HOUR, MINUTE and SECOND read a TIME: see `time_parts`.
+    let parts: [(&str, Part); 7] = [
         ("year", |d| d.y),
         ("month", |d| d.mo as i64),
         ("day", |d| d.d as i64),
         ("dayofmonth", |d| d.d as i64),
-        ("hour", |d| d.h as i64),
-        ("minute", |d| d.mi as i64),
-        ("second", |d| d.s as i64),
         ("dayofweek", |d| d.dayofweek() as i64),
         ("weekday", |d| (d.dayofweek() as i64 + 5) % 7),
         ("dayofyear", |d| d.dayofyear()),
