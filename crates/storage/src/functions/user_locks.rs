@@ -6,9 +6,10 @@
 //! several times (released as often). Locks are local to the node, as in Galera, which does
 //! not replicate them either: two nodes can hand out the same name.
 //!
-//! The functions wait, so they only run on reader connections (SELECT, DO, SET). On the
-//! writer, which also applies the cluster's write-sets, a wait would stall replication:
-//! there they fail with [`WAIT_ON_WRITER`] (mapped to 1235 by the executor).
+//! The functions wait, so they only run on reader connections (SELECT, DO, SET outside a
+//! transaction that wrote). On the writer, which also applies the cluster's write-sets, a
+//! wait would stall replication: there they fail with [`WAIT_ON_WRITER`] (mapped to 1235 by
+//! the executor).
 //! The executor names the connection running a statement with [`set_current_connection`]
 //! (a statement runs on its session's thread from start to end).
 
