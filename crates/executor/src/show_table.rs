@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use rusqlite::Connection;
 use sqlparser::dialect::SQLiteDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
@@ -25,6 +26,13 @@ use crate::ExecError;
 
 fn text(s: impl Into<String>) -> Value {
     Value::Text(s.into())
+}
+
+fn reader(s: &Session) -> Result<tutti_storage::Reader, ExecError> {
+    s.exec
+        .storage
+        .reader()
+        .map_err(|e| ExecError::Sqlite(e.to_string()))
 }
 
 /// A CHECK constraint: its name (None when unnamed) and its expression in MySQL's quoting.
@@ -42,6 +50,8 @@ struct Definition {
     checks: Vec<Check>,
     /// The names of the FOREIGN KEY constraints in declaration order (None: unnamed).
     foreign_keys: Vec<Option<String>>,
+    /// ENUM members by column, from the member checks (`"c" IN ('a', 'b')`).
+    enums: Vec<(String, Vec<String>)>,
 }
 
 impl Definition {
@@ -67,10 +77,23 @@ impl Definition {
             _ => Keyword::NoKeyword,
         };
         match keyword(0) {
-            Keyword::CONSTRAINT if keyword(2) == Keyword::CHECK => self.checks.push(Check {
-                name: word(e.get(1)),
-                expr: check_expr(&e[3..]),
-            }),
+            Keyword::CONSTRAINT if keyword(2) == Keyword::CHECK => {
+                let name = word(e.get(1));
+                if let Some(column) = name
+                    .as_deref()
+                    .and_then(|n| n.strip_suffix(ENUM_CHECK_SUFFIX))
+                {
+                    let members = e[3..].iter().filter_map(|t| match t {
+                        Token::SingleQuotedString(m) => Some(m.clone()),
+                        _ => None,
+                    });
+                    self.enums.push((column.to_string(), members.collect()));
+                }
+                self.checks.push(Check {
+                    name,
+                    expr: check_expr(&e[3..]),
+                })
+            }
             Keyword::CHECK => self.checks.push(Check {
                 name: None,
                 expr: check_expr(&e[1..]),
@@ -89,25 +112,12 @@ impl Definition {
         }
     }
 
-    /// The members of an ENUM column, from its member check (`"c" IN ('a', 'b')`).
-    fn enum_members(&self, column: &str) -> Option<Vec<String>> {
-        let name = format!("{column}{ENUM_CHECK_SUFFIX}");
-        let check = self
-            .checks
+    /// The members of an ENUM column.
+    fn enum_members(&self, column: &str) -> Option<&[String]> {
+        self.enums
             .iter()
-            .find(|c| c.name.as_deref() == Some(name.as_str()))?;
-        let tokens = Tokenizer::new(&SQLiteDialect {}, &check.expr)
-            .tokenize()
-            .ok()?;
-        Some(
-            tokens
-                .into_iter()
-                .filter_map(|t| match t {
-                    Token::SingleQuotedString(s) => Some(s),
-                    _ => None,
-                })
-                .collect(),
-        )
+            .find(|(c, _)| c == column)
+            .map(|(_, m)| m.as_slice())
     }
 }
 
@@ -340,7 +350,7 @@ impl Table {
     }
 
     fn column_type(&self, c: &ColumnInfo) -> String {
-        display_type(&c.decl_type, self.def.enum_members(&c.name).as_deref())
+        display_type(&c.decl_type, self.def.enum_members(&c.name))
     }
 
     /// A text column compared exactly (declared without tutti's case-insensitive collation).
@@ -353,14 +363,12 @@ impl Table {
     }
 
     fn collation(&self, c: &ColumnInfo) -> Value {
-        match (
-            is_text(&c.decl_type) || Self::is_json(c),
-            self.binary_text(c),
-        ) {
-            (false, _) => Value::Null,
-            (true, true) => text("utf8mb4_bin"),
-            (true, false) if Self::is_json(c) => text("utf8mb4_bin"),
-            (true, false) => text("utf8mb4_general_ci"),
+        if Self::is_json(c) || self.binary_text(c) {
+            text("utf8mb4_bin")
+        } else if is_text(&c.decl_type) {
+            text("utf8mb4_general_ci")
+        } else {
+            Value::Null
         }
     }
 
@@ -437,15 +445,14 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
             (n, false) => format!("  KEY `{n}` ({})", quote_list(&i.columns)),
         });
     }
-    lines.extend(foreign_key_lines(s, &table)?);
+    let reader = reader(s)?;
+    lines.extend(foreign_key_lines(&reader, &table)?);
     let mut unnamed = 0;
     for c in &table.def.checks {
         let name = match &c.name {
             Some(n)
-                if n.ends_with(ENUM_CHECK_SUFFIX)
-                    && table
-                        .column(&n[..n.len() - ENUM_CHECK_SUFFIX.len()])
-                        .is_some() =>
+                if n.strip_suffix(ENUM_CHECK_SUFFIX)
+                    .is_some_and(|c| table.column(c).is_some()) =>
             {
                 continue
             }
@@ -457,7 +464,7 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
         };
         lines.push(format!("  CONSTRAINT `{name}` CHECK {}", c.expr));
     }
-    let auto_increment = match next_autoinc(s, &table)? {
+    let auto_increment = match next_autoinc(&reader, &table)? {
         Some(n) if n > 1 => format!(" AUTO_INCREMENT={n}"),
         _ => String::new(),
     };
@@ -474,15 +481,10 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
 }
 
 /// The next AUTO_INCREMENT value (SQLite's `sqlite_sequence` keeps the largest id used).
-fn next_autoinc(s: &Session, table: &Table) -> Result<Option<i64>, ExecError> {
+fn next_autoinc(reader: &Connection, table: &Table) -> Result<Option<i64>, ExecError> {
     if !table.meta.info.columns.iter().any(|c| table.is_autoinc(c)) {
         return Ok(None);
     }
-    let reader = s
-        .exec
-        .storage
-        .reader()
-        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
     let seq: Option<i64> = reader
         .prepare_cached("SELECT seq FROM sqlite_sequence WHERE name = ?1")?
         .query_row([table.name.sqlite_name()], |r| r.get(0))
@@ -492,12 +494,7 @@ fn next_autoinc(s: &Session, table: &Table) -> Result<Option<i64>, ExecError> {
 
 /// `CONSTRAINT `name` FOREIGN KEY ...` lines, sorted by name as MariaDB lists them; an
 /// unnamed one is `<table>_ibfk_<n>`.
-fn foreign_key_lines(s: &Session, table: &Table) -> Result<Vec<String>, ExecError> {
-    let reader = s
-        .exec
-        .storage
-        .reader()
-        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+fn foreign_key_lines(reader: &Connection, table: &Table) -> Result<Vec<String>, ExecError> {
     let mut stmt = reader.prepare_cached(
         "SELECT id, \"table\", \"from\", \"to\", on_update, on_delete \
          FROM pragma_foreign_key_list(?1) ORDER BY id DESC, seq",
@@ -618,12 +615,7 @@ pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSe
 /// `SHOW INDEX`. Cardinality is the table's row count (MariaDB shows InnoDB's estimate).
 pub(crate) fn index(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
     let table = Table::load(s, t)?;
-    let reader = s
-        .exec
-        .storage
-        .reader()
-        .map_err(|e| ExecError::Sqlite(e.to_string()))?;
-    let count: i64 = reader.query_row(
+    let count: i64 = reader(s)?.query_row(
         &format!(
             "SELECT COUNT(*) FROM {}",
             tutti_sql::quote_ident(&t.sqlite_name())
@@ -728,7 +720,10 @@ mod tests {
                 (Some("kk"), "(json_valid(`c`) and `a` in (1,2))"),
             ]
         );
-        assert_eq!(def.enum_members("e"), Some(vec!["p".into(), "q".into()]));
+        assert_eq!(
+            def.enum_members("e"),
+            Some(&["p".to_string(), "q".to_string()][..])
+        );
     }
 
     #[test]
