@@ -299,10 +299,13 @@ fn default_clause(c: &ColumnInfo) -> Option<String> {
     Some(d.to_string())
 }
 
-/// The value of a BIT default stored as `X'05'`.
+/// The value of a BIT default: stored as the number (`5`), or as `X'05'` by tables created
+/// before BIT columns held numbers.
 fn bit_value(d: &str) -> Option<u64> {
-    let hex = d.strip_prefix(['X', 'x'])?.trim_matches('\'');
-    u64::from_str_radix(hex, 16).ok()
+    match d.strip_prefix(['X', 'x']) {
+        Some(hex) => u64::from_str_radix(hex.trim_matches('\''), 16).ok(),
+        None => d.parse().ok(),
+    }
 }
 
 /// A column's default as DESCRIBE shows it: strings without quotes, NULL as NULL.

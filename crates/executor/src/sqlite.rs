@@ -57,7 +57,14 @@ fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
 /// when it runs after a schema change, and until then reports the columns it was compiled
 /// with (a `SELECT *` would lose a column added since).
 pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
-    let (declared, rows) = query_declared(conn, sql, params)?;
+    let (declared, mut rows) = query_declared(conn, sql, params)?;
+    for (i, (_, decl)) in declared.iter().enumerate() {
+        if let Some(width) = decl.as_deref().and_then(bit_width) {
+            for row in &mut rows {
+                row[i] = bit_bytes(&row[i], width);
+            }
+        }
+    }
     let columns = declared
         .into_iter()
         .enumerate()
@@ -76,6 +83,24 @@ pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet
         })
         .collect();
     Ok(ResultSet { columns, rows })
+}
+
+/// The width of a `BIT(n)` declared type.
+fn bit_width(decl: &str) -> Option<usize> {
+    let n = decl.strip_prefix("BIT(")?.strip_suffix(')')?;
+    n.parse().ok()
+}
+
+/// A BIT(n) column's number (see storage's `bits`) as MariaDB sends it: its (n + 7) / 8
+/// bytes, big-endian.
+fn bit_bytes(v: &Value, width: usize) -> Value {
+    match v {
+        Value::Int(i) => {
+            let bytes = (*i as u64).to_be_bytes();
+            Value::Blob(bytes[8 - width.div_ceil(8).min(8)..].to_vec())
+        }
+        other => other.clone(),
+    }
 }
 
 /// A result column's name and SQLite declared type (None for a computed column).

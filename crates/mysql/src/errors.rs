@@ -23,6 +23,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::TooBigScale(_) => ER_TOO_BIG_SCALE,
             SqlError::ScaleAbovePrecision => ER_M_BIGGER_THAN_D,
             SqlError::InvalidDefault => ER_INVALID_DEFAULT,
+            SqlError::TooBigDisplayWidth(_) => ER_TOO_BIG_DISPLAYWIDTH,
         },
         E::Deadlock => ER_LOCK_DEADLOCK,
         E::LockWaitTimeout => ER_LOCK_WAIT_TIMEOUT,

@@ -21,7 +21,7 @@
 //! functional key parts are refused.
 
 use sqlparser::ast::{
-    ColumnDef, ColumnOption, Expr, Ident, IndexColumn, OrderBySort, Value as SqlValue,
+    ColumnDef, ColumnOption, DataType, Expr, Ident, IndexColumn, OrderBySort, Value as SqlValue,
 };
 use sqlparser::tokenizer::Token;
 
@@ -29,7 +29,7 @@ use crate::literals::rewrite_value;
 use crate::names::quote_str;
 use crate::rewrite::Rewriter;
 use crate::types_map::{map_type, MappedType};
-use crate::{Env, SqlError, TableName};
+use crate::{Env, SqlError, TableName, Value};
 
 /// A translated column definition.
 #[derive(Debug, Clone)]
@@ -124,6 +124,9 @@ pub(crate) fn column(
     def: &ColumnDef,
     binary_default: bool,
 ) -> Result<ColumnOut, SqlError> {
+    if matches!(def.data_type, DataType::Bit(Some(n)) if n > 64) {
+        return Err(SqlError::TooBigDisplayWidth(def.name.value.clone()));
+    }
     let mapped = map_type(&def.data_type)?;
     let mut out = ColumnOut {
         name: def.name.value.clone(),
@@ -144,6 +147,7 @@ pub(crate) fn column(
             ColumnOption::Default(e) => {
                 out.default = Some(match out.mapped.decimal {
                     Some(ty) => decimal_default(ty, env, e)?,
+                    None if out.mapped.decl.starts_with("BIT(") => bit_default(env, e)?,
                     None => default_sql(env, e)?,
                 })
             }
@@ -256,6 +260,34 @@ fn decimal_default(
             Some(canonical) => Ok(format!("'{canonical}'")),
             None => Err(SqlError::InvalidDefault),
         },
+        None => default_sql(env, e),
+    }
+}
+
+/// A BIT column's DEFAULT: a constant as the number the column stores (`b'101'` is 5).
+fn bit_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
+    if let Expr::Value(v) = e {
+        if let SqlValue::SingleQuotedByteStringLiteral(b) = &v.value {
+            let digits = if b.is_empty() { "0" } else { b.as_str() };
+            return match u64::from_str_radix(digits, 2)
+                .ok()
+                .and_then(|v| i64::try_from(v).ok())
+            {
+                Some(v) => Ok(v.to_string()),
+                None => Err(SqlError::InvalidDefault),
+            };
+        }
+    }
+    let bits = match crate::literals::const_value(e) {
+        Some(Value::Int(i)) if i >= 0 => Some(i),
+        Some(Value::Blob(b)) if b.len() <= 8 => {
+            i64::try_from(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x))).ok()
+        }
+        Some(_) => return Err(SqlError::InvalidDefault),
+        None => None,
+    };
+    match bits {
+        Some(v) => Ok(v.to_string()),
         None => default_sql(env, e),
     }
 }

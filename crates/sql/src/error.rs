@@ -36,6 +36,9 @@ pub enum SqlError {
     /// A DECIMAL scale above its precision (MySQL 1427).
     #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D")]
     ScaleAbovePrecision,
+    /// A BIT wider than 64 (MySQL 1439), with the column's name.
+    #[error("Display width out of range for '{0}' (max = 64)")]
+    TooBigDisplayWidth(String),
     /// A DEFAULT the column cannot hold (MySQL 1067).
     #[error("Invalid default value")]
     InvalidDefault,

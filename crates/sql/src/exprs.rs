@@ -22,9 +22,9 @@
 //!   SQLite connection.
 
 use sqlparser::ast::{
-    BinaryOperator, CeilFloorKind, DataType, DateTimeField, Expr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArgumentClause, FunctionArguments, Ident, ObjectName, TrimWhereField,
-    UnaryOperator, Value as SqlValue,
+    BinaryLength, BinaryOperator, CeilFloorKind, CharacterLength, DataType, DateTimeField, Expr,
+    Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause, FunctionArguments, Ident,
+    ObjectName, TrimWhereField, UnaryOperator, Value as SqlValue,
 };
 
 use crate::ast_build::{binop, cast, func, nested, number, string};
@@ -67,11 +67,16 @@ impl ExprCtx<'_> {
             Expr::Identifier(id) => self.identifier(id)?,
             Expr::CompoundIdentifier(ids) => self.compound(ids)?,
             Expr::Value(v) => rewrite_value(&v.value),
-            Expr::Function(f) => match self.function(f)? {
-                Some(r) => Some(r),
-                None => typing::function(f, &self.scopes),
-            },
+            Expr::Function(f) => {
+                numeric_arguments(f);
+                self.bit_strings(f);
+                match self.function(f)? {
+                    Some(r) => Some(r),
+                    None => typing::function(f, &self.scopes),
+                }
+            }
             Expr::BinaryOp { left, op, right } => {
+                typing::binary_operands(left, op, right, &self.scopes);
                 match typing::binary(left, op, right, &self.scopes) {
                     Some(exact) => Some(exact),
                     None => binary(take(e), &self.scopes)?,
@@ -80,20 +85,53 @@ impl ExprCtx<'_> {
             Expr::UnaryOp {
                 op: UnaryOperator::Minus,
                 expr,
-            } => typing::negate(expr, &self.scopes),
+            } => {
+                typing::numeric(expr);
+                typing::negate(expr, &self.scopes)
+            }
+            Expr::UnaryOp {
+                op: UnaryOperator::Plus | UnaryOperator::BitwiseNot,
+                expr,
+            } => {
+                typing::numeric(expr);
+                None
+            }
             Expr::Floor {
                 expr,
                 field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
-            } => typing::rounding("floor", expr, &self.scopes),
+            } => {
+                typing::numeric(expr);
+                typing::rounding("floor", expr, &self.scopes)
+            }
             Expr::Ceil {
                 expr,
                 field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
-            } => typing::rounding("ceil", expr, &self.scopes),
+            } => {
+                typing::numeric(expr);
+                typing::rounding("ceil", expr, &self.scopes)
+            }
             Expr::InList {
                 expr,
                 list,
                 negated,
-            } => typing::in_list(expr, list, *negated, &self.scopes),
+            } => {
+                for item in list.iter_mut() {
+                    typing::comparison_operands(item, expr, &self.scopes);
+                }
+                if let Some(first) = list.first() {
+                    typing::comparison_operands(expr, first, &self.scopes);
+                }
+                typing::in_list(expr, list, *negated, &self.scopes)
+            }
+            Expr::Between {
+                expr, low, high, ..
+            } => {
+                for bound in [&mut **low, &mut **high] {
+                    typing::comparison_operands(bound, expr, &self.scopes);
+                }
+                typing::comparison_operands(expr, low, &self.scopes);
+                None
+            }
             Expr::RLike { regexp, .. } => {
                 *regexp = true;
                 None
@@ -153,6 +191,37 @@ impl ExprCtx<'_> {
             *e = r;
         }
         Ok(())
+    }
+
+    /// String functions see a BIT column's bytes, not its number (`CONCAT(b)`, `CRC32(b)`).
+    fn bit_strings(&self, f: &mut Function) {
+        const BYTEWISE: [&str; 10] = [
+            "concat",
+            "concat_ws",
+            "crc32",
+            "length",
+            "md5",
+            "octet_length",
+            "sha",
+            "sha1",
+            "sha2",
+            "to_base64",
+        ];
+        let name = f.name.to_string().to_ascii_lowercase();
+        let FunctionArguments::List(l) = &mut f.args else {
+            return;
+        };
+        if !BYTEWISE.contains(&name.as_str()) {
+            return;
+        }
+        for a in &mut l.args {
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
+                if let Some(width) = typing::bit_width(e, &self.scopes) {
+                    let col = std::mem::replace(e, crate::ast_build::null());
+                    *e = func("tutti_bit_bytes", vec![col, number(width.to_string())]);
+                }
+            }
+        }
     }
 
     fn identifier(&mut self, id: &mut Ident) -> Result<Option<Expr>, SqlError> {
@@ -471,9 +540,52 @@ pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
 }
 
 /// `CAST(x AS type)` for a MySQL target type.
-fn cast_to(x: Expr, ty: &DataType, env: &dyn Env) -> Result<Expr, SqlError> {
+/// MySQL's numeric functions read hex and bit literals as numbers (`ROUND(0x41)` is 65; see
+/// `typing::numeric`); string functions (`HEX`, `CONCAT`, ...) read their bytes.
+fn numeric_arguments(f: &mut Function) {
+    const NUMERIC: [&str; 30] = [
+        "abs", "acos", "asin", "atan", "atan2", "avg", "ceil", "ceiling", "cos", "cot", "degrees",
+        "exp", "floor", "ln", "log", "log10", "log2", "mod", "pow", "power", "radians", "round",
+        "sign", "sin", "sqrt", "std", "stddev", "sum", "tan", "truncate",
+    ];
+    let name = f.name.to_string().to_ascii_lowercase();
+    if NUMERIC.contains(&name.as_str()) {
+        typing::numeric_args(f, 0);
+    } else if name == "format" {
+        if let FunctionArguments::List(l) = &mut f.args {
+            if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = l.args.first_mut() {
+                typing::numeric(e);
+            }
+        }
+    }
+}
+
+fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env) -> Result<Expr, SqlError> {
     use DataType as T;
+    if !matches!(
+        ty,
+        T::Char(_) | T::Character(_) | T::Varchar(_) | T::Binary(_) | T::Varbinary(_) | T::Text
+    ) {
+        typing::numeric(&mut x);
+    }
     let zero_dates = crate::stored::zero_date_flags(env);
+    // A length cuts the string to that many characters (bytes for BINARY, which also pads
+    // with zero bytes), as MariaDB does.
+    match ty {
+        T::Char(Some(n)) | T::Character(Some(n)) | T::Varchar(Some(n)) | T::Nvarchar(Some(n)) => {
+            if let CharacterLength::IntegerLength { length, .. } = n {
+                let text = cast(x, T::Text);
+                return Ok(func(
+                    "substr",
+                    vec![text, number("1"), number(length.to_string())],
+                ));
+            }
+        }
+        T::Binary(Some(n)) | T::Varbinary(Some(BinaryLength::IntegerLength { length: n })) => {
+            return Ok(func("tutti_cast_binary", vec![x, number(n.to_string())]));
+        }
+        _ => {}
+    }
     let target = match ty {
         T::Signed
         | T::SignedInteger

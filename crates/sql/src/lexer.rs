@@ -25,6 +25,8 @@
 //!   elsewhere the word becomes `DAYS TO HOUR`, an interval qualifier sqlparser parses and
 //!   `dates` reads back (MySQL has no plural units, so the spelling is unambiguous).
 //!
+//! * A hex literal spelled `x'..'` gets a `_binary` introducer (see `standard_hex`).
+//!
 //! Statements are split at top-level `;` tokens; empty statements are dropped here.
 
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
@@ -98,6 +100,16 @@ fn compound_units(tokens: &mut Vec<TokenWithSpan>) {
     }
 }
 
+/// A hex literal spelled `x'41'` (not `0x41`) and not already introduced (`_utf8mb4 x'..'`):
+/// MariaDB reads it as a plain binary string, `0x41` as a hybrid that is a number in numeric
+/// context, so the former gets a `_binary` introducer (see `literals`).
+fn standard_hex(src: &Source<'_>, t: &TokenWithSpan, prev: Option<&TokenWithSpan>) -> bool {
+    let introduced = prev.is_some_and(
+        |p| matches!(&p.token, Token::Word(w) if w.quote_style.is_none() && w.value.starts_with('_')),
+    );
+    !introduced && src.text(t.span.start, t.span.end).starts_with(['x', 'X'])
+}
+
 /// Tokenizes `src` and splits it into statements.
 pub(crate) fn lex(src: &Source<'_>) -> Result<Vec<StmtTokens>, SqlError> {
     let tokens = Tokenizer::new(&DIALECT, src.sql)
@@ -108,6 +120,14 @@ pub(crate) fn lex(src: &Source<'_>) -> Result<Vec<StmtTokens>, SqlError> {
     for t in tokens {
         match t.token {
             Token::Whitespace(_) => {}
+            Token::HexStringLiteral(_) if standard_hex(src, &t, current.last()) => {
+                let span = t.span;
+                current.push(TokenWithSpan {
+                    token: Token::make_word("_binary", None),
+                    span,
+                });
+                current.push(t);
+            }
             Token::SemiColon => {
                 if !current.is_empty() {
                     out.push(finish(std::mem::take(&mut current)));

@@ -7,8 +7,10 @@
 //!   A string holding a NUL character is sent as `CAST(X'..' AS TEXT)` because SQLite stops
 //!   reading SQL text at a NUL, and so is one with `''` or `\'` in it, which sqlparser's
 //!   printer would take for already escaped.
-//! * `0xABCD`, `x'ABCD'` → `X'ABCD'` (odd digit counts are padded on the left, as MySQL
-//!   does); `b'0101'` → the same bytes as a hex blob; `_binary'abc'` → a blob; other charset
+//! * `0xABCD` → `X'ABCD'` (odd digit counts are padded on the left, as MySQL does);
+//!   `b'0101'` → the same bytes as a hex blob: both hybrids, numbers in numeric context
+//!   (`typing::numeric`). `x'ABCD'` (marked `_binary` by the lexer), `_binary'abc'` and
+//!   binary session values → `CAST(X'..' AS BLOB)`, a plain binary string; other charset
 //!   introducers (`_utf8mb4'x'`) are dropped.
 //! * `TRUE`/`FALSE` → `1`/`0`.
 
@@ -25,6 +27,13 @@ fn hex(bytes: &[u8]) -> String {
 /// A blob literal `X'..'`.
 fn blob(bytes: &[u8]) -> Expr {
     Expr::value(SqlValue::HexStringLiteral(hex(bytes)))
+}
+
+/// A binary string that is no hex literal: `CAST(X'..' AS BLOB)`, so that numeric contexts
+/// read its bytes as text (`_binary'1' + 0` is 1, `x'41' + 0` is 0), while a bare `X'..'` is
+/// a MySQL hybrid literal (see `typing::numeric`).
+fn binary_string(bytes: &[u8]) -> Expr {
+    cast(blob(bytes), DataType::Blob(None))
 }
 
 /// A text literal SQLite can read back to the same value.
@@ -76,13 +85,15 @@ pub(crate) fn introduced(prefix: &str, value: &Expr) -> Option<Expr> {
     let binary = prefix.eq_ignore_ascii_case("_binary");
     let Expr::Value(v) = value else { return None };
     match &v.value {
-        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
-            Some(if binary { blob(s.as_bytes()) } else { text(s) })
-        }
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => Some(if binary {
+            binary_string(s.as_bytes())
+        } else {
+            text(s)
+        }),
         SqlValue::HexStringLiteral(h) => {
             let bytes = hex_bytes(h)?;
             if binary {
-                return Some(blob(&bytes));
+                return Some(binary_string(&bytes));
             }
             let utf8 = ["_utf8", "_utf8mb3", "_utf8mb4"]
                 .iter()
@@ -115,7 +126,7 @@ pub(crate) fn value_expr(v: &Value) -> Expr {
         Value::Real(r) if r.is_finite() => number(format!("{r:?}")),
         Value::Real(_) => null(),
         Value::Text(s) => text(s),
-        Value::Blob(b) => blob(b),
+        Value::Blob(b) => binary_string(b),
     }
 }
 
@@ -161,6 +172,11 @@ pub(crate) fn const_value(e: &Expr) -> Option<Value> {
             Value::Blob(b) => String::from_utf8(b).ok().map(Value::Text),
             other => Some(other),
         },
+        Expr::Cast {
+            expr,
+            data_type: DataType::Blob(None),
+            ..
+        } => const_value(expr),
         Expr::Nested(inner) => const_value(inner),
         _ => None,
     }

@@ -11,6 +11,8 @@
 //!   string that is not one (FLOAT(M,D)'s rounding and range are not applied).
 //! * CHAR/VARCHAR/TEXT/BINARY/VARBINARY/BLOB: `tutti_str_store(v, max, flags, 'column', row)`
 //!   — longer than the column is 1406; a CHAR loses its trailing spaces.
+//! * BIT(n): `tutti_bit_store(v, n, 'column', row)` — the number (a string by its bytes),
+//!   1406 when it has more than n bits.
 //! * DATE/DATETIME/TIMESTAMP/TIME/YEAR: `tutti_temporal_store(v, kind, fsp, 'column', row)`
 //!   — MySQL's spellings become the canonical text (`20000101` → `2000-01-01`), impossible
 //!   values are 1292.
@@ -45,6 +47,8 @@ enum Storage {
     Text(u64, i64),
     /// A temporal type: its `tutti_temporal_store` kind and fraction digits.
     Temporal(&'static str, u32),
+    /// BIT(n): its width.
+    Bit(u64),
 }
 
 /// `tutti_str_store` flag: the limit counts bytes.
@@ -75,6 +79,7 @@ fn text_or_temporal(decl: &str) -> Option<Storage> {
         "TIME" => Some(Storage::Temporal("time", length().unwrap_or(0) as u32)),
         "YEAR" => Some(Storage::Temporal("year", 0)),
         "FLOAT" | "DOUBLE" | "REAL" => Some(Storage::Real),
+        "BIT" => Some(Storage::Bit(length().unwrap_or(1))),
         _ => None,
     }
 }
@@ -211,7 +216,14 @@ fn sql_mode(env: &dyn crate::Env) -> Option<String> {
 
 /// `value` wrapped in the column's store function (unless it is known to fit); outside
 /// `strict` mode with the trailing `0` that makes the function adjust instead of refuse.
-fn store(kind: Storage, value: Expr, qualified: &str, row: usize, strict: bool) -> Expr {
+fn store(kind: Storage, mut value: Expr, qualified: &str, row: usize, strict: bool) -> Expr {
+    if matches!(
+        kind,
+        Storage::Integer(..) | Storage::Decimal(_) | Storage::Real
+    ) {
+        // `0x41` and `b'101'` are numbers to a numeric column.
+        crate::typing::numeric(&mut value);
+    }
     let column = qualified
         .rsplit('.')
         .next()
@@ -245,6 +257,7 @@ fn store(kind: Storage, value: Expr, qualified: &str, row: usize, strict: bool) 
             crate::typing::operand(value),
             vec![string(kind), number(fsp.to_string())],
         ),
+        Storage::Bit(width) => ("tutti_bit_store", value, vec![number(width.to_string())]),
     };
     let mut args = vec![value];
     args.extend(type_args);

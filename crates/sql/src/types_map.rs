@@ -157,7 +157,8 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
         T::Datetime(n) => plain(with_len("DATETIME", *n)),
         T::Timestamp(n, _) => plain(with_len("TIMESTAMP", *n)),
         T::Time(n, _) => plain(with_len("TIME", *n)),
-        T::Bit(n) => plain(with_len("BIT", *n)),
+        // BIT and BIT(0) are BIT(1), as in MariaDB (`columns` refuses more than 64).
+        T::Bit(n) => plain(format!("BIT({})", n.unwrap_or(1).max(1))),
         T::Custom(name, args)
             if args.is_empty() && name.to_string().eq_ignore_ascii_case("YEAR") =>
         {

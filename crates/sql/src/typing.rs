@@ -622,3 +622,125 @@ pub(crate) fn cast_decimal(x: Expr, info: &ExactNumberInfo) -> Result<Expr, crat
         ],
     ))
 }
+
+/// `e` where MySQL reads it as a number: its hex and bit literals (`0x41`, `b'101'`, also as
+/// the result of `CASE`, `IF`, `COALESCE`, ...) become the integers they are in numeric
+/// context — MySQL's hybrid literals, binary strings elsewhere. (`x'41'` is a plain binary
+/// string in MariaDB; the lexer marks it `_binary`, so it does not reach here as a literal.)
+pub(crate) fn numeric(e: &mut Expr) {
+    match e {
+        Expr::Value(v) => {
+            if let SqlValue::HexStringLiteral(h) = &v.value {
+                if let Some(n) = hybrid_value(h) {
+                    *e = number(n.to_string());
+                }
+            }
+        }
+        Expr::Nested(inner) => numeric(inner),
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus | UnaryOperator::Plus,
+            expr,
+        } => numeric(expr),
+        Expr::Case {
+            conditions,
+            else_result,
+            ..
+        } => {
+            conditions.iter_mut().for_each(|c| numeric(&mut c.result));
+            if let Some(e) = else_result {
+                numeric(e);
+            }
+        }
+        Expr::Function(f) => {
+            let skip = match function_name(f).as_str() {
+                "coalesce" | "ifnull" | "greatest" | "least" | "nullif" => 0,
+                "if" => 1,
+                _ => return,
+            };
+            numeric_args(f, skip);
+        }
+        _ => {}
+    }
+}
+
+/// [`numeric`] on the arguments of `f` from the `skip`th on.
+pub(crate) fn numeric_args(f: &mut Function, skip: usize) {
+    if let FunctionArguments::List(l) = &mut f.args {
+        for a in l.args.iter_mut().skip(skip) {
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
+                numeric(e);
+            }
+        }
+    }
+}
+
+/// A hex literal's number: its last 8 bytes, big-endian, as MySQL reads it (None above
+/// 2^63 − 1, which SQLite's integers cannot hold; the literal then stays a string).
+fn hybrid_value(hex: &str) -> Option<i64> {
+    let digits = &hex[hex.len().saturating_sub(16)..];
+    u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, 16)
+        .ok()
+        .and_then(|v| i64::try_from(v).ok())
+}
+
+/// True for a hex or bit literal, or an expression returning one (see [`numeric`]).
+fn hybrid(e: &Expr) -> bool {
+    let mut probe = e.clone();
+    numeric(&mut probe);
+    probe != *e
+}
+
+/// Numeric context for the operands of `l op r`: both sides of arithmetic and bit
+/// operators; a comparison's hybrid side when the other side is a number. A hybrid compared
+/// with a string is a binary string (compared byte for byte).
+pub(crate) fn binary_operands(l: &mut Expr, op: &BinaryOperator, r: &mut Expr, scopes: &Scopes) {
+    use BinaryOperator as B;
+    match op {
+        B::Plus
+        | B::Minus
+        | B::Multiply
+        | B::Divide
+        | B::Modulo
+        | B::MyIntegerDivide
+        | B::BitwiseOr
+        | B::BitwiseAnd
+        | B::BitwiseXor
+        | B::PGBitwiseShiftLeft
+        | B::PGBitwiseShiftRight => {
+            numeric(l);
+            numeric(r);
+        }
+        B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
+            comparison_operands(l, r, scopes);
+            comparison_operands(r, l, scopes);
+        }
+        _ => {}
+    }
+}
+
+/// `side` compared with `other`: a number when `other` is one, else bytes.
+pub(crate) fn comparison_operands(side: &mut Expr, other: &Expr, scopes: &Scopes) {
+    if !hybrid(side) {
+        return;
+    }
+    match type_of(other, scopes) {
+        NumType::Int | NumType::Decimal | NumType::Double => numeric(side),
+        NumType::Str if !hybrid(other) => {
+            let text = cast(
+                std::mem::replace(side, crate::ast_build::null()),
+                DataType::Text,
+            );
+            *side = Expr::Collate {
+                expr: Box::new(text),
+                collation: ObjectName::from(vec![Ident::new("BINARY")]),
+            };
+        }
+        _ => {}
+    }
+}
+
+/// The width of a BIT(n) column reference.
+pub(crate) fn bit_width(e: &Expr, scopes: &Scopes) -> Option<u64> {
+    let decl = decl_of(e, scopes)?;
+    decl.strip_prefix("BIT(")?.strip_suffix(')')?.parse().ok()
+}

@@ -294,7 +294,8 @@ fn casts_and_functions() {
         ("CAST(x AS SIGNED INTEGER)", "CAST(\"x\" AS INTEGER)"),
         ("CAST(x AS UNSIGNED)", "CAST(\"x\" AS INTEGER)"),
         ("CAST(x AS CHAR)", "CAST(\"x\" AS TEXT)"),
-        ("CAST(x AS CHAR(10))", "CAST(\"x\" AS TEXT)"),
+        ("CAST(x AS CHAR(10))", "substr(CAST(\"x\" AS TEXT), 1, 10)"),
+        ("CAST(x AS BINARY(2))", "tutti_cast_binary(\"x\", 2)"),
         (
             "CAST(x AS DECIMAL(10,2))",
             "tutti_dec_cast(\"x\", 10, 2) COLLATE tutti_decimal",
@@ -316,7 +317,7 @@ fn casts_and_functions() {
             "tutti_cast_temporal(\"x\", 'time', 0, 0)",
         ),
         ("CONVERT(x, SIGNED)", "CAST(\"x\" AS INTEGER)"),
-        ("CONVERT(x, CHAR(3))", "CAST(\"x\" AS TEXT)"),
+        ("CONVERT(x, CHAR(3))", "substr(CAST(\"x\" AS TEXT), 1, 3)"),
         ("CONVERT(x USING utf8mb4)", "\"x\""),
         (
             "GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')",
@@ -405,7 +406,12 @@ fn literals() {
     );
     assert_eq!(
         s("SELECT 0xABCD AS a, x'abcd' AS b, b'0101' AS c, TRUE AS d, FALSE AS e, _binary'ab' AS f"),
-        r#"SELECT X'ABCD' AS "a", X'ABCD' AS "b", X'05' AS "c", 1 AS "d", 0 AS "e", X'6162' AS "f""#
+        r#"SELECT X'ABCD' AS "a", CAST(X'ABCD' AS BLOB) AS "b", X'05' AS "c", 1 AS "d", 0 AS "e", CAST(X'6162' AS BLOB) AS "f""#
+    );
+    // Hex and bit literals are numbers in numeric context, x'..' and _binary strings are not.
+    assert_eq!(
+        s("SELECT 0x41 + 0 AS a, b'11' * 2 AS b, x'41' + 0 AS c, ROUND(0x10) AS d, 0x41 = 'A' AS e"),
+        r#"SELECT 65 + 0 AS "a", 3 * 2 AS "b", CAST(X'41' AS BLOB) + 0 AS "c", ROUND(16) AS "d", CAST(X'41' AS TEXT) COLLATE BINARY = 'A' AS "e""#
     );
     // MySQL's column names for literals.
     assert_eq!(

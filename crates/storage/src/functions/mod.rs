@@ -6,6 +6,7 @@
 //! are safe in writes because tutti replicates the resulting rows, not the statement.
 
 mod aggregate;
+mod bits;
 mod calendar;
 mod clock;
 mod decimal;
@@ -53,6 +54,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     aggregate::register(c)?;
     decimal::register(c)?;
     stored::register(c)?;
+    bits::register(c)?;
     variables::register(c)?;
     user_locks::register(c)?;
     c.create_collation(general_ci::COLLATION, general_ci::collate)?;

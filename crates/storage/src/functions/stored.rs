@@ -118,7 +118,7 @@ impl Target {
         Error::UserFunctionError(msg.into())
     }
 
-    fn too_long(&self) -> Error {
+    pub fn too_long(&self) -> Error {
         let msg = format!("{DATA_TOO_LONG} '{}' at row {}", self.short(), self.row);
         Error::UserFunctionError(msg.into())
     }

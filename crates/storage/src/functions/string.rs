@@ -2,7 +2,8 @@
 //! `SUBSTRING`/`MID`, `SUBSTRING_INDEX`, `FIELD`, `FIND_IN_SET`, `ELT`, `LPAD`/`RPAD`,
 //! `INSERT` (called `tutti_insert`, since INSERT is an SQLite keyword), `INSTR`, `LOCATE`,
 //! `STRCMP`, `LENGTH` (bytes), `BIT_LENGTH`, `FORMAT`, `QUOTE`, `SOUNDEX`, `TO_BASE64`,
-//! `FROM_BASE64`, `UPPER`/`LOWER`.
+//! `FROM_BASE64`, `UPPER`/`LOWER`; `tutti_cast_binary(x, n)`, MySQL's `CAST(x AS BINARY(n))`:
+//! the bytes of `x` cut or padded with zero bytes to n.
 //!
 //! Text compares as MariaDB's default collation does (see `general_ci`): `INSTR`, `LOCATE`,
 //! `FIELD`, `FIND_IN_SET` and `STRCMP` ignore case and accents; a BLOB (a binary string)
@@ -232,6 +233,14 @@ fn quote(s: &[u8]) -> Vec<u8> {
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("tutti_cast_binary", 2, PURE, |ctx| {
+        let n = ctx.get::<i64>(1)?.max(0) as usize;
+        Ok(arg(ctx, 0).map(|s| {
+            let mut b = bytes(s);
+            b.resize(n, 0);
+            Value::Blob(b)
+        }))
+    })?;
     c.create_scalar_function("ascii", 1, PURE, |ctx| {
         Ok(arg(ctx, 0).map(|s| bytes(s).first().map_or(0, |&b| b as i64)))
     })?;
