@@ -66,7 +66,9 @@ impl ExprCtx<'_> {
         let replacement = match e {
             Expr::Identifier(id) => self.identifier(id)?,
             Expr::CompoundIdentifier(ids) => self.compound(ids)?,
-            Expr::Value(v) => rewrite_value(&v.value),
+            Expr::Value(v) => {
+                rewrite_value(&v.value).or_else(|| typing::unsigned_literal(&v.value))
+            }
             Expr::Function(f) => {
                 numeric_arguments(f);
                 self.bit_strings(f);
@@ -90,11 +92,21 @@ impl ExprCtx<'_> {
                 typing::negate(expr, &self.scopes)
             }
             Expr::UnaryOp {
-                op: UnaryOperator::Plus | UnaryOperator::BitwiseNot,
+                op: UnaryOperator::Plus,
                 expr,
             } => {
                 typing::numeric(expr);
                 None
+            }
+            Expr::UnaryOp {
+                op: UnaryOperator::BitwiseNot,
+                expr,
+            } => {
+                typing::numeric(expr);
+                Some(func(
+                    "tutti_bitop",
+                    vec![string("~"), take_box(expr), number("0")],
+                ))
             }
             Expr::Floor {
                 expr,
@@ -138,11 +150,11 @@ impl ExprCtx<'_> {
             }
             Expr::Cast {
                 expr, data_type, ..
-            } => Some(cast_to(take_box(expr), data_type, self.env)?),
+            } => Some(cast_to(take_box(expr), data_type, self.env, &self.scopes)?),
             Expr::Convert {
                 expr, data_type, ..
             } => match data_type {
-                Some(ty) => Some(cast_to(take_box(expr), ty, self.env)?),
+                Some(ty) => Some(cast_to(take_box(expr), ty, self.env, &self.scopes)?),
                 None => Some(take_box(expr)),
             },
             Expr::Collate { collation, .. } => {
@@ -445,15 +457,21 @@ fn binary(e: Expr, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
             let truth = |x| nested(binop(nested(x), BinaryOperator::NotEq, number("0")));
             binop(truth(l), BinaryOperator::NotEq, truth(r))
         }
-        BinaryOperator::BitwiseXor => binop(
-            nested(binop(
-                nested(l.clone()),
-                BinaryOperator::BitwiseOr,
-                nested(r.clone()),
-            )),
-            BinaryOperator::Minus,
-            nested(binop(nested(l), BinaryOperator::BitwiseAnd, nested(r))),
-        ),
+        // MySQL's bit operators work on unsigned 64-bit values (`~0`, `1 << 63`).
+        BinaryOperator::BitwiseXor
+        | BinaryOperator::BitwiseOr
+        | BinaryOperator::BitwiseAnd
+        | BinaryOperator::PGBitwiseShiftLeft
+        | BinaryOperator::PGBitwiseShiftRight => {
+            let symbol = match op {
+                BinaryOperator::BitwiseXor => "^",
+                BinaryOperator::BitwiseOr => "|",
+                BinaryOperator::BitwiseAnd => "&",
+                BinaryOperator::PGBitwiseShiftLeft => "<<",
+                _ => ">>",
+            };
+            func("tutti_bitop", vec![string(symbol), l, r])
+        }
         BinaryOperator::Plus | BinaryOperator::Minus => {
             let subtract = op == BinaryOperator::Minus;
             match (l, r) {
@@ -560,7 +578,7 @@ fn numeric_arguments(f: &mut Function) {
     }
 }
 
-fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env) -> Result<Expr, SqlError> {
+fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result<Expr, SqlError> {
     use DataType as T;
     if !matches!(
         ty,
@@ -587,16 +605,14 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env) -> Result<Expr, SqlError> 
         _ => {}
     }
     let target = match ty {
-        T::Signed
-        | T::SignedInteger
-        | T::Unsigned
+        T::Signed | T::SignedInteger | T::Int(_) | T::Integer(_) | T::BigInt(_) => {
+            return Ok(typing::cast_int(x, false, scopes))
+        }
+        T::Unsigned
         | T::UnsignedInteger
-        | T::Int(_)
-        | T::Integer(_)
-        | T::BigInt(_)
         | T::IntUnsigned(_)
         | T::IntegerUnsigned(_)
-        | T::BigIntUnsigned(_) => T::Integer(None),
+        | T::BigIntUnsigned(_) => return Ok(typing::cast_int(x, true, scopes)),
         T::Char(_)
         | T::Character(_)
         | T::Varchar(_)

@@ -160,6 +160,14 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             let name = function_name(f);
             match name.as_str() {
                 "tutti_dec_cmp" => NumType::Int,
+                // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
+                "tutti_bitop" => NumType::Decimal,
+                "tutti_cast_int" => match args(f).get(1) {
+                    Some(Expr::Value(v)) if v.value == SqlValue::Number("1".into(), false) => {
+                        NumType::Decimal
+                    }
+                    _ => NumType::Int,
+                },
                 n if n.starts_with("tutti_dec_") => NumType::Decimal,
                 "count" | "length" | "char_length" | "instr" | "sign" => NumType::Int,
                 "min" | "max" | "nullif" => args(f)
@@ -743,4 +751,53 @@ pub(crate) fn comparison_operands(side: &mut Expr, other: &Expr, scopes: &Scopes
 pub(crate) fn bit_width(e: &Expr, scopes: &Scopes) -> Option<u64> {
     let decl = decl_of(e, scopes)?;
     decl.strip_prefix("BIT(")?.strip_suffix(')')?.parse().ok()
+}
+
+/// `CAST(x AS SIGNED | UNSIGNED)` → `tutti_cast_int(x, unsigned, kind)`, with the kind of
+/// value MariaDB reads `x` as (DECIMALs round and clamp, temporal values become their digits,
+/// the rest wraps; see storage's `unsigned`).
+pub(crate) fn cast_int(x: Expr, unsigned: bool, scopes: &Scopes) -> Expr {
+    const TEMPORAL_FUNCTIONS: [&str; 12] = [
+        "tutti_cast_temporal",
+        "date",
+        "time",
+        "timestamp",
+        "now",
+        "curdate",
+        "curtime",
+        "sysdate",
+        "utc_timestamp",
+        "from_days",
+        "makedate",
+        "str_to_date",
+    ];
+    let temporal = temporal_kind(&x, scopes).is_some()
+        || matches!(unnested(&x), Expr::Function(f)
+            if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str()));
+    let kind = if temporal {
+        "2"
+    } else if type_of(&x, scopes) == NumType::Decimal {
+        "1"
+    } else {
+        "0"
+    };
+    func(
+        "tutti_cast_int",
+        vec![
+            operand(x),
+            number(if unsigned { "1" } else { "0" }),
+            number(kind),
+        ],
+    )
+}
+
+/// An integer literal between 2^63 and 2^64 − 1: MariaDB's BIGINT UNSIGNED, which SQLite
+/// would read as an inexact REAL. It becomes its digits, typed DECIMAL, so it prints and
+/// computes exactly.
+pub(crate) fn unsigned_literal(v: &SqlValue) -> Option<Expr> {
+    let SqlValue::Number(n, _) = v else {
+        return None;
+    };
+    let big = n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<i64>().is_err();
+    (big && n.parse::<u64>().is_ok()).then(|| collated(string(n)))
 }

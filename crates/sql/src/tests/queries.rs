@@ -268,7 +268,14 @@ fn operators() {
         s("SELECT INSERT(a, 2, 1, 'x') AS x"),
         r#"SELECT tutti_insert("a", 2, 1, 'x') AS "x""#
     );
-    assert_eq!(s("SELECT 5 ^ 3 AS x"), r#"SELECT (5 | 3) - (5 & 3) AS "x""#);
+    assert_eq!(
+        s("SELECT 5 ^ 3 AS x"),
+        r#"SELECT tutti_bitop('^', 5, 3) AS "x""#
+    );
+    assert_eq!(
+        s("SELECT ~a AS x, a << 2 AS y"),
+        r#"SELECT tutti_bitop('~', "a", 0) AS "x", tutti_bitop('<<', "a", 2) AS "y""#
+    );
     assert_eq!(
         s("SELECT a REGEXP '^x' AS r, a NOT RLIKE 'y' AS n"),
         r#"SELECT "a" REGEXP '^x' AS "r", "a" NOT REGEXP 'y' AS "n""#
@@ -290,9 +297,10 @@ fn operators() {
 #[test]
 fn casts_and_functions() {
     let cases = [
-        ("CAST(x AS SIGNED)", "CAST(\"x\" AS INTEGER)"),
-        ("CAST(x AS SIGNED INTEGER)", "CAST(\"x\" AS INTEGER)"),
-        ("CAST(x AS UNSIGNED)", "CAST(\"x\" AS INTEGER)"),
+        ("CAST(x AS SIGNED)", "tutti_cast_int(\"x\", 0, 0)"),
+        ("CAST(x AS SIGNED INTEGER)", "tutti_cast_int(\"x\", 0, 0)"),
+        ("CAST(x AS UNSIGNED)", "tutti_cast_int(\"x\", 1, 0)"),
+        ("CAST(1.5 AS UNSIGNED)", "tutti_cast_int('1.5', 1, 1)"),
         ("CAST(x AS CHAR)", "CAST(\"x\" AS TEXT)"),
         ("CAST(x AS CHAR(10))", "substr(CAST(\"x\" AS TEXT), 1, 10)"),
         ("CAST(x AS BINARY(2))", "tutti_cast_binary(\"x\", 2)"),
@@ -316,7 +324,7 @@ fn casts_and_functions() {
             "CAST(x AS TIME)",
             "tutti_cast_temporal(\"x\", 'time', 0, 0)",
         ),
-        ("CONVERT(x, SIGNED)", "CAST(\"x\" AS INTEGER)"),
+        ("CONVERT(x, SIGNED)", "tutti_cast_int(\"x\", 0, 0)"),
         ("CONVERT(x, CHAR(3))", "substr(CAST(\"x\" AS TEXT), 1, 3)"),
         ("CONVERT(x USING utf8mb4)", "\"x\""),
         (

@@ -21,6 +21,7 @@ mod string;
 mod temporal;
 mod time;
 mod time_parts;
+mod unsigned;
 mod user_locks;
 mod variables;
 
@@ -55,6 +56,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     decimal::register(c)?;
     stored::register(c)?;
     bits::register(c)?;
+    unsigned::register(c)?;
     variables::register(c)?;
     user_locks::register(c)?;
     c.create_collation(general_ci::COLLATION, general_ci::collate)?;
