@@ -334,7 +334,21 @@ impl ExprCtx<'_> {
             return Ok(None);
         }
         match lname.as_str() {
-            "group_concat" => group_concat(f).map(|_| None),
+            "group_concat" => {
+                group_concat(f)?;
+                // The result is cut to @@group_concat_max_len bytes, as in MariaDB.
+                let Some(max) = self
+                    .env
+                    .system_variable(VarScope::Session, "group_concat_max_len")
+                else {
+                    return Ok(None);
+                };
+                self.volatile = true;
+                Ok(Some(func(
+                    "tutti_cut_bytes",
+                    vec![Expr::Function(f.clone()), value_expr(&max)],
+                )))
+            }
             "date_add" | "adddate" | "date_sub" | "subdate" => dates::date_function(
                 f,
                 matches!(lname.as_str(), "date_sub" | "subdate"),

@@ -119,6 +119,7 @@ impl Env for TestEnv {
         Some(match (scope, name) {
             (_, "version_comment") => Value::Text("tutti".into()),
             (_, "max_allowed_packet") => Value::Int(67108864),
+            (_, "group_concat_max_len") => Value::Int(1048576),
             (_, "auto_increment_increment") => Value::Int(3),
             (_, "character_set_client") => Value::Text("utf8mb4".into()),
             (VarScope::Session, "tx_isolation") => Value::Text("REPEATABLE-READ".into()),

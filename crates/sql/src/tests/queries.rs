@@ -329,14 +329,20 @@ fn casts_and_functions() {
         ("CONVERT(x USING utf8mb4)", "\"x\""),
         (
             "GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')",
-            "group_concat(\"x\", '; ' ORDER BY \"y\" DESC)",
+            "tutti_cut_bytes(group_concat(\"x\", '; ' ORDER BY \"y\" DESC), 1048576)",
         ),
-        ("GROUP_CONCAT(x)", "group_concat(\"x\")"),
+        (
+            "GROUP_CONCAT(x)",
+            "tutti_cut_bytes(group_concat(\"x\"), 1048576)",
+        ),
         (
             "GROUP_CONCAT(DISTINCT x ORDER BY x)",
-            "group_concat(DISTINCT \"x\" ORDER BY \"x\")",
+            "tutti_cut_bytes(group_concat(DISTINCT \"x\" ORDER BY \"x\"), 1048576)",
         ),
-        ("GROUP_CONCAT(x, y)", "group_concat(CONCAT(\"x\", \"y\"))"),
+        (
+            "GROUP_CONCAT(x, y)",
+            "tutti_cut_bytes(group_concat(CONCAT(\"x\", \"y\")), 1048576)",
+        ),
         ("NOW()", "NOW()"),
         ("CURRENT_TIMESTAMP", "NOW()"),
         ("CURRENT_TIMESTAMP(3)", "NOW(3)"),

@@ -2,7 +2,8 @@
 //! `SUBSTRING`/`MID`, `SUBSTRING_INDEX`, `FIELD`, `FIND_IN_SET`, `ELT`, `LPAD`/`RPAD`,
 //! `INSERT` (called `tutti_insert`, since INSERT is an SQLite keyword), `INSTR`, `LOCATE`,
 //! `STRCMP`, `LENGTH` (bytes), `BIT_LENGTH`, `FORMAT`, `QUOTE`, `SOUNDEX`, `TO_BASE64`,
-//! `FROM_BASE64`, `UPPER`/`LOWER`; `tutti_cast_binary(x, n)`, MySQL's `CAST(x AS BINARY(n))`:
+//! `FROM_BASE64`, `UPPER`/`LOWER`; `tutti_cut_bytes(s, n)`, GROUP_CONCAT's result cut to
+//! `group_concat_max_len` bytes (at a character boundary); `tutti_cast_binary(x, n)`, MySQL's `CAST(x AS BINARY(n))`:
 //! the bytes of `x` cut or padded with zero bytes to n.
 //!
 //! Text compares as MariaDB's default collation does (see `general_ci`): `INSTR`, `LOCATE`,
@@ -233,6 +234,25 @@ fn quote(s: &[u8]) -> Vec<u8> {
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("tutti_cut_bytes", 2, PURE, |ctx| {
+        let n = ctx.get::<i64>(1)?.max(0) as usize;
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Text(t) if t.len() > n => {
+                let t = String::from_utf8_lossy(t);
+                let mut end = n;
+                while !t.is_char_boundary(end) {
+                    end -= 1;
+                }
+                Value::Text(t[..end].to_string())
+            }
+            ValueRef::Blob(b) if b.len() > n => Value::Blob(b[..n].to_vec()),
+            ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+            ValueRef::Blob(b) => Value::Blob(b.to_vec()),
+            ValueRef::Integer(i) => Value::Integer(i),
+            ValueRef::Real(x) => Value::Real(x),
+            ValueRef::Null => Value::Null,
+        })
+    })?;
     c.create_scalar_function("tutti_cast_binary", 2, PURE, |ctx| {
         let n = ctx.get::<i64>(1)?.max(0) as usize;
         Ok(arg(ctx, 0).map(|s| {
