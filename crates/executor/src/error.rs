@@ -99,6 +99,9 @@ pub enum ExecError {
     /// A value that is no date, datetime or time for a temporal column (strict mode).
     #[error("{0}")]
     IncorrectTemporal(String),
+    /// A DATE, TIME or TIMESTAMP literal that is no such value (MySQL 1525), with message.
+    #[error("{0}")]
+    WrongLiteral(String),
     /// A string longer than its column (strict mode).
     #[error("{0}")]
     TooLong(String),
@@ -329,6 +332,9 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     }
     if msg.starts_with(tutti_storage::OUT_OF_RANGE) {
         return ExecError::OutOfRange(msg.to_string());
+    }
+    if let Some(rest) = msg.strip_prefix(tutti_storage::INCORRECT_LITERAL) {
+        return ExecError::WrongLiteral(format!("Incorrect {rest}"));
     }
     if tutti_storage::INCORRECT_TEMPORAL
         .iter()

@@ -41,6 +41,8 @@ struct CacheKey {
     epoch: u64,
     db: Option<String>,
     sql_mode: Option<Value>,
+    /// GROUP_CONCAT's limit, written into translations that cut its result.
+    group_concat_max_len: Option<Value>,
 }
 
 /// A client session.
@@ -283,6 +285,7 @@ impl Session {
             epoch: self.exec.storage.schema_epoch(),
             db: self.db.clone(),
             sql_mode: self.vars.get("sql_mode").cloned(),
+            group_concat_max_len: self.vars.get("group_concat_max_len").cloned(),
         }
     }
 
@@ -292,6 +295,7 @@ impl Session {
         k.epoch == self.exec.storage.schema_epoch()
             && k.db == self.db
             && k.sql_mode.as_ref() == self.vars.get("sql_mode")
+            && k.group_concat_max_len.as_ref() == self.vars.get("group_concat_max_len")
     }
 
     /// `COM_STMT_EXECUTE`.

@@ -53,6 +53,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::IncorrectValue(_) => ER_TRUNCATED_WRONG_VALUE_FOR_FIELD,
         E::Truncated(_) => WARN_DATA_TRUNCATED,
         E::IncorrectTemporal(_) => ER_TRUNCATED_WRONG_VALUE,
+        E::WrongLiteral(_) => ER_WRONG_VALUE,
         E::TooLong(_) => ER_DATA_TOO_LONG,
         E::UnknownDatabase(_) => ER_BAD_DB_ERROR,
         E::DatabaseExists(_) => ER_DB_CREATE_EXISTS,

@@ -33,6 +33,9 @@ use crate::names::quote;
 use crate::typing::{self, Scopes};
 use crate::{dates, Env, SqlError, VarScope};
 
+/// MariaDB's default `group_concat_max_len`.
+const GROUP_CONCAT_MAX_LEN: i64 = 1_048_576;
+
 /// Session functions MySQL evaluates per connection, by lower-case name.
 const SESSION_FUNCTIONS: [&str; 11] = [
     "database",
@@ -162,9 +165,7 @@ impl ExprCtx<'_> {
                 None
             }
             Expr::Prefixed { prefix, value } => introduced(&prefix.value, value),
-            Expr::TypedString(t) => {
-                Some(rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())))
-            }
+            Expr::TypedString(t) => Some(typed_literal(t)),
             Expr::Extract { field, expr, .. } => Some(dates::extract(field, take_box(expr))?),
             Expr::Position { expr, r#in } => {
                 Some(func("instr", vec![take_box(r#in), take_box(expr)]))
@@ -336,10 +337,13 @@ impl ExprCtx<'_> {
         match lname.as_str() {
             "group_concat" => {
                 group_concat(f)?;
-                // The result is cut to @@group_concat_max_len bytes, as in MariaDB.
-                let Some(max) = self
+                // The result is cut to @@group_concat_max_len bytes, as in MariaDB, when the
+                // session set a limit other than the default (1 MiB; so views, which take no
+                // session values, keep GROUP_CONCAT).
+                let max = self
                     .env
-                    .system_variable(VarScope::Session, "group_concat_max_len")
+                    .system_variable(VarScope::Session, "group_concat_max_len");
+                let Some(max) = max.filter(|m| *m != crate::Value::Int(GROUP_CONCAT_MAX_LEN))
                 else {
                     return Ok(None);
                 };
@@ -572,6 +576,25 @@ pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
 }
 
 /// `CAST(x AS type)` for a MySQL target type.
+/// `DATE '..'`, `TIME '..'`, `TIMESTAMP '..'` → `tutti_temporal_literal('..', kind)`: the
+/// canonical value (error 1525 when it is none, as in MariaDB), known to be temporal where
+/// that matters (`CAST(DATE '2001-02-03' AS UNSIGNED)` is 20010203); other typed literals
+/// are their value.
+fn typed_literal(t: &sqlparser::ast::TypedString) -> Expr {
+    let kind = match t.data_type {
+        DataType::Date => "date",
+        DataType::Time(..) => "time",
+        DataType::Timestamp(..) | DataType::Datetime(_) => "datetime",
+        _ => return rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())),
+    };
+    match &t.value.value {
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
+            func("tutti_temporal_literal", vec![string(s), string(kind)])
+        }
+        _ => rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())),
+    }
+}
+
 /// MySQL's numeric functions read hex and bit literals as numbers (`ROUND(0x41)` is 65; see
 /// `typing::numeric`); string functions (`HEX`, `CONCAT`, ...) read their bytes.
 fn numeric_arguments(f: &mut Function) {
@@ -635,7 +658,9 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
         | T::CharVarying(_)
         | T::Text
         | T::JSON => T::Text,
-        T::Decimal(info) | T::Numeric(info) | T::Dec(info) => return typing::cast_decimal(x, info),
+        T::Decimal(info) | T::Numeric(info) | T::Dec(info) => {
+            return typing::cast_decimal(x, info, scopes)
+        }
         T::Double(_) | T::DoublePrecision | T::Float(_) | T::Real | T::Float8 | T::Float4 => {
             T::Real
         }

@@ -619,8 +619,13 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
 }
 
 /// `CAST(x AS DECIMAL[(p[,s])])` → `tutti_dec_cast(x, p, s)` (default precision 10, scale 0).
-pub(crate) fn cast_decimal(x: Expr, info: &ExactNumberInfo) -> Result<Expr, crate::SqlError> {
+pub(crate) fn cast_decimal(
+    mut x: Expr,
+    info: &ExactNumberInfo,
+    scopes: &Scopes,
+) -> Result<Expr, crate::SqlError> {
     let ty = DecimalType::of_info(info)?;
+    temporal_as_number(&mut x, scopes);
     Ok(decimal_result(
         "tutti_dec_cast",
         vec![
@@ -717,6 +722,10 @@ pub(crate) fn binary_operands(l: &mut Expr, op: &BinaryOperator, r: &mut Expr, s
         | B::PGBitwiseShiftRight => {
             numeric(l);
             numeric(r);
+            if !matches!(l, Expr::Interval(_)) && !matches!(r, Expr::Interval(_)) {
+                temporal_as_number(l, scopes);
+                temporal_as_number(r, scopes);
+            }
         }
         B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
             comparison_operands(l, r, scopes);
@@ -757,24 +766,7 @@ pub(crate) fn bit_width(e: &Expr, scopes: &Scopes) -> Option<u64> {
 /// value MariaDB reads `x` as (DECIMALs round and clamp, temporal values become their digits,
 /// the rest wraps; see storage's `unsigned`).
 pub(crate) fn cast_int(x: Expr, unsigned: bool, scopes: &Scopes) -> Expr {
-    const TEMPORAL_FUNCTIONS: [&str; 12] = [
-        "tutti_cast_temporal",
-        "date",
-        "time",
-        "timestamp",
-        "now",
-        "curdate",
-        "curtime",
-        "sysdate",
-        "utc_timestamp",
-        "from_days",
-        "makedate",
-        "str_to_date",
-    ];
-    let temporal = temporal_kind(&x, scopes).is_some()
-        || matches!(unnested(&x), Expr::Function(f)
-            if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str()));
-    let kind = if temporal {
+    let kind = if temporal(&x, scopes) {
         "2"
     } else if type_of(&x, scopes) == NumType::Decimal {
         "1"
@@ -800,4 +792,35 @@ pub(crate) fn unsigned_literal(v: &SqlValue) -> Option<Expr> {
     };
     let big = n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<i64>().is_err();
     (big && n.parse::<u64>().is_ok()).then(|| collated(string(n)))
+}
+
+/// A DATE, DATETIME, TIMESTAMP or TIME column, or a function returning such a value.
+fn temporal(e: &Expr, scopes: &Scopes) -> bool {
+    const TEMPORAL_FUNCTIONS: [&str; 13] = [
+        "tutti_cast_temporal",
+        "tutti_temporal_literal",
+        "date",
+        "time",
+        "timestamp",
+        "now",
+        "curdate",
+        "curtime",
+        "sysdate",
+        "utc_timestamp",
+        "from_days",
+        "makedate",
+        "str_to_date",
+    ];
+    temporal_kind(e, scopes).is_some()
+        || matches!(unnested(e), Expr::Function(f)
+            if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str()))
+}
+
+/// A temporal value where MySQL reads it as a number (`d + 0` is 20010203, `CAST(t AS
+/// DECIMAL(20,6))` keeps the fraction): `tutti_temporal_number(x)`, a DECIMAL.
+pub(crate) fn temporal_as_number(e: &mut Expr, scopes: &Scopes) {
+    if temporal(e, scopes) {
+        let x = std::mem::replace(e, crate::ast_build::null());
+        *e = collated(func("tutti_temporal_number", vec![x]));
+    }
 }

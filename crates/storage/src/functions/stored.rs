@@ -52,6 +52,10 @@ pub const INCORRECT_TEMPORAL: [&str; 3] = [
     "Incorrect time value: '",
 ];
 
+/// Message start of a DATE/TIME/TIMESTAMP literal that is no such value (MySQL error
+/// 1525), e.g. "Incorrect DATE value: '2024-02-30'".
+pub const INCORRECT_LITERAL: &str = "Incorrect literal ";
+
 /// `tutti_str_store` flag: the limit counts bytes (binary strings, TEXT types).
 pub(crate) const BYTES: i64 = 1;
 /// `tutti_str_store` flag: a CHAR column (trailing spaces dropped).
@@ -350,6 +354,26 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     })
 }
 
+/// `tutti_temporal_literal(text, kind)`: `DATE '..'`, `TIME '..'`, `TIMESTAMP '..'`, the
+/// canonical text with as many fraction digits as written, or error 1525.
+fn temporal_literal(ctx: &Context<'_>) -> Result<Value> {
+    let text: String = ctx.get(0)?;
+    let kind: String = ctx.get(1)?;
+    let fsp = text
+        .rsplit_once('.')
+        .map_or(0, |(_, f)| f.trim().len().min(6) as u32);
+    let parsed =
+        Kind::of(&kind).and_then(|k| canonical(ValueRef::Text(text.as_bytes()), &text, k, fsp));
+    parsed.map(Value::Text).ok_or_else(|| {
+        let shown = if kind == "datetime" {
+            "DATETIME".to_string()
+        } else {
+            kind.to_ascii_uppercase()
+        };
+        Error::UserFunctionError(format!("{INCORRECT_LITERAL}{shown} value: '{text}'").into())
+    })
+}
+
 /// `tutti_cast_temporal(x, kind, fsp, zero_dates)`: `CAST(x AS DATE | DATETIME(fsp) |
 /// TIME(fsp))`, the canonical text, or NULL when `x` is no such value (MariaDB warns 1292
 /// there) or a zero date the `sql_mode` forbids (`zero_dates`: 1 no zero month or day, 2
@@ -403,6 +427,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         c.create_scalar_function("tutti_temporal_store", n, PURE, temporal_store)?;
     }
     c.create_scalar_function("tutti_cast_temporal", 4, PURE, cast_temporal)?;
+    c.create_scalar_function("tutti_temporal_literal", 2, PURE, temporal_literal)?;
     c.create_scalar_function("tutti_temporal", 3, PURE, temporal_constant)
 }
 

@@ -11,6 +11,8 @@
 //!   and clamped to the target's range; an integer literal beyond BIGINT is MariaDB's
 //!   BIGINT UNSIGNED and wraps), [`TEMPORAL`] (a date `2001-02-03` is 20010203, a time
 //!   `-10:20:30.6` is -102030).
+//! * `tutti_temporal_number(x)`: a temporal value in numeric context (`d + 0`), its digits
+//!   with the fraction.
 //! * `tutti_bitop(op, a, b)`: `a | b`, `a & b`, `a ^ b`, `a << b`, `a >> b` and `~a`
 //!   (`op` is the operator, `b` ignored for `~`) on the 64-bit two's-complement values.
 
@@ -116,6 +118,30 @@ fn temporal_bits(text: &str) -> u64 {
     (if negative { -v } else { v }) as u64
 }
 
+/// `tutti_temporal_number(x)`: a DATE, DATETIME or TIME value as MariaDB's number in
+/// numeric context — its digits, with the fraction (`10:11:12.0987` is 101112.0987): an
+/// INTEGER, or DECIMAL text when there is a fraction.
+fn temporal_number(ctx: &Context<'_>) -> Result<Value> {
+    let text = match ctx.get_raw(0) {
+        ValueRef::Null => return Ok(Value::Null),
+        ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
+        ValueRef::Integer(i) => return Ok(Value::Integer(i)),
+        ValueRef::Real(x) => return Ok(Value::Real(x)),
+    };
+    let whole = temporal_bits(&text) as i64;
+    match text.trim().split_once('.') {
+        Some((_, fraction)) if fraction.bytes().all(|b| b.is_ascii_digit()) => {
+            let sign = if whole == 0 && text.trim().starts_with('-') {
+                "-"
+            } else {
+                ""
+            };
+            Ok(Value::Text(format!("{sign}{whole}.{fraction}")))
+        }
+        _ => Ok(Value::Integer(whole)),
+    }
+}
+
 /// `tutti_cast_int(x, unsigned, kind)`.
 fn cast_int(ctx: &Context<'_>) -> Result<Value> {
     let unsigned = ctx.get::<i64>(1)? != 0;
@@ -181,6 +207,7 @@ fn bitop(ctx: &Context<'_>) -> Result<Value> {
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_cast_int", 3, PURE, cast_int)?;
+    c.create_scalar_function("tutti_temporal_number", 1, PURE, temporal_number)?;
     c.create_scalar_function("tutti_bitop", 3, PURE, bitop)
 }
 
@@ -261,6 +288,13 @@ mod tests {
                 "20010203040506",
             ),
             ("tutti_cast_int('-10:20:30', 0, 2)", "-102030"),
+            (
+                "tutti_temporal_number('2006-08-10 10:11:12.000014')",
+                "20060810101112.000014",
+            ),
+            ("tutti_temporal_number('-10:11:12.5')", "-101112.5"),
+            ("tutti_temporal_number('-00:00:01.5')", "-1.5"),
+            ("tutti_temporal_number('2006-08-10')", "20060810"),
             ("tutti_bitop('~', 5, 0)", "18446744073709551610"),
             (
                 "tutti_bitop('|', '18446744073709551611', 1)",
