@@ -4,6 +4,7 @@
 //! A column becomes `"name" TYPE [NOT NULL] [DEFAULT d] [COLLATE tutti_general_ci] [CHECK (...)]`:
 //!
 //! * the type as `types_map` gives it (the caller fixes AUTO_INCREMENT to `INTEGER`);
+//! * TIME columns get `COLLATE tutti_time` (durations, not texts, in order);
 //! * text-like columns get `COLLATE tutti_general_ci` — MySQL's default collation is
 //!   case-, accent- and trailing-space-insensitive — unless a `*_bin`/`*_cs` collation, `CHARACTER SET binary`, or a
 //!   binary table default collation says otherwise; other CHARACTER SET/COLLATE clauses are
@@ -82,6 +83,9 @@ impl ColumnOut {
         } else if self.mapped.decimal.is_some() {
             s.push_str(" COLLATE ");
             s.push_str(crate::decimal::COLLATION);
+        } else if self.mapped.decl == "TIME" || self.mapped.decl.starts_with("TIME(") {
+            s.push_str(" COLLATE ");
+            s.push_str(TIME_ORDER);
         }
         for c in &self.checks {
             s.push(' ');
@@ -106,6 +110,9 @@ pub fn autoinc_declared_type(create_sql: &str) -> Option<&str> {
 /// The name of an ENUM column's member check is the column's name and this suffix, so that
 /// its failure reads as MySQL's (1265 "Data truncated for column"), not as a CHECK's.
 pub const ENUM_CHECK_SUFFIX: &str = " enum";
+
+/// The collation of TIME columns and casts: compared as durations (storage's `time_order`).
+pub(crate) const TIME_ORDER: &str = "tutti_time";
 
 /// The SQLite collation of case-insensitive text (MariaDB's default, `utf8mb4_general_ci`:
 /// case- and accent-insensitive, trailing spaces ignored), registered by storage.

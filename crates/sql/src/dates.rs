@@ -177,8 +177,13 @@ fn is_time(e: &Expr, scopes: &Scopes) -> bool {
     if typing::temporal_kind(e, scopes).is_some_and(|(kind, _)| kind == "time") {
         return true;
     }
-    let Expr::Function(f) = e else {
-        return false;
+    let f = match e {
+        Expr::Function(f) => f,
+        // TIME casts and literals carry the duration order (`COLLATE tutti_time`).
+        Expr::Collate { expr, collation } => {
+            return collation.to_string() == crate::columns::TIME_ORDER || is_time(expr, scopes)
+        }
+        _ => return false,
     };
     let name = f.name.to_string().to_ascii_lowercase();
     if TIME_FUNCTIONS.contains(&name.as_str()) {

@@ -588,9 +588,10 @@ fn typed_literal(t: &sqlparser::ast::TypedString) -> Expr {
         _ => return rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())),
     };
     match &t.value.value {
-        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
-            func("tutti_temporal_literal", vec![string(s), string(kind)])
-        }
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => time_ordered(
+            func("tutti_temporal_literal", vec![string(s), string(kind)]),
+            kind,
+        ),
         _ => rewrite_value(&t.value.value).unwrap_or_else(|| Expr::Value(t.value.clone())),
     }
 }
@@ -681,10 +682,24 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
 fn cast_temporal(x: Expr, kind: &str, fsp: Option<u64>, zero_dates: u32) -> Expr {
     let fsp = number(fsp.unwrap_or(0).min(6).to_string());
     let zero_dates = number(zero_dates.to_string());
-    func(
-        "tutti_cast_temporal",
-        vec![x, string(kind), fsp, zero_dates],
+    time_ordered(
+        func(
+            "tutti_cast_temporal",
+            vec![x, string(kind), fsp, zero_dates],
+        ),
+        kind,
     )
+}
+
+/// A TIME value compared and sorted as a duration (`COLLATE tutti_time`); others as they are.
+fn time_ordered(e: Expr, kind: &str) -> Expr {
+    if kind != "time" {
+        return e;
+    }
+    Expr::Collate {
+        expr: Box::new(e),
+        collation: ObjectName::from(vec![Ident::new(crate::columns::TIME_ORDER)]),
+    }
 }
 
 /// `GROUP_CONCAT([DISTINCT] a[, b...] [ORDER BY ..] [SEPARATOR s])` →

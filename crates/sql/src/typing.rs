@@ -811,6 +811,10 @@ fn temporal(e: &Expr, scopes: &Scopes) -> bool {
         "makedate",
         "str_to_date",
     ];
+    let e = match unnested(e) {
+        Expr::Collate { expr, .. } => expr,
+        e => e,
+    };
     temporal_kind(e, scopes).is_some()
         || matches!(unnested(e), Expr::Function(f)
             if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str()))

@@ -322,7 +322,7 @@ fn casts_and_functions() {
         ),
         (
             "CAST(x AS TIME)",
-            "tutti_cast_temporal(\"x\", 'time', 0, 0)",
+            "tutti_cast_temporal(\"x\", 'time', 0, 0) COLLATE tutti_time",
         ),
         ("CONVERT(x, SIGNED)", "tutti_cast_int(\"x\", 0, 0)"),
         ("CONVERT(x, CHAR(3))", "substr(CAST(\"x\" AS TEXT), 1, 3)"),
@@ -359,11 +359,11 @@ fn casts_and_functions() {
         ),
         (
             "TIME '10:00:00.25'",
-            "tutti_temporal_literal('10:00:00.25', 'time')",
+            "tutti_temporal_literal('10:00:00.25', 'time') COLLATE tutti_time",
         ),
         (
             "TIME '10:00:00' + INTERVAL 1 DAY",
-            "tutti_date_add(tutti_cast_temporal('10:00:00', 'time', 0, 0), 1, 'DAY', 'time')",
+            "tutti_date_add(tutti_cast_temporal('10:00:00', 'time', 0, 0) COLLATE tutti_time, 1, 'DAY', 'time')",
         ),
         ("x + INTERVAL 1 DAY", "tutti_date_add(\"x\", 1, 'DAY')"),
         ("INTERVAL 1 DAY + x", "tutti_date_add(\"x\", 1, 'DAY')"),

@@ -20,6 +20,7 @@ mod stored;
 mod string;
 mod temporal;
 mod time;
+mod time_order;
 mod time_parts;
 mod unsigned;
 mod user_locks;
@@ -61,6 +62,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     variables::register(c)?;
     user_locks::register(c)?;
     c.create_collation(general_ci::COLLATION, general_ci::collate)?;
+    c.create_collation(time_order::COLLATION, time_order::compare)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
     c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {
