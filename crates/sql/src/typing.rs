@@ -444,6 +444,7 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
     let temporal = |e: &Expr| temporal_kind(e, scopes);
     let constant = |e: &Expr| {
         is_literal(e) && !matches!(unnested(e), Expr::Value(v) if v.value == SqlValue::Null)
+            || temporal_literal(e)
     };
     let convert = |c: &Expr, (kind, fsp): (&str, u32)| {
         func(
@@ -826,5 +827,14 @@ pub(crate) fn temporal_as_number(e: &mut Expr, scopes: &Scopes) {
     if temporal(e, scopes) {
         let x = std::mem::replace(e, crate::ast_build::null());
         *e = collated(func("tutti_temporal_number", vec![x]));
+    }
+}
+
+/// `DATE '..'`, `TIME '..'`, `TIMESTAMP '..'` (see `exprs::typed_literal`).
+fn temporal_literal(e: &Expr) -> bool {
+    match unnested(e) {
+        Expr::Collate { expr, .. } => temporal_literal(expr),
+        Expr::Function(f) => function_name(f) == "tutti_temporal_literal",
+        _ => false,
     }
 }

@@ -359,11 +359,14 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
 fn temporal_literal(ctx: &Context<'_>) -> Result<Value> {
     let text: String = ctx.get(0)?;
     let kind: String = ctx.get(1)?;
-    let fsp = text
-        .rsplit_once('.')
-        .map_or(0, |(_, f)| f.trim().len().min(6) as u32);
+    // Digits beyond microseconds are cut, as MariaDB cuts them.
+    let (cut, fsp) = match text.trim_end().rsplit_once('.') {
+        Some((whole, f)) if f.len() > 6 => (format!("{whole}.{}", &f[..6]), 6),
+        Some((_, f)) => (text.clone(), f.len() as u32),
+        None => (text.clone(), 0),
+    };
     let parsed =
-        Kind::of(&kind).and_then(|k| canonical(ValueRef::Text(text.as_bytes()), &text, k, fsp));
+        Kind::of(&kind).and_then(|k| canonical(ValueRef::Text(cut.as_bytes()), &cut, k, fsp));
     parsed.map(Value::Text).ok_or_else(|| {
         let shown = if kind == "datetime" {
             "DATETIME".to_string()

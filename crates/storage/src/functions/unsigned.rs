@@ -154,6 +154,8 @@ fn cast_int(ctx: &Context<'_>) -> Result<Value> {
             let text = String::from_utf8_lossy(t);
             match kind {
                 DECIMAL => decimal_bits(&text, unsigned),
+                // A negative TIME is 0 as UNSIGNED.
+                TEMPORAL if unsigned && text.trim_start().starts_with('-') => 0,
                 TEMPORAL => temporal_bits(&text),
                 _ => string_bits(t),
             }
