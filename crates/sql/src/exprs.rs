@@ -133,6 +133,7 @@ impl ExprCtx<'_> {
                 for item in list.iter_mut() {
                     typing::comparison_operands(item, expr, &self.scopes);
                 }
+                typing::temporal_operands(expr, list.iter_mut(), &self.scopes);
                 if let Some(first) = list.first() {
                     typing::comparison_operands(expr, first, &self.scopes);
                 }
@@ -145,6 +146,8 @@ impl ExprCtx<'_> {
                     typing::comparison_operands(bound, expr, &self.scopes);
                 }
                 typing::comparison_operands(expr, low, &self.scopes);
+                let bounds = [&mut **low, &mut **high];
+                typing::temporal_operands(expr, bounds.into_iter(), &self.scopes);
                 None
             }
             Expr::RLike { regexp, .. } => {

@@ -442,23 +442,44 @@ pub(crate) fn temporal_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, 
 /// column's canonical text, `tutti_temporal(c, kind, fsp)`; the column keeps its index.
 fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Option<Expr> {
     let temporal = |e: &Expr| temporal_kind(e, scopes);
-    let constant = |e: &Expr| {
-        is_literal(e) && !matches!(unnested(e), Expr::Value(v) if v.value == SqlValue::Null)
-            || temporal_literal(e)
-    };
-    let convert = |c: &Expr, (kind, fsp): (&str, u32)| {
-        func(
-            "tutti_temporal",
-            vec![operand(c.clone()), string(kind), number(fsp.to_string())],
-        )
-    };
-    if let (Some(t), true) = (temporal(l), constant(r)) {
-        return Some(binop(l.clone(), op.clone(), convert(r, t)));
+    if let (Some(t), true) = (temporal(l), temporal_constant(r)) {
+        return Some(binop(l.clone(), op.clone(), as_temporal(r, t)));
     }
-    if let (true, Some(t)) = (constant(l), temporal(r)) {
-        return Some(binop(convert(l, t), op.clone(), r.clone()));
+    if let (true, Some(t)) = (temporal_constant(l), temporal(r)) {
+        return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
     }
     None
+}
+
+/// A constant a temporal column reads as its own type (not NULL).
+fn temporal_constant(e: &Expr) -> bool {
+    is_literal(e) && !matches!(unnested(e), Expr::Value(v) if v.value == SqlValue::Null)
+        || temporal_literal(e)
+}
+
+/// `tutti_temporal(c, kind, fsp)`: the constant `c` as a value of the column's type.
+fn as_temporal(c: &Expr, (kind, fsp): (&str, u32)) -> Expr {
+    func(
+        "tutti_temporal",
+        vec![operand(c.clone()), string(kind), number(fsp.to_string())],
+    )
+}
+
+/// `x [NOT] IN (..)` and `x BETWEEN a AND b` with a temporal column `x`: its constants are
+/// read as the column's type, as `=` reads them (`d BETWEEN '2001-2-5' AND '01-04-14'`).
+pub(crate) fn temporal_operands<'a>(
+    x: &Expr,
+    items: impl Iterator<Item = &'a mut Expr>,
+    scopes: &Scopes,
+) {
+    let Some(t) = temporal_kind(x, scopes) else {
+        return;
+    };
+    for e in items {
+        if temporal_constant(e) {
+            *e = as_temporal(e, t);
+        }
+    }
 }
 
 /// `l op r` between strings where no column decides the collation (`'a' = 'A'`,
