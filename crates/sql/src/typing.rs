@@ -718,11 +718,36 @@ fn hybrid_value(hex: &str) -> Option<i64> {
         .and_then(|v| i64::try_from(v).ok())
 }
 
-/// True for a hex or bit literal, or an expression returning one (see [`numeric`]).
+/// True for a hex or bit literal, or an expression returning one: what [`numeric`] changes.
 fn hybrid(e: &Expr) -> bool {
-    let mut probe = e.clone();
-    numeric(&mut probe);
-    probe != *e
+    match e {
+        Expr::Value(v) => {
+            matches!(&v.value, SqlValue::HexStringLiteral(h) if hybrid_value(h).is_some())
+        }
+        Expr::Nested(inner) => hybrid(inner),
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus | UnaryOperator::Plus,
+            expr,
+        } => hybrid(expr),
+        Expr::Case {
+            conditions,
+            else_result,
+            ..
+        } => conditions
+            .iter()
+            .map(|c| &c.result)
+            .chain(else_result.as_deref())
+            .any(hybrid),
+        Expr::Function(f) => {
+            let skip = match function_name(f).as_str() {
+                "coalesce" | "ifnull" | "greatest" | "least" | "nullif" => 0,
+                "if" => 1,
+                _ => return false,
+            };
+            args(f).into_iter().skip(skip).any(hybrid)
+        }
+        _ => false,
+    }
 }
 
 /// Numeric context for the operands of `l op r`: both sides of arithmetic and bit
