@@ -687,14 +687,21 @@ pub(crate) fn numeric(e: &mut Expr) {
             }
         }
         Expr::Function(f) => {
-            let skip = match function_name(f).as_str() {
-                "coalesce" | "ifnull" | "greatest" | "least" | "nullif" => 0,
-                "if" => 1,
-                _ => return,
-            };
-            numeric_args(f, skip);
+            if let Some(skip) = returned_arguments(f) {
+                numeric_args(f, skip);
+            }
         }
         _ => {}
+    }
+}
+
+/// For a function that returns one of its arguments (`COALESCE`, `IF`, ...), the first
+/// argument it may return (`IF`'s condition is not one); None for other functions.
+fn returned_arguments(f: &Function) -> Option<usize> {
+    match function_name(f).as_str() {
+        "coalesce" | "ifnull" | "greatest" | "least" | "nullif" => Some(0),
+        "if" => Some(1),
+        _ => None,
     }
 }
 
@@ -739,12 +746,7 @@ fn hybrid(e: &Expr) -> bool {
             .chain(else_result.as_deref())
             .any(hybrid),
         Expr::Function(f) => {
-            let skip = match function_name(f).as_str() {
-                "coalesce" | "ifnull" | "greatest" | "least" | "nullif" => 0,
-                "if" => 1,
-                _ => return false,
-            };
-            args(f).into_iter().skip(skip).any(hybrid)
+            returned_arguments(f).is_some_and(|skip| args(f).into_iter().skip(skip).any(hybrid))
         }
         _ => false,
     }
