@@ -9,19 +9,23 @@
 //! dropped again and the error returned, so the statement is all or nothing as in MariaDB
 //! 10.6+; other sessions may see the empty table in between.
 //!
-//! Column types: a result column that reads a table column keeps its declared type; a
-//! computed one gets its type from the values (integers: INT or BIGINT, by range; exact
-//! decimals: DECIMAL(p,s) wide enough for every value; reals: DOUBLE; text: VARCHAR of the
-//! longest value, LONGTEXT past 16383 characters; bytes: VARBINARY / LONGBLOB; only NULLs:
-//! BINARY(0), as MariaDB). MariaDB derives them from the expression instead, so a computed
-//! column can differ in width (never in the values it holds).
+//! Column types: MariaDB's, derived from the SELECT's expressions by the translator (see
+//! `tutti_sql::ResultType`): a column read as is keeps its definition (type, NOT NULL,
+//! DEFAULT), a computed one gets the type MariaDB gives its expression (`a+1` over an INT:
+//! `bigint(12)`). Where no type was derived, or the values would not fit the derived one, the
+//! type comes from the values (integers: INT or BIGINT, by range; exact decimals:
+//! DECIMAL(p,s) wide enough for every value; reals: DOUBLE; text: VARCHAR of the longest
+//! value, LONGTEXT past 16383 characters; bytes: VARBINARY / LONGBLOB; only NULLs:
+//! BINARY(0), as MariaDB): such a column can differ from MariaDB's in width, never in the
+//! values it holds.
 
-use tutti_sql::{CreateSelect, Env, Stmt};
+use tutti_sql::{CreateSelect, Env, ResultType, Stmt};
 use tutti_wsrep::Value;
 
 use crate::result::Response;
 use crate::session::Session;
 use crate::show::mysql_type;
+use crate::show_table::default_clause;
 use crate::{sqlite, ExecError};
 
 /// VARCHAR's longest length in utf8mb4 characters (65,535 bytes a row).
@@ -57,7 +61,11 @@ impl Session {
             .map(|(i, (name, decl))| {
                 let decimal = cs.decimal.get(i).copied().flatten();
                 let values = rows.iter().map(|r| &r[i]);
-                (name.clone(), column_type(decl.as_deref(), values, decimal))
+                let derived = cs.select.result_types.get(i).and_then(Option::as_ref);
+                let ty = derived
+                    .and_then(|t| derived_type(t, rows.iter().map(|r| &r[i])))
+                    .unwrap_or_else(|| column_type(decl.as_deref(), values, decimal));
+                (name.clone(), ty)
             })
             .collect();
         self.run_all(&cs.create_sql(&columns)?, &[])?;
@@ -92,6 +100,53 @@ impl Session {
             last = self.run(stmt, params)?;
         }
         Ok(last)
+    }
+}
+
+/// The column definition MariaDB gives a result column of the derived type `t` (type and
+/// NOT NULL, and a copied column's DEFAULT), when its values fit it.
+fn derived_type<'a>(t: &ResultType, values: impl Iterator<Item = &'a Value>) -> Option<String> {
+    let values: Vec<&Value> = values.collect();
+    let has_null = values.iter().any(|v| v.is_null());
+    match t {
+        ResultType::Column { column, autoinc } => {
+            // ENUM's members live in a CHECK constraint, not in the declared type
+            // a view's columns have no declared type
+            if column.decl_type.is_empty()
+                || column.decl_type.eq_ignore_ascii_case("enum")
+                || (column.not_null && has_null)
+            {
+                return None;
+            }
+            let mut def = mysql_type(&column.decl_type);
+            if column.not_null {
+                def.push_str(" NOT NULL");
+            }
+            let default = if *autoinc {
+                Some("0".to_string())
+            } else {
+                default_clause(column)
+            };
+            if let Some(d) = default {
+                def.push_str(&format!(" DEFAULT {d}"));
+            }
+            Some(def)
+        }
+        ResultType::Computed {
+            mysql_type,
+            not_null,
+        } => {
+            let present: Vec<&Value> = values.into_iter().filter(|v| !v.is_null()).collect();
+            let mut def = match declared_fit(mysql_type, &present) {
+                Fit::Yes => mysql_type.clone(),
+                Fit::Widened(wider) => wider,
+                Fit::No => return None,
+            };
+            if *not_null && !has_null {
+                def.push_str(" NOT NULL");
+            }
+            Some(def)
+        }
     }
 }
 
@@ -300,6 +355,7 @@ mod tests {
     fn declared_types_are_kept_computed_ones_hold_their_values() {
         assert_eq!(ty(Some("DECIMAL TEXT(10,2)"), &[], None), "decimal(10,2)");
         assert_eq!(ty(Some("BIGINT UNSIGNED"), &[], None), "bigint unsigned");
+        assert_eq!(ty(Some("INT UNSIGNED(5)"), &[], None), "int(5) unsigned");
         assert_eq!(ty(None, &[Value::Null], None), "BINARY(0)");
         assert_eq!(ty(None, &[Value::Int(1), Value::Null], None), "INT");
         assert_eq!(ty(None, &[Value::Int(1 << 40)], None), "BIGINT");

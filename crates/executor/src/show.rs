@@ -291,6 +291,10 @@ impl Session {
 /// The MySQL spelling of a declared type.
 pub(crate) fn mysql_type(decl: &str) -> String {
     let d = decl.to_ascii_lowercase();
+    // an integer's display width is kept after UNSIGNED, where SQLite wants it
+    if let Some((name, width)) = d.split_once(" unsigned(") {
+        return format!("{name}({width} unsigned");
+    }
     match d.as_str() {
         "integer" => "int".into(),
         "json text" => "json".into(),

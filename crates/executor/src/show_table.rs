@@ -198,10 +198,11 @@ fn is_operator_word(w: &sqlparser::tokenizer::Word) -> bool {
 /// `enum('a','b')`, `year(4)`, `longtext` for JSON).
 fn display_type(decl: &str, members: Option<&[String]>) -> String {
     let d = decl.to_ascii_lowercase();
-    let unsigned = d.ends_with(" unsigned");
+    let unsigned = d.contains(" unsigned");
     let base_len = d.find(['(', ' ']).unwrap_or(d.len());
     let (base, rest) = d.split_at(base_len);
     let width = rest
+        .trim_start_matches(" unsigned")
         .strip_prefix('(')
         .and_then(|r| r.split_once(')'))
         .map(|(w, _)| w.to_string());
@@ -262,7 +263,7 @@ fn fsp(decl: &str) -> Option<u32> {
 }
 
 /// A column's default as MariaDB shows it in `SHOW CREATE TABLE` (None: no DEFAULT clause).
-fn default_clause(c: &ColumnInfo) -> Option<String> {
+pub(crate) fn default_clause(c: &ColumnInfo) -> Option<String> {
     let Some(d) = c.default.as_deref() else {
         return (!c.not_null && c.pk == 0).then(|| "NULL".into());
     };
@@ -686,6 +687,8 @@ mod tests {
             ("INT UNSIGNED", "int(10) unsigned"),
             ("BIGINT UNSIGNED", "bigint(20) unsigned"),
             ("TINYINT(1)", "tinyint(1)"),
+            ("INT(3)", "int(3)"),
+            ("INT UNSIGNED(5)", "int(5) unsigned"),
             ("SMALLINT", "smallint(6)"),
             ("MEDIUMINT UNSIGNED", "mediumint(8) unsigned"),
             ("DECIMAL TEXT(10,2)", "decimal(10,2)"),

@@ -286,6 +286,7 @@ fn bit_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
         }
     }
     let bits = match crate::literals::const_value(e) {
+        Some(Value::Null) => return Ok("NULL".into()),
         Some(Value::Int(i)) if i >= 0 => Some(i),
         Some(Value::Blob(b)) if b.len() <= 8 => {
             i64::try_from(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x))).ok()

@@ -18,7 +18,7 @@ use sqlparser::tokenizer::Token;
 
 use crate::columns::{index_sql, key_parts};
 use crate::cursor::Cursor;
-use crate::dispatch::Res;
+use crate::dispatch::{Res, StmtInfo};
 use crate::names::{check_schema, quote_str, resolve};
 use crate::rewrite::Rewriter;
 use crate::{DdlStmt, Env, SqlError, Stmt, TableName};
@@ -243,13 +243,14 @@ pub(crate) fn rename_table_sql(env: &dyn Env, old: &TableName, new: &TableName) 
 }
 
 /// `CREATE [OR REPLACE] VIEW v [(cols)] AS select`.
-pub(crate) fn create_view(env: &dyn Env, cv: CreateView) -> Res<Stmt> {
+pub(crate) fn create_view(info: &StmtInfo<'_>, cv: CreateView) -> Res<Stmt> {
+    let env = info.env;
     if cv.materialized {
         return Err(SqlError::Unsupported("materialized views".into()).into());
     }
     let view = resolve(env, &cv.name)?;
     let mut query = cv.query;
-    let mut rw = Rewriter::new(env);
+    let mut rw = Rewriter::new(env).with_source(info.source());
     rw.query(&mut query)?;
     if rw.ex.volatile {
         return Err(

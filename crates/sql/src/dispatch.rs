@@ -56,6 +56,11 @@ pub(crate) struct StmtInfo<'a> {
 }
 
 impl<'a> StmtInfo<'a> {
+    /// The client's whole text.
+    pub fn source(&self) -> &'a Source<'a> {
+        self.src
+    }
+
     /// The statement's original text.
     pub fn text(&self) -> &'a str {
         self.src.text(self.start, self.end)
@@ -185,7 +190,7 @@ fn generic(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         }
         S::CreateTable(ct) => create_table::create_table(info.env, ct)?,
         S::CreateIndex(ci) => ddl::create_index(info.env, ci)?,
-        S::CreateView(cv) => ddl::create_view(info.env, cv)?,
+        S::CreateView(cv) => ddl::create_view(info, cv)?,
         S::Drop {
             object_type,
             if_exists,

@@ -35,7 +35,7 @@ use crate::{autoinc, stored, Env, Query, QueryKind, SqlError, Stmt, TableInfo, T
 /// A SELECT (including UNION, CTEs).
 pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<Stmt, SqlError> {
     let calc_found_rows = matches!(&stmt, Statement::Query(q) if calc_found_rows(q));
-    let mut rw = Rewriter::new(info.env);
+    let mut rw = Rewriter::new(info.env).with_source(info.source());
     rw.statement(&mut stmt)?;
     let lock = match (&stmt, rw.lock, info.locking) {
         (Statement::Query(q), Some(spec), _) => Some(crate::locking::row_lock(info.env, q, spec)?),
@@ -97,6 +97,7 @@ fn finish(
         reads: rw.reads(),
         volatile: rw.ex.volatile,
         decimal_columns: rw.decimal_columns.clone().unwrap_or_default(),
+        result_types: rw.result_types.clone().unwrap_or_default(),
         found_rows_sql: None,
     })
 }

@@ -150,6 +150,13 @@ impl ExprCtx<'_> {
                 typing::temporal_operands(expr, bounds.into_iter(), &self.scopes);
                 None
             }
+            Expr::Like {
+                negated,
+                expr,
+                pattern,
+                escape_char,
+                any: false,
+            } => binary_like(*negated, expr, pattern, escape_char, &self.scopes),
             Expr::RLike { regexp, .. } => {
                 *regexp = true;
                 None
@@ -576,6 +583,36 @@ pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
         "BINARY"
     };
     ObjectName::from(vec![Ident::new(name)])
+}
+
+/// `x LIKE p` with a binary operand → `tutti_like_bin(x, p, escape)` (exact, where SQLite's
+/// `like()`, which storage replaces by MariaDB's, folds case); None: left to `like()`. Number
+/// literals are matched as written (see `typing::like_operand`).
+fn binary_like(
+    negated: bool,
+    x: &mut Box<Expr>,
+    pattern: &mut Box<Expr>,
+    escape: &mut Option<Box<Expr>>,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    typing::like_operand(x);
+    typing::like_operand(pattern);
+    if !typing::binary_string(x, scopes) && !typing::binary_string(pattern, scopes) {
+        return None;
+    }
+    let escape = escape.take().map_or_else(|| string("\\"), |e| *e);
+    let like = func(
+        "tutti_like_bin",
+        vec![take_box(x), take_box(pattern), escape],
+    );
+    Some(if negated {
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            expr: Box::new(nested(like)),
+        }
+    } else {
+        like
+    })
 }
 
 /// `CAST(x AS type)` for a MySQL target type.

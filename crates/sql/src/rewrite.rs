@@ -25,7 +25,10 @@ use sqlparser::ast::{
 
 use crate::ast_build::select_star_from;
 use crate::exprs::{pre_rewrite, ExprCtx};
+use crate::item_names;
 use crate::names::{parts, quote, quoted, resolve_parts, sqlite_object};
+use crate::result_types::{self, ResultType};
+use crate::syntax::Source;
 use crate::typing::Scope;
 use crate::{Env, SqlError, TableInfo, TableName};
 
@@ -47,6 +50,10 @@ pub(crate) struct Rewriter<'a> {
     /// The result columns of the statement's query that are computed DECIMALs (set by its
     /// first SELECT).
     pub decimal_columns: Option<Vec<String>>,
+    /// The client's text, for result column names.
+    source: Option<&'a Source<'a>>,
+    /// MariaDB's types of the statement's result columns (set by its first SELECT).
+    pub result_types: Option<Vec<Option<ResultType>>>,
 }
 
 fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
@@ -92,6 +99,8 @@ impl<'a> Rewriter<'a> {
             withs: Vec::new(),
             depth: 0,
             decimal_columns: None,
+            source: None,
+            result_types: None,
         }
     }
 
@@ -113,6 +122,45 @@ impl<'a> Rewriter<'a> {
         result(e.visit(self))
     }
 
+    /// Names result columns after the client's text `src` (see `item_names`).
+    pub fn with_source(mut self, src: &'a Source<'a>) -> Self {
+        self.source = Some(src);
+        self
+    }
+
+    /// The source texts of a SELECT's items, when one of them is an unaliased expression
+    /// whose name is its text.
+    fn item_texts(&self, s: &Select) -> Option<Vec<String>> {
+        let typed = s.projection.iter().any(|i| {
+            matches!(i, SelectItem::UnnamedExpr(e)
+                if !matches!(e, Expr::Identifier(_) | Expr::CompoundIdentifier(_)))
+        });
+        if !typed {
+            return None;
+        }
+        item_names::item_texts(
+            self.source?,
+            s.select_token.0.span.start,
+            s.projection.len(),
+        )
+    }
+
+    /// True when SQLite names the result column `e` `name` by itself: `e` is a column of a
+    /// table in scope, written as it was declared.
+    fn sqlite_names_alike(&self, e: &Expr, name: &str) -> bool {
+        let written = match e {
+            Expr::Identifier(i) => i,
+            Expr::CompoundIdentifier(ids) => &ids[ids.len() - 1],
+            _ => return false,
+        };
+        written.value == name
+            && self.ex.scopes.last().is_some_and(|scope| {
+                scope
+                    .iter()
+                    .any(|t| t.table.columns.iter().any(|c| c.name == name))
+            })
+    }
+
     /// The tables read, when every object named is a known table.
     pub fn reads(&self) -> Option<Vec<TableName>> {
         (!self.other_objects).then(|| self.tables.clone())
@@ -127,6 +175,10 @@ impl<'a> Rewriter<'a> {
 
     fn pre_query(&mut self, q: &mut Query) -> Result<(), SqlError> {
         unwrap_parenthesized(q);
+        if self.depth == 1 && !matches!(q.body.as_ref(), SetExpr::Select(_)) {
+            // a UNION's types aggregate all its SELECTs': not derived
+            self.result_types.get_or_insert_with(Vec::new);
+        }
         // The CTEs are rewritten here, each seeing only the CTEs before it (and itself when
         // RECURSIVE), then kept aside so the walk over the query does not visit them again.
         let mut names = Vec::new();
@@ -181,19 +233,30 @@ impl<'a> Rewriter<'a> {
         crate::having::having_to_where(s);
         let scope = self.scope_of(&s.from);
         self.ex.scopes.push(scope);
+        if self.depth == 1 && self.result_types.is_none() {
+            self.result_types = Some(result_types::of_projection(
+                &s.projection,
+                &s.from,
+                &self.ex.scopes,
+            ));
+        }
         for twj in &mut s.from {
             fix_joins(twj);
         }
-        for item in &mut s.projection {
+        let texts = self.item_texts(s);
+        for (i, item) in s.projection.iter_mut().enumerate() {
             match item {
                 SelectItem::UnnamedExpr(e) => {
-                    if let Some(name) = mysql_column_name(e) {
-                        let expr = std::mem::replace(e, Expr::value(SqlValue::Null));
-                        *item = SelectItem::ExprWithAlias {
-                            expr,
-                            alias: quoted(name),
-                        };
+                    let text = texts.as_ref().and_then(|t| t.get(i)).map(String::as_str);
+                    let name = item_names::column_name(e, text);
+                    if self.sqlite_names_alike(e, &name) {
+                        continue;
                     }
+                    let expr = std::mem::replace(e, Expr::value(SqlValue::Null));
+                    *item = SelectItem::ExprWithAlias {
+                        expr,
+                        alias: quoted(name),
+                    };
                 }
                 SelectItem::ExprWithAlias { alias, .. } => quote(alias),
                 SelectItem::QualifiedWildcard(
@@ -461,31 +524,6 @@ fn fix_joins(twj: &mut TableWithJoins) {
                 }
             }
         }
-    }
-}
-
-/// MySQL's column name for an unaliased projection item, when SQLite's would differ.
-fn mysql_column_name(e: &Expr) -> Option<String> {
-    match e {
-        Expr::Identifier(i) => {
-            let special = i.quote_style.is_none()
-                && (i.value.starts_with('@') || i.value.eq_ignore_ascii_case("CURRENT_USER"));
-            special.then(|| i.value.clone())
-        }
-        Expr::CompoundIdentifier(ids) => {
-            let special = ids[0].quote_style.is_none() && ids[0].value.starts_with("@@");
-            special.then(|| e.to_string())
-        }
-        Expr::Value(v) => match &v.value {
-            SqlValue::SingleQuotedString(s)
-            | SqlValue::DoubleQuotedString(s)
-            | SqlValue::NationalStringLiteral(s) => Some(s.clone()),
-            SqlValue::Placeholder(_) => Some("?".into()),
-            SqlValue::Boolean(b) => Some(if *b { "TRUE" } else { "FALSE" }.into()),
-            SqlValue::HexStringLiteral(h) => Some(format!("0x{h}")),
-            _ => Some(e.to_string()),
-        },
-        _ => Some(e.to_string()),
     }
 }
 

@@ -87,7 +87,7 @@ fn text_or_temporal(decl: &str) -> Option<Storage> {
 /// The range of an integer declared type (`INT`, `SMALLINT UNSIGNED`, `TINYINT(1)`, ...).
 fn integer_range(decl: &str) -> Option<(i64, i64)> {
     let d = decl.to_ascii_uppercase();
-    let unsigned = d.ends_with(" UNSIGNED");
+    let unsigned = d.contains(" UNSIGNED");
     let base = d.split(['(', ' ']).next()?;
     let bits = match base {
         "TINYINT" => 8,

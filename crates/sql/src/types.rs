@@ -260,6 +260,9 @@ pub struct Query {
     /// Result columns (by name) that are computed DECIMALs: sent as DECIMAL, though SQLite
     /// sees text (stored DECIMAL columns are known by their declared type).
     pub decimal_columns: Vec<String>,
+    /// MariaDB's column types for the result columns, where derived (see `result_types`;
+    /// empty when not derived at all), for `CREATE TABLE ... SELECT`.
+    pub result_types: Vec<Option<crate::ResultType>>,
     /// `SELECT SQL_CALC_FOUND_ROWS ... LIMIT n`: SQLite SQL (same parameters) counting the
     /// rows the query would return without its LIMIT, for `FOUND_ROWS()`.
     pub found_rows_sql: Option<String>,

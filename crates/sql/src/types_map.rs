@@ -5,8 +5,8 @@
 //! names, then an optional `(n)` or `(n,m)`); the name also gives SQLite the right affinity
 //! (`INT` → INTEGER, `CHAR`/`TEXT` → TEXT, `DOUBLE` → REAL, `DECIMAL` → NUMERIC, ...).
 //!
-//! * Integers keep their name plus ` UNSIGNED`; display widths are dropped except
-//!   `TINYINT(1)` (booleans). `BOOL`/`BOOLEAN` → `TINYINT(1)`.
+//! * Integers keep their name plus ` UNSIGNED`, and a display width that is not the type's
+//!   default (`INT(3)`, `INT UNSIGNED(5)`). `BOOL`/`BOOLEAN` → `TINYINT(1)`.
 //! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `BINARY(n)`, `VARBINARY(n)`, `*BLOB`, `FLOAT`, `DOUBLE`, `DOUBLE PRECISION`, `REAL`, `DATE`, `DATETIME(n)`,
 //!   `TIMESTAMP(n)`, `TIME(n)`, `YEAR`, `BIT(n)` keep their name. UNSIGNED on non-integer
 //!   types (deprecated in MySQL) is dropped.
@@ -57,12 +57,28 @@ fn text(decl: impl Into<String>) -> MappedType {
     }
 }
 
-fn int(name: &str, unsigned: bool) -> MappedType {
-    let decl = if unsigned {
+/// An integer type; a display width other than the type's default is kept at the end
+/// (`INT(3)`, `INT UNSIGNED(5)`: SQLite wants the parenthesis last), for SHOW CREATE TABLE.
+fn int(name: &str, unsigned: bool, width: Option<u64>) -> MappedType {
+    let default_width = match (name, unsigned) {
+        ("TINYINT", false) => 4,
+        ("TINYINT", true) => 3,
+        ("SMALLINT", false) => 6,
+        ("SMALLINT", true) => 5,
+        ("MEDIUMINT", false) => 9,
+        ("MEDIUMINT", true) => 8,
+        ("INT" | "INTEGER", false) => 11,
+        ("INT" | "INTEGER", true) => 10,
+        _ => 20,
+    };
+    let mut decl = if unsigned {
         format!("{name} UNSIGNED")
     } else {
         name.to_string()
     };
+    if let Some(w) = width.filter(|w| (1..=255).contains(w) && *w != default_width) {
+        decl.push_str(&format!("({w})"));
+    }
     MappedType {
         integer: true,
         ..plain(decl)
@@ -104,18 +120,18 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
             integer: true,
             ..plain("TINYINT(1)")
         },
-        T::TinyInt(_) => int("TINYINT", false),
-        T::TinyIntUnsigned(_) => int("TINYINT", true),
-        T::SmallInt(_) | T::Int2(_) => int("SMALLINT", false),
-        T::SmallIntUnsigned(_) | T::Int2Unsigned(_) => int("SMALLINT", true),
-        T::MediumInt(_) => int("MEDIUMINT", false),
-        T::MediumIntUnsigned(_) => int("MEDIUMINT", true),
-        T::Int(_) | T::Int4(_) => int("INT", false),
-        T::IntUnsigned(_) | T::Int4Unsigned(_) => int("INT", true),
-        T::Integer(_) => int("INTEGER", false),
-        T::IntegerUnsigned(_) => int("INTEGER", true),
-        T::BigInt(_) | T::Int8(_) => int("BIGINT", false),
-        T::BigIntUnsigned(_) | T::Int8Unsigned(_) => int("BIGINT", true),
+        T::TinyInt(w) => int("TINYINT", false, *w),
+        T::TinyIntUnsigned(w) => int("TINYINT", true, *w),
+        T::SmallInt(w) | T::Int2(w) => int("SMALLINT", false, *w),
+        T::SmallIntUnsigned(w) | T::Int2Unsigned(w) => int("SMALLINT", true, *w),
+        T::MediumInt(w) => int("MEDIUMINT", false, *w),
+        T::MediumIntUnsigned(w) => int("MEDIUMINT", true, *w),
+        T::Int(w) | T::Int4(w) => int("INT", false, *w),
+        T::IntUnsigned(w) | T::Int4Unsigned(w) => int("INT", true, *w),
+        T::Integer(w) => int("INTEGER", false, *w),
+        T::IntegerUnsigned(w) => int("INTEGER", true, *w),
+        T::BigInt(w) | T::Int8(w) => int("BIGINT", false, *w),
+        T::BigIntUnsigned(w) | T::Int8Unsigned(w) => int("BIGINT", true, *w),
         T::Char(l) | T::Character(l) => text(char_len("CHAR", l)),
         T::Varchar(l) | T::CharacterVarying(l) | T::CharVarying(l) | T::Nvarchar(l) => {
             text(char_len("VARCHAR", l))
@@ -196,6 +212,9 @@ mod tests {
             ("BIGINT(20) UNSIGNED", "BIGINT UNSIGNED"),
             ("TINYINT(1)", "TINYINT(1)"),
             ("TINYINT(4)", "TINYINT"),
+            ("INT(3)", "INT(3)"),
+            ("INT(5) UNSIGNED", "INT UNSIGNED(5)"),
+            ("BIGINT(21) UNSIGNED", "BIGINT UNSIGNED(21)"),
             ("SMALLINT", "SMALLINT"),
             ("MEDIUMINT UNSIGNED", "MEDIUMINT UNSIGNED"),
             ("BOOL", "TINYINT(1)"),

@@ -420,6 +420,41 @@ fn comparison(
     })
 }
 
+/// True when a (rewritten) string expression is binary, compared byte for byte: a BINARY,
+/// VARBINARY or BLOB column, a `BINARY`/`_binary` cast, a `_bin` collation.
+pub(crate) fn binary_string(e: &Expr, scopes: &Scopes) -> bool {
+    match e {
+        Expr::Nested(x) => binary_string(x, scopes),
+        Expr::Collate { collation, .. } => collation.to_string().eq_ignore_ascii_case("BINARY"),
+        Expr::Cast { data_type, .. } => {
+            matches!(
+                data_type,
+                DataType::Blob(_) | DataType::Binary(_) | DataType::Varbinary(_)
+            )
+        }
+        Expr::Function(f) => function_name(f) == "tutti_cast_binary",
+        _ => decl_of(e, scopes).is_some_and(|d| {
+            let d = d.to_ascii_uppercase();
+            matches!(
+                d.split(['(', ' ']).next(),
+                Some("BINARY" | "VARBINARY" | "TINYBLOB" | "BLOB" | "MEDIUMBLOB" | "LONGBLOB")
+            )
+        }),
+    }
+}
+
+/// A LIKE operand: a number literal with a fraction is matched as written (`10.00`, not the
+/// REAL 10.0), as MySQL matches the DECIMAL's text.
+pub(crate) fn like_operand(e: &mut Expr) {
+    if let Expr::Value(v) = e {
+        if let SqlValue::Number(n, _) = &v.value {
+            if n.contains('.') && !n.contains(['e', 'E']) {
+                *e = string(n);
+            }
+        }
+    }
+}
+
 /// The declared type of a column reference.
 fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
     match e {

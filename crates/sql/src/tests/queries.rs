@@ -103,7 +103,7 @@ fn session_functions_and_variables() {
     // Backticks make a column, not a variable.
     assert_eq!(
         s("SELECT `@x` FROM t"),
-        r#"SELECT "@x" FROM "app.t" AS "t""#
+        r#"SELECT "@x" AS "@x" FROM "app.t" AS "t""#
     );
     assert_eq!(
         err("SELECT @@nope"),
@@ -127,7 +127,7 @@ fn names_in_joins_subqueries_and_ctes() {
     );
     assert_eq!(
         s("SELECT d.x FROM (SELECT a AS x FROM t) AS d"),
-        r#"SELECT "d"."x" FROM (SELECT "a" AS "x" FROM "app.t" AS "t") AS "d""#
+        r#"SELECT "d"."x" AS "x" FROM (SELECT "a" AS "x" FROM "app.t" AS "t") AS "d""#
     );
     assert_eq!(
         s("WITH c AS (SELECT a FROM t), t AS (SELECT 1 AS a) SELECT * FROM c JOIN t ON c.a = t.a"),
@@ -135,7 +135,7 @@ fn names_in_joins_subqueries_and_ctes() {
     );
     assert_eq!(
         s("WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT i FROM n"),
-        r#"WITH RECURSIVE "n" ("i") AS (SELECT 1 AS "1" UNION ALL SELECT "i" + 1 AS "i + 1" FROM "n" WHERE "i" < 3) SELECT "i" FROM "n""#
+        r#"WITH RECURSIVE "n" ("i") AS (SELECT 1 AS "1" UNION ALL SELECT "i" + 1 AS "i + 1" FROM "n" WHERE "i" < 3) SELECT "i" AS "i" FROM "n""#
     );
     assert_eq!(
         s("SELECT t.*, other.u.* FROM t, other.u"),
@@ -147,7 +147,7 @@ fn names_in_joins_subqueries_and_ctes() {
     );
     assert_eq!(
         s("SELECT `select` FROM `order`"),
-        r#"SELECT "select" FROM "app.order" AS "order""#
+        r#"SELECT "select" AS "select" FROM "app.order" AS "order""#
     );
     assert_eq!(
         err("SELECT * FROM information_schema.tables"),

@@ -117,11 +117,11 @@ fn column_types_and_options() {
          ts TIMESTAMP(6) NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6), \
          f DECIMAL(10,2) DEFAULT -1.5, g BIGINT(20) UNSIGNED DEFAULT (a + 1), h SET('p','q'), \
          i TEXT CHARACTER SET binary, j TINYINT(1), k DOUBLE PRECISION, l DATETIME DEFAULT NOW(), \
-         m VARBINARY(16), n YEAR, o INT(3) ZEROFILL, p BIT(3)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+         m VARBINARY(16), n YEAR, o INT(3) ZEROFILL, p BIT(3) DEFAULT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
     );
     assert_eq!(
         s[0],
-        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10), "c" ENUM NOT NULL COLLATE tutti_general_ci, "d" JSON TEXT COLLATE tutti_general_ci, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP, "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" TEXT COLLATE tutti_general_ci, "i" TEXT, "j" TINYINT(1), "k" DOUBLE PRECISION, "l" DATETIME DEFAULT CURRENT_TIMESTAMP, "m" VARBINARY(16), "n" YEAR, "o" INT UNSIGNED, "p" BIT(3), PRIMARY KEY ("a"), CONSTRAINT "c enum" CHECK ("c" IN ('x', 'y')))"#
+        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10), "c" ENUM NOT NULL COLLATE tutti_general_ci, "d" JSON TEXT COLLATE tutti_general_ci, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP, "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" TEXT COLLATE tutti_general_ci, "i" TEXT, "j" TINYINT(1), "k" DOUBLE PRECISION, "l" DATETIME DEFAULT CURRENT_TIMESTAMP, "m" VARBINARY(16), "n" YEAR, "o" INT UNSIGNED(3), "p" BIT(3) DEFAULT NULL, PRIMARY KEY ("a"), CONSTRAINT "c enum" CHECK ("c" IN ('x', 'y')))"#
     );
     let s = stmts("CREATE TABLE t3 (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, x TEXT) DEFAULT COLLATE utf8mb4_bin");
     assert_eq!(
@@ -517,6 +517,70 @@ fn create_table_select() {
         panic!("not a CREATE TABLE ... SELECT")
     };
     assert!(cs.decimal.is_empty());
+}
+
+/// The column types MariaDB 10.11 creates for these expressions (read off its
+/// `SHOW CREATE TABLE`), `a` a nullable INT, `id` the INT primary key.
+#[test]
+fn create_table_select_derives_mariadbs_types() {
+    let sql = "CREATE TABLE t8 SELECT id, 1, -1, 00.50, 1e1, 'abc', NULL, id + 1, 12345678 + 1, \
+               a * 1.5, id / 2, a DIV 2, id MOD 3, -id, ~id, COUNT(*), SUM(a), AVG(id), MAX(id), \
+               CONCAT(id), CAST(id AS CHAR), CAST(id AS UNSIGNED), CAST(1 AS SIGNED), \
+               CAST(a AS DECIMAL(5,1)), IFNULL(a, 2.5), COALESCE(a, id), IF(a, b, NULL), \
+               CASE WHEN a THEN 1 ELSE 2 END, a = 1, id IS NULL, NOW(3), LENGTH(b), \
+               (SELECT 1) FROM t";
+    let Ok(Stmt::CreateSelect(cs)) = one(sql) else {
+        panic!("not a CREATE TABLE ... SELECT")
+    };
+    let shown: Vec<String> = cs
+        .select
+        .result_types
+        .iter()
+        .map(|t| match t {
+            Some(ResultType::Column { column, .. }) => format!("column {}", column.name),
+            Some(ResultType::Computed {
+                mysql_type,
+                not_null,
+            }) => format!("{mysql_type}{}", if *not_null { " NOT NULL" } else { "" }),
+            None => "?".into(),
+        })
+        .collect();
+    let expected = [
+        "column id",
+        "int(1) NOT NULL",
+        "int(2) NOT NULL",
+        "decimal(4,2) NOT NULL",
+        "double NOT NULL",
+        "varchar(3) NOT NULL",
+        "binary(0)",
+        "bigint(12) NOT NULL",
+        "bigint(10) NOT NULL",
+        "decimal(12,1)",
+        "decimal(14,4)",
+        "bigint(10)",
+        "bigint(11)",
+        "bigint(12) NOT NULL",
+        "bigint(21) unsigned NOT NULL",
+        "bigint(21) NOT NULL",
+        "decimal(32,0)",
+        "decimal(14,4)",
+        "int(11)",
+        "varchar(11)",
+        "varchar(11)",
+        "bigint(20) unsigned NOT NULL",
+        "int(2) NOT NULL",
+        "decimal(5,1)",
+        "decimal(11,1) NOT NULL",
+        "int(11) NOT NULL",
+        "mediumtext",
+        "int(2) NOT NULL",
+        "int(1)",
+        "int(1) NOT NULL",
+        "datetime(3) NOT NULL",
+        "int(10)",
+        "?",
+    ];
+    assert_eq!(shown, expected);
 }
 
 #[test]

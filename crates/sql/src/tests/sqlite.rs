@@ -510,6 +510,38 @@ fn queries_run_on_sqlite() {
         ),
         ["a", "b", "a + 1", "lit", "n", "@@max_allowed_packet"]
     );
+    // MariaDB's names: the column as written, the expression's text as typed.
+    assert_eq!(
+        column_names(
+            &c,
+            &env,
+            "SELECT SQL_NO_CACHE A, T.B, count(*), NULLIF(a,  1), a /* c */ +1, (1), (a), \
+             /* first */ ( a+1 ), null, true, 'x' 'y', _utf8mb4'z', x'41', - 1, +2, \
+             CASE WHEN a THEN (SELECT max(b) FROM t) END FROM t AS T GROUP BY a, T.b"
+        ),
+        [
+            "A",
+            "B",
+            "count(*)",
+            "NULLIF(a,  1)",
+            "a /* c */ +1",
+            "1",
+            "a",
+            "/* first */ ( a+1 )",
+            "NULL",
+            "TRUE",
+            "xy",
+            "z",
+            "x'41'",
+            "- 1",
+            "2",
+            "CASE WHEN a THEN (SELECT max(b) FROM t) END"
+        ]
+    );
+    assert_eq!(
+        column_names(&c, &env, "SELECT * FROM (SELECT a+0, max( b ) FROM t) d"),
+        ["a+0", "max( b )"]
+    );
     run(
         &c,
         &env,

@@ -238,7 +238,7 @@ fn update_and_delete_limits() {
     );
     assert_eq!(
         s("UPDATE t SET a = (SELECT MAX(a) FROM u) WHERE id IN (SELECT id FROM other.x)"),
-        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store((SELECT MAX("a") AS "MAX(a)" FROM "app.u" AS "u"), -2147483648, 2147483647, '`app`.`t`.`a`', 1) WHERE "id" IN (SELECT "id" FROM "other.x" AS "x")"#
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store((SELECT MAX("a") AS "MAX(a)" FROM "app.u" AS "u"), -2147483648, 2147483647, '`app`.`t`.`a`', 1) WHERE "id" IN (SELECT "id" AS "id" FROM "other.x" AS "x")"#
     );
 }
 

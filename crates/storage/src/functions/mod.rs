@@ -14,6 +14,7 @@ mod general_ci;
 mod hash;
 mod interval;
 mod json;
+mod like;
 mod math;
 mod regex;
 mod stored;
@@ -54,6 +55,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     hash::register(c)?;
     regex::register(c)?;
     json::register(c)?;
+    like::register(c)?;
     aggregate::register(c)?;
     decimal::register(c)?;
     stored::register(c)?;

@@ -1,0 +1,24 @@
+-- Result column names as typed, the column types CREATE TABLE ... SELECT derives from the expressions, and LIKE (collation, escapes, binary operands).
+CREATE TABLE src (id INT PRIMARY KEY AUTO_INCREMENT, a INT NOT NULL DEFAULT 5, b VARCHAR(10), c DECIMAL(10,2) NOT NULL, d DATETIME(3), e DOUBLE, g CHAR(4) NOT NULL, h TEXT, i TINYINT, j DATE NOT NULL, p INT(3), q BIGINT(5) UNSIGNED, bl BLOB);
+INSERT INTO src (a, b, c, d, e, g, h, i, j, p, q, bl) VALUES (7, 'hello', 12.5, '2001-02-03 04:05:06.789', 1.25, 'ab', 'text', -5, '2020-01-01', 123, 99999, 'hello'), (8, NULL, -1.5, NULL, NULL, 'x', NULL, NULL, '2020-01-02', NULL, NULL, 'HELLO');
+CREATE TABLE t1 SELECT a, id, b, c, d, e, g, h, i, j, p, q FROM src;
+SHOW CREATE TABLE t1;
+CREATE TABLE t2 SELECT * FROM src;
+SHOW CREATE TABLE t2;
+CREATE TABLE t3 SELECT 1, -1, 1.5, 00.50, 1e1, 'abc', NULL, a+1, a+i, c*2, c/3, a/2, e+1, 12345678+1, 99999*99999, i*i, -i, a*1.5 FROM src;
+SHOW CREATE TABLE t3;
+CREATE TABLE t4 SELECT count(*), sum(a), sum(c), avg(a), avg(c), max(b), min(d), max(a), count(b) FROM src;
+SHOW CREATE TABLE t4;
+CREATE TABLE t5 SELECT concat(b,g), ifnull(b,g), coalesce(a,i), if(a,b,h), case when a then 1 else 2 end, nullif(a,1), greatest(a,i), ifnull(a,c), ifnull(i,null), coalesce(d,j) FROM src;
+SHOW CREATE TABLE t5;
+CREATE TABLE t6 SELECT cast(a as char), cast(a as unsigned), cast(c as signed), cast(c as decimal(5,1)), cast(1 as signed), cast(i as char), cast(b as binary), cast(b as char(3)), cast(d as time), cast(d as date) FROM src WHERE id = 1;
+SHOW CREATE TABLE t6;
+CREATE TABLE t7 SELECT length(b), upper(b), md5(b), abs(a), a=1, a IS NULL, b LIKE 'x', a DIV 2, a MOD 3, -a, a & 3, c%3, nullif(h,'x'), nullif(bl,'x') FROM src;
+SHOW CREATE TABLE t7;
+SELECT * FROM t7 ORDER BY 1;
+SELECT 'A' LIKE 'a', 'A' LIKE 'a' COLLATE utf8mb4_bin, 'É' LIKE 'e', 'ab ' LIKE 'ab', 'hakan%' LIKE 'hakan\%', 'hakanX' LIKE 'hakan\%', 'a_c' LIKE 'a\_c', 'abc' LIKE 'a\_c', 'a%' LIKE 'a#%' ESCAPE '#';
+SELECT 10.00 LIKE '10.00', '10.00' LIKE 10.00, 1.0000 LIKE 1/1, NULL LIKE 'a', 'a' LIKE NULL, 'abc' NOT LIKE 'A%', BINARY 'abc' LIKE 'A%';
+SELECT id FROM src WHERE bl LIKE 'hello';
+SELECT id FROM src WHERE bl LIKE 'H%';
+SELECT id FROM src WHERE b LIKE 'H%';
+SELECT id FROM src WHERE bl NOT LIKE 'h%';

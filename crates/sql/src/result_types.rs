@@ -1,0 +1,939 @@
+//! The column types MariaDB gives a query's result columns, derived from the expressions as
+//! MariaDB derives them (its `Item` lengths, decimals, signedness and nullability), for the
+//! columns `CREATE TABLE ... SELECT` creates.
+//!
+//! A column read as is keeps its definition (type, NOT NULL, DEFAULT). A computed column
+//! gets MariaDB's type for its expression: literals by their spelling (`1` → `int(1)`,
+//! `00.50` → `decimal(4,2)`, `'abc'` → `varchar(3)`), integer arithmetic by precision (`a+1`
+//! over an `int(11)` → `bigint(12)`), DECIMAL arithmetic by MySQL's precision and scale
+//! rules (`/` adds `div_precision_increment` = 4 digits), CAST by its target, aggregates
+//! (`COUNT` → `bigint(21)`, `SUM` → 22 more digits, `AVG` → 4 more), IFNULL/COALESCE/IF/
+//! CASE/GREATEST by MariaDB's type aggregation, and the common string and date functions.
+//! NOT NULL follows MariaDB's nullability (`1+a` is NOT NULL when `a` is; `a/2`, `CONCAT(a)`
+//! and casts to strings or dates never are).
+//!
+//! What is not covered here (a subquery, a column of a derived table, most functions) is
+//! left unknown, and the executor falls back to a type that holds the values; the executor
+//! also checks that the values fit the type given here before using it.
+
+use sqlparser::ast::{
+    BinaryOperator, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    FunctionArguments, JoinConstraint, JoinOperator, SelectItem, SelectItemQualifiedWildcardKind,
+    TableFactor, TableWithJoins, UnaryOperator, Value as SqlValue,
+};
+
+use crate::decimal::DecimalType;
+use crate::typing::{Scope, Scopes};
+use crate::ColumnInfo;
+
+/// MariaDB's `div_precision_increment` default: digits a division adds to the scale.
+const DIV_PRECISION_INCREMENT: u32 = 4;
+/// Strings longer than this many characters become TEXT/BLOB columns.
+const VARCHAR_LIMIT: u32 = 512;
+/// DECIMAL's most digits and most fraction digits.
+const MAX_PRECISION: u32 = 65;
+const MAX_SCALE: u32 = 38;
+/// Bytes per character of the default character set (utf8mb4).
+const MBMAXLEN: u32 = 4;
+
+/// The type of one result column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResultType {
+    /// A table column read as is: its definition is copied.
+    Column {
+        /// The column.
+        column: ColumnInfo,
+        /// It is the table's AUTO_INCREMENT column (copied as `NOT NULL DEFAULT 0`).
+        autoinc: bool,
+    },
+    /// A computed value.
+    Computed {
+        /// Its MySQL type (`bigint(12)`, `decimal(14,4)`, `varchar(11)`).
+        mysql_type: String,
+        /// It is never NULL (the column is created NOT NULL).
+        not_null: bool,
+    },
+}
+
+/// The result types of a select list (None where unknown), `*` expanded; empty when a `*`
+/// cannot be expanded (a FROM item that is not a known table, a join that merges columns).
+pub(crate) fn of_projection(
+    items: &[SelectItem],
+    from: &[TableWithJoins],
+    scopes: &Scopes,
+) -> Vec<Option<ResultType>> {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        match item {
+            SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                out.push(of_expr(e, scopes));
+            }
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..) => {
+                let Some(tables) = plain_tables(from, scopes) else {
+                    return Vec::new();
+                };
+                let qualifier = match item {
+                    SelectItem::QualifiedWildcard(
+                        SelectItemQualifiedWildcardKind::ObjectName(n),
+                        _,
+                    ) => {
+                        n.0.last()
+                            .and_then(|p| p.as_ident())
+                            .map(|i| i.value.clone())
+                    }
+                    _ => None,
+                };
+                for t in tables {
+                    if qualifier.as_ref().is_some_and(|q| *q != t.alias) {
+                        continue;
+                    }
+                    for c in &t.table.columns {
+                        out.push(Some(ResultType::Column {
+                            column: c.clone(),
+                            autoinc: t.table.autoinc.as_deref() == Some(c.name.as_str()),
+                        }));
+                    }
+                }
+            }
+            _ => return Vec::new(),
+        }
+    }
+    out
+}
+
+/// The tables of a FROM clause in order, when each item is a table in scope and no join
+/// merges columns (`USING`, `NATURAL`).
+fn plain_tables<'a>(from: &[TableWithJoins], scopes: &'a Scopes) -> Option<&'a [Scope]> {
+    let scope = scopes.last()?;
+    let mut count = 0;
+    for twj in from {
+        if !matches!(twj.relation, TableFactor::Table { .. }) {
+            return None;
+        }
+        count += 1;
+        for j in &twj.joins {
+            let merging = match &j.join_operator {
+                JoinOperator::Join(c)
+                | JoinOperator::Inner(c)
+                | JoinOperator::Left(c)
+                | JoinOperator::LeftOuter(c)
+                | JoinOperator::Right(c)
+                | JoinOperator::RightOuter(c)
+                | JoinOperator::CrossJoin(c)
+                | JoinOperator::StraightJoin(c) => {
+                    matches!(c, JoinConstraint::Using(_) | JoinConstraint::Natural)
+                }
+                _ => true,
+            };
+            if merging || !matches!(j.relation, TableFactor::Table { .. }) {
+                return None;
+            }
+            count += 1;
+        }
+    }
+    (count == scope.len()).then_some(scope.as_slice())
+}
+
+/// The result type of one expression.
+fn of_expr(e: &Expr, scopes: &Scopes) -> Option<ResultType> {
+    if let Some((column, autoinc)) = column(unnest(e), scopes) {
+        return Some(ResultType::Column {
+            column: column.clone(),
+            autoinc,
+        });
+    }
+    let t = Infer { scopes }.expr(e)?;
+    Some(ResultType::Computed {
+        mysql_type: t.mysql_type()?,
+        not_null: !t.nullable,
+    })
+}
+
+fn unnest(mut e: &Expr) -> &Expr {
+    while let Expr::Nested(inner) = e {
+        e = inner;
+    }
+    e
+}
+
+/// The table column `e` names, and whether it is its table's AUTO_INCREMENT column.
+fn column<'a>(e: &Expr, scopes: &'a Scopes) -> Option<(&'a ColumnInfo, bool)> {
+    let (qualifier, name) = match e {
+        Expr::Identifier(i) => (None, &i.value),
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => (Some(&ids[0].value), &ids[1].value),
+        _ => return None,
+    };
+    let scope = scopes.last()?;
+    let mut found = scope.iter().filter_map(|s| {
+        if qualifier.is_some_and(|q| *q != s.alias) {
+            return None;
+        }
+        let c = s
+            .table
+            .columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))?;
+        Some((c, s.table.autoinc.as_deref() == Some(c.name.as_str())))
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// The kinds of values MariaDB's type aggregation tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// An integer type (`tinyint` .. `bigint`, by its rank 1..5).
+    Int(u8),
+    Decimal,
+    Double,
+    Float,
+    /// Characters.
+    Str,
+    /// Bytes.
+    Bin,
+    /// Characters of a TEXT column (aggregated and passed on, it stays a TEXT type).
+    Text,
+    /// Bytes of a BLOB column.
+    Blob,
+    Date,
+    Datetime,
+    Timestamp,
+    Time,
+    Year,
+    /// The NULL literal.
+    Null,
+}
+
+const INT_NAMES: [&str; 5] = ["tinyint", "smallint", "mediumint", "int", "bigint"];
+const INT_RANK: u8 = 4;
+const BIGINT_RANK: u8 = 5;
+
+/// What MariaDB knows of an expression's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ty {
+    class: Class,
+    /// Integers: display length (digits and sign); DECIMAL: precision; strings: characters
+    /// (bytes for `Bin`); temporal: fraction digits.
+    len: u32,
+    /// DECIMAL: scale. Integers: digits (precision).
+    scale: u32,
+    unsigned: bool,
+    nullable: bool,
+}
+
+impl Ty {
+    fn new(class: Class, len: u32, scale: u32, nullable: bool) -> Ty {
+        Ty {
+            class,
+            len,
+            scale,
+            unsigned: false,
+            nullable,
+        }
+    }
+
+    /// An integer computed with `digits` digits: `int` below 10 characters, else `bigint`.
+    fn computed_int(digits: u32, unsigned: bool, nullable: bool) -> Ty {
+        let len = digits + u32::from(!unsigned);
+        let rank = if len < 10 { INT_RANK } else { BIGINT_RANK };
+        Ty {
+            class: Class::Int(rank),
+            len,
+            scale: digits,
+            unsigned,
+            nullable,
+        }
+    }
+
+    fn decimal(precision: u32, scale: u32, nullable: bool) -> Ty {
+        let scale = scale.min(MAX_SCALE);
+        Ty::new(
+            Class::Decimal,
+            precision.clamp(scale.max(1), MAX_PRECISION),
+            scale,
+            nullable,
+        )
+    }
+
+    fn boolean(nullable: bool) -> Ty {
+        Ty::computed_int(1, false, nullable).with_len(1)
+    }
+
+    fn with_len(mut self, len: u32) -> Ty {
+        self.len = len;
+        self
+    }
+
+    fn nullable(mut self, nullable: bool) -> Ty {
+        self.nullable = nullable;
+        self
+    }
+
+    /// Digits before the point (integers and DECIMALs).
+    fn int_digits(&self) -> u32 {
+        match self.class {
+            Class::Int(_) => self.scale,
+            _ => self.len - self.scale,
+        }
+    }
+
+    /// As a DECIMAL (precision, scale), for integers and DECIMALs.
+    fn exact(&self) -> Option<(u32, u32)> {
+        match self.class {
+            Class::Int(_) => Some((self.scale, 0)),
+            Class::Decimal => Some((self.len, self.scale)),
+            _ => None,
+        }
+    }
+
+    /// The characters its values print as (MariaDB's `max_char_length`).
+    fn char_len(&self) -> u32 {
+        match self.class {
+            Class::Int(_) | Class::Str | Class::Bin | Class::Text | Class::Blob => self.len,
+            Class::Decimal => self.len + u32::from(self.scale > 0) + u32::from(!self.unsigned),
+            Class::Double => 22,
+            Class::Float => 12,
+            Class::Date => 10,
+            Class::Datetime | Class::Timestamp => 19 + self.fraction(),
+            Class::Time => 10 + self.fraction(),
+            Class::Year => 4,
+            Class::Null => 0,
+        }
+    }
+
+    fn fraction(&self) -> u32 {
+        if self.len > 0 {
+            self.len + 1
+        } else {
+            0
+        }
+    }
+
+    fn is_number(&self) -> bool {
+        matches!(
+            self.class,
+            Class::Int(_) | Class::Decimal | Class::Double | Class::Float
+        )
+    }
+
+    fn is_temporal(&self) -> bool {
+        matches!(
+            self.class,
+            Class::Date | Class::Datetime | Class::Timestamp | Class::Time
+        )
+    }
+
+    /// The column type MariaDB creates for it.
+    fn mysql_type(&self) -> Option<String> {
+        let fsp = |name: &str| match self.len {
+            0 => name.to_string(),
+            n => format!("{name}({n})"),
+        };
+        let unsigned = if self.unsigned { " unsigned" } else { "" };
+        Some(match self.class {
+            Class::Int(rank) => format!(
+                "{}({}){unsigned}",
+                INT_NAMES[usize::from(rank - 1)],
+                self.len
+            ),
+            Class::Decimal => format!("decimal({},{}){unsigned}", self.len, self.scale),
+            Class::Double => "double".into(),
+            Class::Float => "float".into(),
+            Class::Str if self.len <= VARCHAR_LIMIT => format!("varchar({})", self.len),
+            Class::Str => blob_type("text", self.len.saturating_mul(MBMAXLEN)),
+            Class::Bin if self.len <= VARCHAR_LIMIT => format!("varbinary({})", self.len),
+            Class::Bin | Class::Blob => blob_type("blob", self.len),
+            Class::Text => blob_type("text", self.len.saturating_mul(MBMAXLEN)),
+            Class::Date => "date".into(),
+            Class::Datetime => fsp("datetime"),
+            Class::Timestamp => fsp("timestamp"),
+            Class::Time => fsp("time"),
+            Class::Year => "year(4)".into(),
+            Class::Null => "binary(0)".into(),
+        })
+    }
+
+    /// A column's type as an operand.
+    fn of_column(c: &ColumnInfo) -> Option<Ty> {
+        let d = c.decl_type.to_ascii_lowercase();
+        let nullable = !c.not_null;
+        let unsigned = d.contains("unsigned");
+        let name = d.split(['(', ' ']).next().unwrap_or("");
+        let arg = || -> Option<u32> {
+            d.split_once('(')?
+                .1
+                .split([')', ','])
+                .next()?
+                .trim()
+                .parse()
+                .ok()
+        };
+        if let Some(dec) = DecimalType::of_decl(&c.decl_type) {
+            let mut t = Ty::decimal(dec.precision, dec.scale, nullable);
+            t.unsigned = unsigned;
+            return Some(t);
+        }
+        let int = |rank: u8, signed_len: u32| {
+            // a display width does not change what MariaDB computes with the column
+            let len = signed_len - u32::from(unsigned && rank != BIGINT_RANK);
+            Ty {
+                class: Class::Int(rank),
+                len,
+                scale: len - u32::from(!unsigned),
+                unsigned,
+                nullable,
+            }
+        };
+        Some(match name {
+            "tinyint" => int(1, 4),
+            "smallint" => int(2, 6),
+            "mediumint" => int(3, 9),
+            "int" | "integer" => int(INT_RANK, 11),
+            "bigint" => int(BIGINT_RANK, 20),
+            "double" | "real" => Ty::new(Class::Double, 0, 0, nullable),
+            "float" => Ty::new(Class::Float, 0, 0, nullable),
+            "char" | "varchar" => Ty::new(Class::Str, arg().unwrap_or(1), 0, nullable),
+            // MariaDB counts a TEXT's length in characters as its length in bytes
+            "tinytext" => Ty::new(Class::Text, 255, 0, nullable),
+            "text" => Ty::new(Class::Text, 65_535, 0, nullable),
+            "mediumtext" => Ty::new(Class::Text, 16_777_215, 0, nullable),
+            "longtext" => Ty::new(Class::Text, u32::MAX, 0, nullable),
+            "tinyblob" => Ty::new(Class::Blob, 255, 0, nullable),
+            "blob" => Ty::new(Class::Blob, 65_535, 0, nullable),
+            "mediumblob" => Ty::new(Class::Blob, 16_777_215, 0, nullable),
+            "longblob" => Ty::new(Class::Blob, u32::MAX, 0, nullable),
+            "binary" | "varbinary" => Ty::new(Class::Bin, arg().unwrap_or(1), 0, nullable),
+            "date" => Ty::new(Class::Date, 0, 0, nullable),
+            "datetime" => Ty::new(Class::Datetime, arg().unwrap_or(0), 0, nullable),
+            "timestamp" => Ty::new(Class::Timestamp, arg().unwrap_or(0), 0, nullable),
+            "time" => Ty::new(Class::Time, arg().unwrap_or(0), 0, nullable),
+            "year" => Ty::new(Class::Year, 0, 0, nullable),
+            _ => return None,
+        })
+    }
+}
+
+/// The TEXT or BLOB type that holds `bytes`.
+fn blob_type(family: &str, bytes: u32) -> String {
+    let size = match bytes {
+        0..=255 => "tiny",
+        256..=65_535 => "",
+        65_536..=16_777_215 => "medium",
+        _ => "long",
+    };
+    format!("{size}{family}")
+}
+
+/// MariaDB's type aggregation (IFNULL, COALESCE, IF, CASE, GREATEST): None when the mix is
+/// not one derived here.
+fn aggregate(types: &[Ty]) -> Option<Ty> {
+    let known: Vec<&Ty> = types.iter().filter(|t| t.class != Class::Null).collect();
+    let nullable = types.iter().any(|t| t.nullable);
+    let Some(first) = known.first() else {
+        return Some(Ty::new(Class::Null, 0, 0, true));
+    };
+    let all = |f: &dyn Fn(&Ty) -> bool| known.iter().all(|t| f(t));
+    if all(&|t| matches!(t.class, Class::Int(_))) {
+        let rank = known
+            .iter()
+            .map(|t| match t.class {
+                Class::Int(r) => r,
+                _ => 0,
+            })
+            .max()?;
+        let unsigned = all(&|t| t.unsigned);
+        let digits = known.iter().map(|t| t.scale).max()?;
+        return Some(Ty {
+            class: Class::Int(rank),
+            len: digits + u32::from(!unsigned),
+            scale: digits,
+            unsigned,
+            nullable,
+        });
+    }
+    if all(&|t| t.exact().is_some()) {
+        let int = known.iter().map(|t| t.int_digits()).max()?;
+        let scale = known.iter().map(|t| t.scale_of()).max()?;
+        return Some(Ty::decimal(int + scale, scale, nullable));
+    }
+    if all(&|t| t.is_number()) {
+        let class = if all(&|t| t.class == Class::Float) {
+            Class::Float
+        } else {
+            Class::Double
+        };
+        return Some(Ty::new(class, 0, 0, nullable));
+    }
+    if all(&|t| t.is_temporal()) {
+        let class = if all(&|t| t.class == first.class) {
+            first.class
+        } else if all(&|t| matches!(t.class, Class::Date | Class::Datetime)) {
+            Class::Datetime
+        } else {
+            return None;
+        };
+        let fsp = known.iter().map(|t| t.len).max()?;
+        return Some(Ty::new(class, fsp, 0, nullable));
+    }
+    let binary = |t: &Ty| matches!(t.class, Class::Bin | Class::Blob);
+    if !known.iter().any(|t| binary(t) || t.class == Class::Year)
+        && known
+            .iter()
+            .any(|t| matches!(t.class, Class::Str | Class::Text))
+    {
+        let len = known.iter().map(|t| t.char_len()).max()?;
+        let class = if known.iter().any(|t| t.class == Class::Text) {
+            Class::Text
+        } else {
+            Class::Str
+        };
+        return Some(Ty::new(class, len, 0, nullable));
+    }
+    None
+}
+
+impl Ty {
+    /// Fraction digits (0 for integers).
+    fn scale_of(&self) -> u32 {
+        match self.class {
+            Class::Decimal => self.scale,
+            _ => 0,
+        }
+    }
+}
+
+struct Infer<'a> {
+    scopes: &'a Scopes,
+}
+
+impl Infer<'_> {
+    fn expr(&self, e: &Expr) -> Option<Ty> {
+        match e {
+            Expr::Nested(inner) => self.expr(inner),
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) => {
+                Ty::of_column(column(e, self.scopes)?.0)
+            }
+            Expr::Value(v) => literal(&v.value),
+            Expr::UnaryOp { op, expr } => self.unary(op, expr),
+            Expr::BinaryOp { left, op, right } => self.binary(left, op, right),
+            Expr::IsNull(_) | Expr::IsNotNull(_) => Some(Ty::boolean(false)),
+            Expr::IsTrue(x) | Expr::IsFalse(x) | Expr::IsNotTrue(x) | Expr::IsNotFalse(x) => {
+                self.expr(x).map(|_| Ty::boolean(false))
+            }
+            Expr::InList { expr, list, .. } => {
+                let mut nullable = self.expr(expr)?.nullable;
+                for x in list {
+                    nullable |= self.expr(x)?.nullable;
+                }
+                Some(Ty::boolean(nullable))
+            }
+            Expr::Between {
+                expr, low, high, ..
+            } => {
+                let nullable = [expr, low, high]
+                    .iter()
+                    .map(|x| self.expr(x).map(|t| t.nullable))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Ty::boolean(nullable.contains(&true)))
+            }
+            Expr::Like { expr, pattern, .. } => {
+                let nullable = self.expr(expr)?.nullable || self.expr(pattern)?.nullable;
+                Some(Ty::boolean(nullable))
+            }
+            Expr::Cast {
+                kind: CastKind::Cast,
+                expr,
+                data_type,
+                ..
+            } => self.cast(expr, data_type),
+            Expr::Convert {
+                expr,
+                data_type: Some(data_type),
+                charset: None,
+                ..
+            } => self.cast(expr, data_type),
+            Expr::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => {
+                if let Some(o) = operand {
+                    self.expr(o)?;
+                }
+                let mut results = Vec::new();
+                for w in conditions {
+                    self.expr(&w.condition)?;
+                    results.push(self.expr(&w.result)?);
+                }
+                match else_result {
+                    Some(e) => results.push(self.expr(e)?),
+                    None => results.push(Ty::new(Class::Null, 0, 0, true)),
+                }
+                aggregate(&results)
+            }
+            Expr::Function(f) => self.function(f),
+            _ => None,
+        }
+    }
+
+    fn unary(&self, op: &UnaryOperator, x: &Expr) -> Option<Ty> {
+        let t = self.expr(x)?;
+        match op {
+            UnaryOperator::Plus => Some(t),
+            UnaryOperator::Not => Some(Ty::boolean(t.nullable)),
+            UnaryOperator::Minus => match t.class {
+                Class::Int(_) if is_literal(x) && t.len < 10 => Some(Ty {
+                    len: t.len + 1,
+                    ..t
+                }),
+                Class::Int(_) => Some(Ty::computed_int(t.len, false, t.nullable)),
+                Class::Decimal => Some(Ty {
+                    unsigned: false,
+                    ..t
+                }),
+                Class::Double | Class::Float => Some(Ty::new(Class::Double, 0, 0, t.nullable)),
+                _ => None,
+            },
+            UnaryOperator::BitwiseNot => Some(unsigned_bits(t.nullable)),
+            _ => None,
+        }
+    }
+
+    fn binary(&self, l: &Expr, op: &BinaryOperator, r: &Expr) -> Option<Ty> {
+        use BinaryOperator as B;
+        let (a, b) = (self.expr(l)?, self.expr(r)?);
+        let nullable = a.nullable || b.nullable;
+        match op {
+            B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::And | B::Or | B::Xor => {
+                Some(Ty::boolean(nullable))
+            }
+            B::Spaceship => Some(Ty::boolean(false)),
+            B::BitwiseAnd
+            | B::BitwiseOr
+            | B::BitwiseXor
+            | B::PGBitwiseShiftLeft
+            | B::PGBitwiseShiftRight => Some(unsigned_bits(nullable)),
+            B::Plus | B::Minus | B::Multiply | B::Divide | B::Modulo | B::MyIntegerDivide => {
+                arithmetic(&a, op, &b)
+            }
+            _ => None,
+        }
+    }
+
+    fn cast(&self, x: &Expr, to: &DataType) -> Option<Ty> {
+        use DataType as T;
+        let t = self.expr(x)?;
+        Some(match to {
+            T::Unsigned | T::UnsignedInteger | T::BigIntUnsigned(_) | T::IntUnsigned(_) => {
+                match (x, t.class) {
+                    (Expr::Value(_), Class::Int(_)) if !t.unsigned => Ty {
+                        unsigned: true,
+                        ..t
+                    },
+                    _ => Ty {
+                        class: Class::Int(BIGINT_RANK),
+                        len: 20,
+                        scale: 20,
+                        unsigned: true,
+                        nullable: t.nullable,
+                    },
+                }
+            }
+            T::Signed | T::SignedInteger | T::BigInt(_) | T::Int(_) | T::Integer(_) => {
+                let len = match t.class {
+                    Class::Int(_) => t.scale + 1,
+                    Class::Decimal => t.char_len(),
+                    _ => return None,
+                };
+                Ty::computed_int(len - 1, false, t.nullable)
+            }
+            T::Decimal(info) | T::Numeric(info) | T::Dec(info) => {
+                let (p, s) = match info {
+                    sqlparser::ast::ExactNumberInfo::None => (10, 0),
+                    sqlparser::ast::ExactNumberInfo::Precision(p) => (*p as u32, 0),
+                    sqlparser::ast::ExactNumberInfo::PrecisionAndScale(p, s) => {
+                        (*p as u32, *s as u32)
+                    }
+                };
+                Ty::decimal(p, s, t.nullable)
+            }
+            T::Double(_) | T::DoublePrecision => Ty::new(Class::Double, 0, 0, true),
+            T::Float(_) => Ty::new(Class::Float, 0, 0, true),
+            T::Char(len) | T::Varchar(len) => {
+                let n = match len {
+                    Some(sqlparser::ast::CharacterLength::IntegerLength { length, .. }) => {
+                        *length as u32
+                    }
+                    _ if matches!(t.class, Class::Bin | Class::Blob) => return None,
+                    _ => t.char_len(),
+                };
+                Ty::new(Class::Str, n, 0, true)
+            }
+            T::Binary(len) => {
+                let n = match len {
+                    Some(n) => *n as u32,
+                    None if matches!(t.class, Class::Str | Class::Text) => {
+                        t.len.saturating_mul(MBMAXLEN)
+                    }
+                    None => t.char_len(),
+                };
+                Ty::new(Class::Bin, n, 0, true)
+            }
+            T::Date => Ty::new(Class::Date, 0, 0, true),
+            T::Datetime(fsp) => Ty::new(Class::Datetime, fsp.unwrap_or(0) as u32, 0, true),
+            T::Time(fsp, _) => Ty::new(Class::Time, fsp.unwrap_or(0) as u32, 0, true),
+            _ => return None,
+        })
+    }
+
+    fn args(&self, f: &Function) -> Option<Vec<Ty>> {
+        match &f.args {
+            FunctionArguments::None => Some(vec![]),
+            FunctionArguments::List(l) if l.clauses.is_empty() => l
+                .args
+                .iter()
+                .map(|a| match a {
+                    FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => self.expr(e),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    }
+
+    fn function(&self, f: &Function) -> Option<Ty> {
+        let name = f.name.to_string().to_ascii_lowercase();
+        if f.over.is_some() || f.filter.is_some() {
+            return None;
+        }
+        if name == "count" {
+            return Some(Ty::computed_int(21, false, false).with_len(21));
+        }
+        let args = self.args(f)?;
+        let one = || match args.as_slice() {
+            [t] => Some(*t),
+            _ => None,
+        };
+        let fsp = || -> Option<u32> {
+            match &f.args {
+                FunctionArguments::List(l) => match l.args.as_slice() {
+                    [] => Some(0),
+                    [FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))] => {
+                        match &v.value {
+                            SqlValue::Number(n, _) => n.parse().ok(),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => Some(0),
+            }
+        };
+        match name.as_str() {
+            "sum" => {
+                let t = one()?;
+                Some(match t.exact() {
+                    Some((p, s)) => Ty::decimal(p + 22, s, true),
+                    None if t.is_number() => Ty::new(Class::Double, 0, 0, true),
+                    None => return None,
+                })
+            }
+            "avg" => {
+                let t = one()?;
+                Some(match t.exact() {
+                    Some((p, s)) => Ty::decimal(
+                        p + DIV_PRECISION_INCREMENT,
+                        s + DIV_PRECISION_INCREMENT,
+                        true,
+                    ),
+                    None if t.is_number() => Ty::new(Class::Double, 0, 0, true),
+                    None => return None,
+                })
+            }
+            // MIN/MAX of a NOT NULL non-integer is shown without a DEFAULT clause: not
+            // derived
+            "min" | "max" => one()
+                .filter(|t| t.nullable || matches!(t.class, Class::Int(_)))
+                .map(|t| t.nullable(true)),
+            "ifnull" | "nvl" => match args.as_slice() {
+                [a, b] => aggregate(&args).map(|t| t.nullable(a.nullable && b.nullable)),
+                _ => None,
+            },
+            "coalesce" => aggregate(&args).map(|t| t.nullable(args.iter().all(|a| a.nullable))),
+            "if" => match args.as_slice() {
+                [_, a, b] => aggregate(&[*a, *b]),
+                _ => None,
+            },
+            "nullif" => match args.as_slice() {
+                [a, _] => Some(a.nullable(true)),
+                _ => None,
+            },
+            "greatest" | "least" => aggregate(&args),
+            "concat" => {
+                if args
+                    .iter()
+                    .any(|t| matches!(t.class, Class::Bin | Class::Blob))
+                {
+                    return None;
+                }
+                let len = args.iter().map(|t| t.char_len()).sum();
+                Some(Ty::new(Class::Str, len, 0, true))
+            }
+            "upper" | "lower" | "ucase" | "lcase" => {
+                let t = one().filter(|t| matches!(t.class, Class::Str | Class::Text))?;
+                Some(t)
+            }
+            "length" | "char_length" | "character_length" | "octet_length" => Some(Ty {
+                class: Class::Int(INT_RANK),
+                len: 10,
+                scale: 10,
+                unsigned: false,
+                nullable: one()?.nullable,
+            }),
+            "md5" => Some(Ty::new(Class::Str, 32, 0, one()?.nullable)),
+            "sha1" | "sha" => Some(Ty::new(Class::Str, 40, 0, one()?.nullable)),
+            "abs" => {
+                let t = one()?;
+                match t.class {
+                    Class::Int(_) => {
+                        Some(Ty::computed_int(t.len, false, t.nullable).with_len(t.len))
+                    }
+                    Class::Decimal => Some(t),
+                    Class::Double | Class::Float => Some(Ty::new(Class::Double, 0, 0, t.nullable)),
+                    _ => None,
+                }
+            }
+            "now" | "current_timestamp" | "localtime" | "localtimestamp" | "sysdate" => {
+                Some(Ty::new(Class::Datetime, fsp()?, 0, false))
+            }
+            "curdate" | "current_date" => Some(Ty::new(Class::Date, 0, 0, false)),
+            "curtime" | "current_time" => Some(Ty::new(Class::Time, fsp()?, 0, false)),
+            _ => None,
+        }
+    }
+}
+
+/// `~x`, `x & y`, ...: `bigint(21) unsigned`.
+fn unsigned_bits(nullable: bool) -> Ty {
+    Ty {
+        class: Class::Int(BIGINT_RANK),
+        len: 21,
+        scale: 21,
+        unsigned: true,
+        nullable,
+    }
+}
+
+fn is_literal(e: &Expr) -> bool {
+    matches!(unnest(e), Expr::Value(_))
+}
+
+/// `+ - * / % DIV` of two typed operands.
+fn arithmetic(a: &Ty, op: &BinaryOperator, b: &Ty) -> Option<Ty> {
+    use BinaryOperator as B;
+    let nullable = a.nullable || b.nullable;
+    if a.class == Class::Null || b.class == Class::Null || !a.is_number() || !b.is_number() {
+        return None;
+    }
+    if matches!(op, B::MyIntegerDivide) {
+        let (p, _) = a.exact()?;
+        b.exact()?;
+        return Some(Ty::computed_int(p, false, true).with_len(p).bigint());
+    }
+    if matches!(op, B::Modulo) {
+        return match (a.class, b.class, a.exact(), b.exact()) {
+            (Class::Int(_), Class::Int(_), _, _) => {
+                let len = a.len.max(b.len);
+                Some(Ty::computed_int(len, false, true).with_len(len).bigint())
+            }
+            (_, _, Some((p1, s1)), Some((p2, s2))) => {
+                let scale = s1.max(s2);
+                Some(Ty::decimal((p1 - s1).max(p2 - s2) + scale, scale, true))
+            }
+            _ => Some(Ty::new(Class::Double, 0, 0, true)),
+        };
+    }
+    let (Some((p1, s1)), Some((p2, s2))) = (a.exact(), b.exact()) else {
+        return Some(Ty::new(
+            Class::Double,
+            0,
+            0,
+            nullable || matches!(op, B::Divide),
+        ));
+    };
+    let ints = s1 == 0 && s2 == 0 && matches!((a.class, b.class), (Class::Int(_), Class::Int(_)));
+    match op {
+        B::Plus | B::Minus if ints => Some(Ty::computed_int(
+            p1.max(p2) + 1,
+            a.unsigned || b.unsigned,
+            nullable,
+        )),
+        B::Multiply if ints => Some(Ty::computed_int(
+            p1 + p2,
+            a.unsigned || b.unsigned,
+            nullable,
+        )),
+        B::Plus | B::Minus => {
+            let scale = s1.max(s2);
+            Some(Ty::decimal(
+                (p1 - s1).max(p2 - s2) + 1 + scale,
+                scale,
+                nullable,
+            ))
+        }
+        B::Multiply => Some(Ty::decimal(p1 + p2, s1 + s2, nullable)),
+        B::Divide => {
+            let scale = s1 + DIV_PRECISION_INCREMENT;
+            Some(Ty::decimal(p1 - s1 + s2 + scale, scale, true))
+        }
+        _ => None,
+    }
+}
+
+impl Ty {
+    fn bigint(mut self) -> Ty {
+        self.class = Class::Int(BIGINT_RANK);
+        self
+    }
+}
+
+/// A literal's type, from its spelling.
+fn literal(v: &SqlValue) -> Option<Ty> {
+    Some(match v {
+        SqlValue::Number(n, _) if n.contains(['e', 'E']) => Ty::new(Class::Double, 0, 0, false),
+        SqlValue::Number(n, _) => match n.split_once('.') {
+            Some((int, frac)) => {
+                let p = (int.len() + frac.len()) as u32;
+                Ty::decimal(p, frac.len() as u32, false)
+            }
+            None => {
+                let digits = n.len() as u32;
+                match n.parse::<u64>() {
+                    Ok(v) if v <= i32::MAX as u64 => Ty {
+                        class: Class::Int(INT_RANK),
+                        len: digits,
+                        scale: digits,
+                        unsigned: false,
+                        nullable: false,
+                    },
+                    Ok(v) if v <= i64::MAX as u64 => Ty {
+                        class: Class::Int(BIGINT_RANK),
+                        len: digits,
+                        scale: digits,
+                        unsigned: false,
+                        nullable: false,
+                    },
+                    Ok(_) => return None,
+                    Err(_) => Ty::decimal(digits, 0, false),
+                }
+            }
+        },
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
+            Ty::new(Class::Str, s.chars().count() as u32, 0, false)
+        }
+        SqlValue::Boolean(_) => Ty::boolean(false),
+        SqlValue::Null => Ty::new(Class::Null, 0, 0, true),
+        _ => return None,
+    })
+}
