@@ -268,13 +268,15 @@ pub(crate) fn operand(e: Expr) -> Expr {
                 .collect(),
             else_result: else_result.map(|e| Box::new(operand(*e))),
         },
-        Expr::Function(mut f)
-            if matches!(
-                function_name(&f).as_str(),
-                "coalesce" | "ifnull" | "if" | "nullif" | "greatest" | "least"
-            ) =>
-        {
-            operand_args(&mut f);
+        // Only arguments that are returned and never compared: NULLIF, GREATEST and LEAST
+        // compare theirs, and a text '1.5' is no number to SQLite's comparison
+        // (`NULLIF('1.0', 1)` would not be NULL).
+        Expr::Function(mut f) => {
+            match function_name(&f).as_str() {
+                "coalesce" | "ifnull" => operand_args(&mut f, 0),
+                "if" => operand_args(&mut f, 1),
+                _ => {}
+            }
             Expr::Function(f)
         }
         e => e,
@@ -292,10 +294,10 @@ fn decimal_literal(e: &Expr) -> Option<String> {
     }
 }
 
-/// Each argument of `f` as a DECIMAL function's operand.
-fn operand_args(f: &mut Function) {
+/// [`operand`] on the arguments of `f` from the `skip`th on.
+fn operand_args(f: &mut Function, skip: usize) {
     if let FunctionArguments::List(l) = &mut f.args {
-        for a in &mut l.args {
+        for a in l.args.iter_mut().skip(skip) {
             if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
                 *e = operand(std::mem::replace(e, crate::ast_build::null()));
             }
@@ -671,7 +673,7 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     }
     let mut g = f.clone();
     g.name = ObjectName::from(vec![Ident::new(exact_name)]);
-    operand_args(&mut g);
+    operand_args(&mut g, 0);
     Some(collated(Expr::Function(g)))
 }
 

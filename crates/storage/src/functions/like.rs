@@ -31,7 +31,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         let (Some(text), Some(pattern)) = (bytes(ctx, 0), bytes(ctx, 1)) else {
             return Ok(None);
         };
-        let escape = escape(ctx, 2);
+        let escape = escape(ctx, 2)?;
         Ok(Some(
             match (std::str::from_utf8(&text), std::str::from_utf8(&pattern)) {
                 (Ok(t), Ok(p)) => {
@@ -62,7 +62,7 @@ fn like(
         (t, p) => (text_of(t), text_of(p)),
     };
     let escape = if ctx.len() > 2 {
-        escape(ctx, 2)
+        escape(ctx, 2)?
     } else {
         Some(DEFAULT_ESCAPE)
     };
@@ -79,11 +79,21 @@ fn bytes(ctx: &Context<'_>, i: usize) -> Option<Vec<u8>> {
     }
 }
 
-/// The ESCAPE argument: its first character (an empty one means MySQL's default).
-fn escape(ctx: &Context<'_>, i: usize) -> Option<char> {
-    match ctx.get_raw(i) {
-        ValueRef::Null => Some(DEFAULT_ESCAPE),
-        v => Some(text_of(v).chars().next().unwrap_or(DEFAULT_ESCAPE)),
+/// The ESCAPE argument: one character, or none for `''` (MySQL's 1210 otherwise, which
+/// the executor maps from SQLite's own message).
+fn escape(ctx: &Context<'_>, i: usize) -> Result<Option<char>> {
+    if let ValueRef::Null = ctx.get_raw(i) {
+        return Ok(Some(DEFAULT_ESCAPE));
+    }
+    let text = text_of(ctx.get_raw(i));
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(Some(c)),
+        // MariaDB takes `ESCAPE ''` as no escape character (with constant operands)
+        (None, _) => Ok(None),
+        _ => Err(rusqlite::Error::UserFunctionError(
+            "ESCAPE expression must be a single character".into(),
+        )),
     }
 }
 
