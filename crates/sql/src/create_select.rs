@@ -51,7 +51,7 @@ pub(crate) fn create_select(info: &StmtInfo<'_>, mut ct: CreateTable) -> Res<Stm
         return Err(SqlError::UnknownDatabase(table.db.clone()).into());
     }
     let select_text = mysql_text(&query);
-    let Stmt::Query(select) = dml::select_stmt(info, Statement::Query(query))? else {
+    let Stmt::Query(select) = dml::select_with_types(info, Statement::Query(query))? else {
         return Err(SqlError::Unsupported("this CREATE TABLE ... SELECT".into()).into());
     };
     let decimal = decimal_columns(&select.sql);

@@ -56,9 +56,9 @@ pub(crate) struct StmtInfo<'a> {
 }
 
 impl<'a> StmtInfo<'a> {
-    /// The client's whole text.
-    pub fn source(&self) -> &'a Source<'a> {
-        self.src
+    /// The client's whole text, and where this statement ends in it.
+    pub fn source(&self) -> (&'a Source<'a>, Location) {
+        (self.src, self.end)
     }
 
     /// The statement's original text.

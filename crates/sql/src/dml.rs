@@ -33,9 +33,22 @@ use crate::rewrite::Rewriter;
 use crate::{autoinc, stored, Env, Query, QueryKind, SqlError, Stmt, TableInfo, TableName};
 
 /// A SELECT (including UNION, CTEs).
-pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<Stmt, SqlError> {
+pub(crate) fn select_stmt(info: &StmtInfo<'_>, stmt: Statement) -> Result<Stmt, SqlError> {
+    translate_select(info, stmt, Rewriter::new(info.env))
+}
+
+/// A SELECT whose result columns' MariaDB types are derived (`Query::result_types`).
+pub(crate) fn select_with_types(info: &StmtInfo<'_>, stmt: Statement) -> Result<Stmt, SqlError> {
+    translate_select(info, stmt, Rewriter::new(info.env).with_result_types())
+}
+
+fn translate_select(
+    info: &StmtInfo<'_>,
+    mut stmt: Statement,
+    rw: Rewriter<'_>,
+) -> Result<Stmt, SqlError> {
     let calc_found_rows = matches!(&stmt, Statement::Query(q) if calc_found_rows(q));
-    let mut rw = Rewriter::new(info.env).with_source(info.source());
+    let mut rw = rw.with_source(info.source());
     rw.statement(&mut stmt)?;
     let lock = match (&stmt, rw.lock, info.locking) {
         (Statement::Query(q), Some(spec), _) => Some(crate::locking::row_lock(info.env, q, spec)?),

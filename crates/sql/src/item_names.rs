@@ -56,11 +56,21 @@ const CLAUSES: &[&str] = &[
     "PROCEDURE",
 ];
 
-/// The source text of each item of the select list whose `SELECT` keyword is at `select`,
-/// when it has `count` items (None: not found in the text, or split differently).
-pub(crate) fn item_texts(src: &Source<'_>, select: Location, count: usize) -> Option<Vec<String>> {
+/// The source text of each item of the select list whose `SELECT` keyword is at `select`
+/// (in a statement ending at `end`), when it has `count` items (None: not found in the text,
+/// or split differently).
+pub(crate) fn item_texts(
+    src: &Source<'_>,
+    select: Location,
+    end: Location,
+    count: usize,
+) -> Option<Vec<String>> {
     let from = src.offset(select)?;
-    let rest = &src.sql[from..];
+    let to = src
+        .offset(end)
+        .filter(|&e| e > from)
+        .unwrap_or(src.sql.len());
+    let rest = &src.sql[from..to];
     let tokens = Tokenizer::new(&DIALECT, rest)
         .tokenize_with_location()
         .ok()?;

@@ -269,6 +269,19 @@ impl Ty {
         self
     }
 
+    fn bigint(mut self) -> Ty {
+        self.class = Class::Int(BIGINT_RANK);
+        self
+    }
+
+    /// Fraction digits (0 for integers).
+    fn scale_of(&self) -> u32 {
+        match self.class {
+            Class::Decimal => self.scale,
+            _ => 0,
+        }
+    }
+
     /// Digits before the point (integers and DECIMALs).
     fn int_digits(&self) -> u32 {
         match self.class {
@@ -490,16 +503,6 @@ fn aggregate(types: &[Ty]) -> Option<Ty> {
         return Some(Ty::new(class, len, 0, nullable));
     }
     None
-}
-
-impl Ty {
-    /// Fraction digits (0 for integers).
-    fn scale_of(&self) -> u32 {
-        match self.class {
-            Class::Decimal => self.scale,
-            _ => 0,
-        }
-    }
 }
 
 struct Infer<'a> {
@@ -888,13 +891,6 @@ fn arithmetic(a: &Ty, op: &BinaryOperator, b: &Ty) -> Option<Ty> {
             Some(Ty::decimal(p1 - s1 + s2 + scale, scale, true))
         }
         _ => None,
-    }
-}
-
-impl Ty {
-    fn bigint(mut self) -> Ty {
-        self.class = Class::Int(BIGINT_RANK);
-        self
     }
 }
 

@@ -31,6 +31,7 @@ use crate::result_types::{self, ResultType};
 use crate::syntax::Source;
 use crate::typing::Scope;
 use crate::{Env, SqlError, TableInfo, TableName};
+use sqlparser::tokenizer::Location;
 
 /// Rewrites queries and expressions in place; see the module docs.
 pub(crate) struct Rewriter<'a> {
@@ -50,10 +51,12 @@ pub(crate) struct Rewriter<'a> {
     /// The result columns of the statement's query that are computed DECIMALs (set by its
     /// first SELECT).
     pub decimal_columns: Option<Vec<String>>,
-    /// The client's text, for result column names.
-    source: Option<&'a Source<'a>>,
-    /// MariaDB's types of the statement's result columns (set by its first SELECT).
+    /// The client's text and where the statement ends in it, for result column names.
+    source: Option<(&'a Source<'a>, Location)>,
+    /// MariaDB's types of the statement's result columns (set by its first SELECT when
+    /// [`Rewriter::with_result_types`] asked for them).
     pub result_types: Option<Vec<Option<ResultType>>>,
+    derive_types: bool,
 }
 
 fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
@@ -101,6 +104,7 @@ impl<'a> Rewriter<'a> {
             decimal_columns: None,
             source: None,
             result_types: None,
+            derive_types: false,
         }
     }
 
@@ -123,8 +127,14 @@ impl<'a> Rewriter<'a> {
     }
 
     /// Names result columns after the client's text `src` (see `item_names`).
-    pub fn with_source(mut self, src: &'a Source<'a>) -> Self {
-        self.source = Some(src);
+    pub fn with_source(mut self, (src, end): (&'a Source<'a>, Location)) -> Self {
+        self.source = Some((src, end));
+        self
+    }
+
+    /// Derives the result columns' types (for `CREATE TABLE ... SELECT`).
+    pub fn with_result_types(mut self) -> Self {
+        self.derive_types = true;
         self
     }
 
@@ -138,11 +148,8 @@ impl<'a> Rewriter<'a> {
         if !typed {
             return None;
         }
-        item_names::item_texts(
-            self.source?,
-            s.select_token.0.span.start,
-            s.projection.len(),
-        )
+        let (src, end) = self.source?;
+        item_names::item_texts(src, s.select_token.0.span.start, end, s.projection.len())
     }
 
     /// True when SQLite names the result column `e` `name` by itself: `e` is a column of a
@@ -175,7 +182,7 @@ impl<'a> Rewriter<'a> {
 
     fn pre_query(&mut self, q: &mut Query) -> Result<(), SqlError> {
         unwrap_parenthesized(q);
-        if self.depth == 1 && !matches!(q.body.as_ref(), SetExpr::Select(_)) {
+        if self.derive_types && self.depth == 1 && !matches!(q.body.as_ref(), SetExpr::Select(_)) {
             // a UNION's types aggregate all its SELECTs': not derived
             self.result_types.get_or_insert_with(Vec::new);
         }
@@ -233,7 +240,7 @@ impl<'a> Rewriter<'a> {
         crate::having::having_to_where(s);
         let scope = self.scope_of(&s.from);
         self.ex.scopes.push(scope);
-        if self.depth == 1 && self.result_types.is_none() {
+        if self.derive_types && self.depth == 1 && self.result_types.is_none() {
             self.result_types = Some(result_types::of_projection(
                 &s.projection,
                 &s.from,

@@ -294,14 +294,22 @@ fn decimal_literal(e: &Expr) -> Option<String> {
     }
 }
 
+/// The plain arguments of `f` from the `skip`th on.
+fn args_from(f: &mut Function, skip: usize) -> impl Iterator<Item = &mut Expr> {
+    let list = match &mut f.args {
+        FunctionArguments::List(l) => l.args.as_mut_slice(),
+        _ => &mut [],
+    };
+    list.iter_mut().skip(skip).filter_map(|a| match a {
+        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+        _ => None,
+    })
+}
+
 /// [`operand`] on the arguments of `f` from the `skip`th on.
 fn operand_args(f: &mut Function, skip: usize) {
-    if let FunctionArguments::List(l) = &mut f.args {
-        for a in l.args.iter_mut().skip(skip) {
-            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
-                *e = operand(std::mem::replace(e, crate::ast_build::null()));
-            }
-        }
+    for e in args_from(f, skip) {
+        *e = operand(std::mem::replace(e, crate::ast_build::null()));
     }
 }
 
@@ -744,13 +752,7 @@ fn returned_arguments(f: &Function) -> Option<usize> {
 
 /// [`numeric`] on the arguments of `f` from the `skip`th on.
 pub(crate) fn numeric_args(f: &mut Function, skip: usize) {
-    if let FunctionArguments::List(l) = &mut f.args {
-        for a in l.args.iter_mut().skip(skip) {
-            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
-                numeric(e);
-            }
-        }
-    }
+    args_from(f, skip).for_each(numeric);
 }
 
 /// A hex literal's number: its last 8 bytes, big-endian, as MySQL reads it (None above
