@@ -59,6 +59,7 @@ impl Session {
                 statements,
             },
             tables: vec![table],
+            copied_rows: false,
         })
     }
 }

@@ -99,6 +99,9 @@ pub enum ExecError {
     /// A value that is no date, datetime or time for a temporal column (strict mode).
     #[error("{0}")]
     IncorrectTemporal(String),
+    /// A text that is not a number, copied into a numeric column by ALTER TABLE (1292).
+    #[error("{0}")]
+    TruncatedIncorrect(String),
     /// A DATE, TIME or TIMESTAMP literal that is no such value (MySQL 1525), with message.
     #[error("{0}")]
     WrongLiteral(String),
@@ -341,6 +344,9 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
         .any(|p| msg.starts_with(p))
     {
         return ExecError::IncorrectTemporal(msg.to_string());
+    }
+    if msg.starts_with(tutti_storage::TRUNCATED_INCORRECT) {
+        return ExecError::TruncatedIncorrect(msg.to_string());
     }
     if msg.starts_with(tutti_storage::DATA_TOO_LONG) {
         return ExecError::TooLong(msg.to_string());

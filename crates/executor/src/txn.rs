@@ -315,7 +315,11 @@ impl Session {
             },
             action: Action::Ddl(d.ddl),
         };
-        exec.provider.replicate(ws)?;
-        Ok(Response::ok())
+        let done = exec.provider.replicate(ws)?;
+        Ok(Response::Ok {
+            affected_rows: if d.copied_rows { done.rows } else { 0 },
+            last_insert_id: 0,
+            info: String::new(),
+        })
     }
 }

@@ -14,7 +14,7 @@ use parking_lot::{Condvar, Mutex, RwLock};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tutti_storage::{ApplyItem, ApplyOp, Outcome as StoreOutcome, Storage};
-use tutti_wsrep::{Action, ApplyObserver, NodeId, ReplicateError, Seqno, WriteSet};
+use tutti_wsrep::{Action, ApplyObserver, NodeId, ReplicateError, Replicated, Seqno, WriteSet};
 
 use crate::certification::Verdict;
 use crate::counters::Counters;
@@ -212,9 +212,16 @@ pub fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
                 Err(ReplicateError::CertificationFailed)
             }
             (_, StoreOutcome::DdlFailed(f)) => Err(ReplicateError::Ddl(f.clone())),
-            _ => {
+            (_, outcome) => {
                 Counters::inc(&shared.counters.local_commits);
-                Ok(c.seqno)
+                let rows = match outcome {
+                    StoreOutcome::SchemaChanged { rows } => *rows,
+                    _ => 0,
+                };
+                Ok(Replicated {
+                    seqno: c.seqno,
+                    rows,
+                })
             }
         };
         shared.waiters.complete(ws.trx_id, result);

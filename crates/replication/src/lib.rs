@@ -393,7 +393,7 @@ impl Provider for Replication {
         }
     }
 
-    fn replicate(&self, ws: WriteSet) -> Result<Seqno, ReplicateError> {
+    fn replicate(&self, ws: WriteSet) -> Result<tutti_wsrep::Replicated, ReplicateError> {
         self.check_ready()?;
         let trx = ws.trx_id;
         let bytes = ws.payload_len() as u64;

@@ -43,7 +43,7 @@ fn write_sets_commit_in_order_and_conflicts_fail() {
         name: "db".into(),
         if_not_exists: false,
     };
-    let first = r.replicate(ddl_ws(1, create.clone())).unwrap();
+    let first = r.replicate(ddl_ws(1, create.clone())).unwrap().seqno;
     assert!(first >= 1);
     assert_eq!(
         r.replicate(ddl_ws(2, create)),
@@ -53,7 +53,7 @@ fn write_sets_commit_in_order_and_conflicts_fail() {
         database: "db".into(),
         statements: vec!["CREATE TABLE \"db.t\"(id INT PRIMARY KEY, v INT)".into()],
     };
-    let created = r.replicate(ddl_ws(3, table)).unwrap();
+    let created = r.replicate(ddl_ws(3, table)).unwrap().seqno;
     assert_eq!(created, first + 2, "the failed DDL took a seqno too");
     let cs = capture(&storage, "INSERT INTO \"db.t\" VALUES (1, 1)");
     let row = |trx, last_seen, cs: Vec<u8>| WriteSet {
@@ -68,7 +68,7 @@ fn write_sets_commit_in_order_and_conflicts_fail() {
         action: Action::Rows(cs),
     };
     assert_eq!(
-        r.replicate(row(4, created, cs.clone())).unwrap(),
+        r.replicate(row(4, created, cs.clone())).unwrap().seqno,
         created + 1
     );
     // A transaction that executed before that and wrote the same row loses.

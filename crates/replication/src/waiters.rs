@@ -8,10 +8,10 @@
 use crossbeam_channel::{bounded, Receiver, Sender};
 use parking_lot::Mutex;
 use std::collections::HashMap;
-use tutti_wsrep::{ReplicateError, Seqno, TrxId};
+use tutti_wsrep::{ReplicateError, Replicated, TrxId};
 
 /// The outcome delivered to a waiting transaction.
-pub type Outcome = Result<Seqno, ReplicateError>;
+pub type Outcome = Result<Replicated, ReplicateError>;
 
 /// Pending local write-sets by transaction id.
 #[derive(Default)]

@@ -1,27 +1,33 @@
 //! `ALTER TABLE t op[, op...]` → one [`Ddl::Schema`] holding a SQLite statement per operation.
 //!
-//! Supported: `ADD [COLUMN] def [FIRST | AFTER c]` (the position is ignored: SQLite appends),
-//! `ADD [COLUMN] (def, ...)`, `DROP [COLUMN] c` (single-column indexes on it are dropped
-//! first, as MySQL does), `RENAME COLUMN a TO b`, `CHANGE [COLUMN] a b
-//! <same type>` (a rename), `MODIFY`/`CHANGE` that change nothing, `RENAME [TO | AS] n`,
-//! `ADD [UNIQUE] INDEX|KEY [name] (cols)`, `DROP INDEX|KEY name`, `RENAME INDEX|KEY a TO b`,
-//! and table options (ENGINE, CHARSET, COLLATE, COMMENT, ROW_FORMAT, ALGORITHM, LOCK, CONVERT
-//! TO CHARACTER SET), which are accepted and ignored — an ALTER made only of those is
-//! [`Stmt::Noop`]. `DROP PRIMARY KEY` is `SqlError::NoPrimaryKey`. Everything SQLite's ALTER
-//! TABLE cannot do (type changes, adding PRIMARY KEY / UNIQUE / AUTO_INCREMENT columns,
-//! foreign keys, defaults, AUTO_INCREMENT=n) is refused with the operation named. A CHANGE or
-//! MODIFY compares the new type and nullability with the catalog; a different DEFAULT in it
-//! is ignored.
+//! Supported: `ADD [COLUMN] [IF NOT EXISTS] def [FIRST | AFTER c]`, `ADD [COLUMN] (def,
+//! ...)`, `DROP [COLUMN] [IF EXISTS] c` (it leaves its indexes, as in MySQL), `RENAME COLUMN
+//! a TO b`, `CHANGE [COLUMN] a b def [FIRST | AFTER c]`, `MODIFY [COLUMN] a def [FIRST |
+//! AFTER c]`, `ALTER [COLUMN] c SET DEFAULT v | DROP DEFAULT`, `RENAME [TO | AS] n`, `ADD
+//! [UNIQUE] INDEX|KEY [name] (cols)`, `DROP INDEX|KEY name`, `RENAME INDEX|KEY a TO b`,
+//! `AUTO_INCREMENT [=] n`, and table options (ENGINE, CHARSET, COLLATE, COMMENT, ROW_FORMAT,
+//! ALGORITHM, LOCK, CONVERT TO CHARACTER SET), which are accepted and ignored — an ALTER
+//! made only of those is [`Stmt::Noop`]. `DROP PRIMARY KEY` is `SqlError::NoPrimaryKey`.
+//!
+//! What SQLite's ALTER TABLE does itself (add a column at the end, drop one, renames,
+//! indexes) is one statement each; anything else makes the whole ALTER a table rebuild
+//! ([`crate::rebuild`]), whose model every operation updates. Still refused, with the
+//! operation named: adding PRIMARY KEY / AUTO_INCREMENT columns, foreign keys, CHECK
+//! constraints.
 
 use sqlparser::ast::{AlterTableOperation, ColumnDef, RenameTableNameKind, TableConstraint};
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
 
-use crate::columns::{column, default_index_name, index_sql, key_parts, KeyPart};
+use crate::ast_build::{func, number, string};
+use crate::columns::{
+    column, default_index_name, index_sql, key_parts, typed_default, ColumnOut, KeyPart,
+};
 use crate::cursor::Cursor;
 use crate::ddl::{drop_index_sql, rename_table_sql};
 use crate::dispatch::{Res, StmtInfo};
-use crate::names::{quote_str, resolve};
+use crate::names::{quote_str, quoted, resolve};
+use crate::rebuild::{self, Placement, Rebuild};
 use crate::{DdlStmt, SqlError, Stmt, TableInfo, TableName};
 use tutti_wsrep::Ddl;
 
@@ -53,6 +59,14 @@ struct Alter<'a> {
     statements: Vec<String>,
     tables: Vec<TableName>,
     new_indexes: Vec<String>,
+    /// The table as the operations so far leave it (None: the table does not exist).
+    model: Option<Rebuild>,
+    /// An operation needs the table rebuilt: the model's statements replace `statements`.
+    rebuild: bool,
+    /// Statements that follow either way (the AUTO_INCREMENT counter).
+    after: Vec<String>,
+    /// MariaDB copies the table for this ALTER (see `DdlStmt::copied_rows`).
+    copies_rows: bool,
 }
 
 impl Alter<'_> {
@@ -68,6 +82,17 @@ impl Alter<'_> {
     fn alter_prefix(&self) -> String {
         format!("ALTER TABLE {}", quote_str(&self.table.sqlite_name()))
     }
+
+    fn model(&mut self) -> Result<&mut Rebuild, SqlError> {
+        let table = self.table.to_string();
+        self.model.as_mut().ok_or(SqlError::NoSuchTable(table))
+    }
+
+    /// The operation needs the table rebuilt.
+    fn needs_rebuild(&mut self) -> Result<&mut Rebuild, SqlError> {
+        self.rebuild = true;
+        self.model()
+    }
 }
 
 /// Translates `ALTER TABLE ...`.
@@ -75,6 +100,10 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
     p.next_token(); // ALTER
     p.next_token(); // TABLE
     let table = resolve(info.env, &p.parse_object_name(false)?)?;
+    let model = match info.env.table(&table) {
+        Some(t) => Some(Rebuild::of(&t)?),
+        None => None,
+    };
     let mut a = Alter {
         info,
         tables: vec![table.clone()],
@@ -82,6 +111,10 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
         catalog: None,
         statements: vec![],
         new_indexes: vec![],
+        model,
+        rebuild: false,
+        after: vec![],
+        copies_rows: false,
     };
     loop {
         operation(p, &mut a)?;
@@ -90,6 +123,11 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
         }
     }
     p.expect_end()?;
+    if a.rebuild {
+        let target = a.table.clone();
+        a.statements = a.model()?.statements(&target)?;
+    }
+    a.statements.append(&mut a.after);
     if a.statements.is_empty() {
         return Ok(Stmt::Noop(info.text().to_string()));
     }
@@ -99,6 +137,7 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
             statements: a.statements,
         },
         tables: a.tables,
+        copied_rows: a.copies_rows,
     }))
 }
 
@@ -143,16 +182,16 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
         p.parse_comma_separated(Parser::parse_order_by_expr)?;
         return Ok(());
     }
-    if p.peek_is(0, "AUTO_INCREMENT") {
-        return Err(unsupported("AUTO_INCREMENT = n").into());
+    if p.eat_word("AUTO_INCREMENT") {
+        p.eat(&Token::Eq);
+        let n = p.parse_literal_uint()?;
+        return auto_increment(a, n).map_err(Into::into);
     }
     if p.peek_is(0, "DROP") && (p.peek_is(1, "INDEX") || p.peek_is(1, "KEY")) {
         p.next_token();
         p.next_token();
         let name = p.parse_identifier()?.value;
-        let sql = drop_index_sql(a.info.env, &a.table, &name)?;
-        a.statements.push(sql);
-        return Ok(());
+        return drop_index(a, &name).map_err(Into::into);
     }
     if p.peek_is(0, "RENAME") && (p.peek_is(1, "INDEX") || p.peek_is(1, "KEY")) {
         p.next_token();
@@ -174,9 +213,24 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
         let defs = p.parse_comma_separated(Parser::parse_column_def)?;
         p.expect_token(&Token::RParen)?;
         for d in &defs {
-            add_column(a, d)?;
+            add_column(a, d, Placement::Last)?;
         }
         return Ok(());
+    }
+    // `ADD [COLUMN] IF NOT EXISTS c ...` (MariaDB): a column already there is left alone.
+    if p.peek_is(0, "ADD") {
+        let at = if p.peek_is(1, "COLUMN") { 2 } else { 1 };
+        if p.peek_is(at, "IF") && p.peek_is(at + 1, "NOT") && p.peek_is(at + 2, "EXISTS") {
+            for _ in 0..at + 3 {
+                p.next_token();
+            }
+            let def = p.parse_column_def()?;
+            let position = column_position(p)?;
+            if a.model()?.has_column(&def.name.value) {
+                return Ok(());
+            }
+            return add_column(a, &def, position).map_err(Into::into);
+        }
     }
     let op = p.parse_alter_table_operation()?;
     apply(a, op).map_err(Into::into)
@@ -185,16 +239,24 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
 fn apply(a: &mut Alter<'_>, op: AlterTableOperation) -> Result<(), SqlError> {
     use AlterTableOperation as Op;
     match op {
-        Op::AddColumn { column_def, .. } => add_column(a, &column_def),
+        Op::AddColumn {
+            column_def,
+            column_position,
+            ..
+        } => add_column(
+            a,
+            &column_def,
+            column_position.map_or(Placement::Last, Into::into),
+        ),
         Op::DropColumn {
             column_names,
             if_exists,
             ..
         } => {
-            if if_exists {
-                return Err(unsupported("DROP COLUMN IF EXISTS"));
-            }
             for c in column_names {
+                if if_exists && !a.model()?.has_column(&c.value) {
+                    continue;
+                }
                 drop_column(a, &c.value)?;
             }
             Ok(())
@@ -202,36 +264,33 @@ fn apply(a: &mut Alter<'_>, op: AlterTableOperation) -> Result<(), SqlError> {
         Op::RenameColumn {
             old_column_name,
             new_column_name,
-        } => {
-            rename_column(a, &old_column_name.value, &new_column_name.value);
-            Ok(())
-        }
+        } => rename_column(a, &old_column_name.value, &new_column_name.value),
         Op::ChangeColumn {
             old_name,
             new_name,
             data_type,
             options,
-            ..
+            column_position,
         } => {
             let def = ColumnDef {
                 name: new_name,
                 data_type,
                 options: to_defs(options),
             };
-            change_column(a, &old_name.value, &def, "CHANGE COLUMN")
+            change_column(a, &old_name.value, &def, column_position.map(Into::into))
         }
         Op::ModifyColumn {
             col_name,
             data_type,
             options,
-            ..
+            column_position,
         } => {
             let def = ColumnDef {
                 name: col_name.clone(),
                 data_type,
                 options: to_defs(options),
             };
-            change_column(a, &col_name.value, &def, "MODIFY COLUMN")
+            change_column(a, &col_name.value, &def, column_position.map(Into::into))
         }
         Op::RenameTable { table_name } => {
             let name = match table_name {
@@ -247,15 +306,17 @@ fn apply(a: &mut Alter<'_>, op: AlterTableOperation) -> Result<(), SqlError> {
         }
         Op::AddConstraint { constraint, .. } => add_constraint(a, constraint),
         Op::DropPrimaryKey { .. } => Err(SqlError::NoPrimaryKey(a.table.to_string())),
-        Op::DropIndex { name } => {
-            let sql = drop_index_sql(a.info.env, &a.table, &name.value)?;
-            a.statements.push(sql);
-            Ok(())
-        }
+        Op::DropIndex { name } => drop_index(a, &name.value),
         Op::DropForeignKey { .. } => Err(unsupported("DROP FOREIGN KEY")),
         Op::DropConstraint { .. } => Err(unsupported("DROP CONSTRAINT")),
-        Op::AlterColumn { .. } => Err(unsupported("ALTER COLUMN")),
-        Op::AutoIncrement { .. } => Err(unsupported("AUTO_INCREMENT = n")),
+        Op::AlterColumn { column_name, op } => {
+            use sqlparser::ast::AlterColumnOperation as A;
+            match op {
+                A::SetDefault { value } => alter_default(a, &column_name.value, Some(&value)),
+                A::DropDefault => alter_default(a, &column_name.value, None),
+                other => Err(unsupported(&format!("ALTER COLUMN ... {other}"))),
+            }
+        }
         Op::Algorithm { .. } | Op::Lock { .. } => Ok(()),
         other => Err(unsupported(&other.to_string())),
     }
@@ -268,26 +329,72 @@ fn to_defs(options: Vec<sqlparser::ast::ColumnOption>) -> Vec<sqlparser::ast::Co
         .collect()
 }
 
-fn add_column(a: &mut Alter<'_>, def: &ColumnDef) -> Result<(), SqlError> {
-    let c = column(a.info.env, def, false)?;
+/// `[FIRST | AFTER c]` after a column definition.
+fn column_position(p: &mut Parser<'_>) -> Res<Placement> {
+    if p.eat_word("FIRST") {
+        return Ok(Placement::First);
+    }
+    if p.eat_word("AFTER") {
+        return Ok(Placement::After(p.parse_identifier()?.value));
+    }
+    Ok(Placement::Last)
+}
+
+fn add_column(a: &mut Alter<'_>, def: &ColumnDef, position: Placement) -> Result<(), SqlError> {
+    let mut c = column(a.info.env, def, false)?;
     if c.primary_key {
         return Err(unsupported("ADD COLUMN ... PRIMARY KEY"));
-    }
-    if c.unique {
-        return Err(unsupported("ADD COLUMN ... UNIQUE"));
     }
     if c.autoinc {
         return Err(unsupported("ADD COLUMN ... AUTO_INCREMENT"));
     }
+    let unique = std::mem::take(&mut c.unique);
+    // Existing rows get the DEFAULT; a NOT NULL column without one gets MariaDB's implicit
+    // default, which SQLite's ADD COLUMN cannot give.
+    let fill = (c.not_null && c.default.is_none()).then(|| implicit_default(a, &c));
+    // An ENUM's member check is a table constraint (where SHOW CREATE TABLE reads it),
+    // which only a rebuild can add.
+    if fill.is_some() || position != Placement::Last || !c.checks.is_empty() {
+        a.needs_rebuild()?;
+    }
     a.statements
         .push(format!("{} ADD COLUMN {}", a.alter_prefix(), c.sql()));
+    a.model()?.add(&c, fill, &position)?;
+    if unique {
+        add_index(a, None, true, vec![(c.name.clone(), false)]);
+    }
     Ok(())
 }
 
+/// The value MariaDB gives existing rows for a new NOT NULL column without DEFAULT: zero,
+/// the empty string, the first ENUM member, the zero date — as the column stores it.
+fn implicit_default(a: &Alter<'_>, c: &ColumnOut) -> sqlparser::ast::Expr {
+    let decl = rebuild::declared_type(c).to_ascii_uppercase();
+    let base = decl.split(['(', ' ']).next().unwrap_or_default();
+    let value = match base {
+        "ENUM" => string(
+            c.mapped
+                .enum_values
+                .as_ref()
+                .and_then(|v| v.first())
+                .cloned()
+                .unwrap_or_default(),
+        ),
+        "DATE" => string("0000-00-00"),
+        "DATETIME" | "TIMESTAMP" => string("0000-00-00 00:00:00"),
+        "TIME" => string("00:00:00"),
+        _ if c.mapped.text_like || base.contains("BINARY") || base.contains("BLOB") => string(""),
+        _ => number("0"),
+    };
+    let table = rebuild::column_table(&a.table, &c.name, &decl);
+    crate::stored::assigned(&table, &c.name, value, false)
+}
+
 /// `DROP COLUMN c`: SQLite refuses to drop an indexed column, so single-column indexes on it
-/// are dropped first (as MySQL does); a multi-column index on it is refused.
+/// are dropped first (as MySQL does); a column of a multi-column index is dropped by a
+/// rebuild, which leaves the index without it.
 fn drop_column(a: &mut Alter<'_>, name: &str) -> Result<(), SqlError> {
-    let table = a.table.to_string();
+    a.model()?.drop(name)?;
     let indexes = match a.catalog() {
         Ok(info) => info.indexes.clone(),
         Err(_) => vec![],
@@ -296,11 +403,14 @@ fn drop_column(a: &mut Alter<'_>, name: &str) -> Result<(), SqlError> {
         .iter()
         .filter(|i| i.columns.iter().any(|c| c.eq_ignore_ascii_case(name)))
     {
-        if i.columns.len() > 1 || i.name.eq_ignore_ascii_case("PRIMARY") {
+        if i.name.eq_ignore_ascii_case("PRIMARY") {
             return Err(unsupported(&format!(
-                "DROP COLUMN {name}, which is part of the index {} of {table}",
-                i.name
+                "DROP COLUMN {name}, which is part of the PRIMARY KEY of {}",
+                a.table
             )));
+        }
+        if i.columns.len() > 1 {
+            a.needs_rebuild()?;
         }
         a.statements
             .push(format!("DROP INDEX {}", quote_str(&i.sqlite_name)));
@@ -313,7 +423,10 @@ fn drop_column(a: &mut Alter<'_>, name: &str) -> Result<(), SqlError> {
     Ok(())
 }
 
-fn rename_column(a: &mut Alter<'_>, old: &str, new: &str) {
+fn rename_column(a: &mut Alter<'_>, old: &str, new: &str) -> Result<(), SqlError> {
+    if a.model()?.rename(old, new)? {
+        a.needs_rebuild()?;
+    }
     let sql = format!(
         "{} RENAME COLUMN {} TO {}",
         a.alter_prefix(),
@@ -321,53 +434,214 @@ fn rename_column(a: &mut Alter<'_>, old: &str, new: &str) {
         quote_str(new)
     );
     a.statements.push(sql);
+    Ok(())
 }
 
-/// Declared types that mean the same to tutti.
-fn same_type(a: &str, b: &str) -> bool {
-    let norm = |s: &str| {
-        let s = s.to_ascii_uppercase();
-        if s == "INTEGER" {
-            "INT".to_string()
-        } else {
-            s
-        }
-    };
-    norm(a) == norm(b)
-}
-
-/// CHANGE/MODIFY: only a rename (same type and nullability) is possible in SQLite.
+/// CHANGE/MODIFY: a rename when the definition stays the same (SQLite renames in place),
+/// otherwise a rebuild that copies the values through the new definition.
 fn change_column(
     a: &mut Alter<'_>,
     old: &str,
     def: &ColumnDef,
-    what: &str,
+    position: Option<Placement>,
 ) -> Result<(), SqlError> {
-    let new = column(a.info.env, def, false)?;
-    let table = a.table.to_string();
-    let existing = a
-        .catalog()?
-        .columns
-        .iter()
-        .find(|c| c.name.eq_ignore_ascii_case(old))
-        .cloned()
-        .ok_or_else(|| SqlError::WrongArguments(format!("Unknown column '{old}' in '{table}'")))?;
-    let is_autoinc = a
+    let (def_name, old_sql) = a
+        .model()?
+        .definition(old)
+        .map(|(n, s)| (n.to_string(), s.to_string()))
+        .ok_or_else(|| {
+            SqlError::WrongArguments(format!("Unknown column '{old}' in '{}'", a.table.table))
+        })?;
+    // Written with the name the column has in the definition; a rename follows.
+    let final_name = def.name.value.clone();
+    let mut def = def.clone();
+    def.name = sqlparser::ast::Ident::new(&def_name);
+    let mut new = column(a.info.env, &def, false)?;
+    let pk = primary_key(a);
+    let in_pk = pk.iter().any(|c| c.eq_ignore_ascii_case(&def_name));
+    let single_pk = matches!(pk.as_slice(), [c] if c.eq_ignore_ascii_case(&def_name));
+    let was_autoinc = rebuild::is_autoinc_sql(&old_sql);
+    if in_pk {
+        new.not_null = true;
+    }
+    if new.primary_key && !single_pk {
+        return Err(unsupported("MODIFY/CHANGE ... PRIMARY KEY"));
+    }
+    new.primary_key = false;
+    if new.autoinc {
+        if !(single_pk && new.mapped.integer) {
+            return Err(SqlError::Unsupported(
+                "AUTO_INCREMENT on a column that is not the single-column integer PRIMARY KEY"
+                    .into(),
+            ));
+        }
+        new.autoinc_type = Some(std::mem::replace(&mut new.mapped.decl, "INTEGER".into()));
+    } else if single_pk && new.mapped.decl == "INTEGER" {
+        new.mapped.decl = "INT".into();
+    }
+    let unique = std::mem::take(&mut new.unique);
+    let mut inline = new.clone();
+    inline.checks.clear();
+    // The ENUM member check lives among the table constraints: any change to it rebuilds.
+    let same = inline.sql() == old_sql && new.checks.is_empty();
+    if !same || position.is_some() {
+        let old_type = match rebuild::is_autoinc_sql(&old_sql) {
+            true => crate::columns::autoinc_declared_type(&old_sql).map(str::to_string),
+            false => a
+                .catalog()
+                .ok()
+                .and_then(|t| t.columns.iter().find(|c| c.name == def_name))
+                .map(|c| c.decl_type.clone()),
+        };
+        let old_check = a.model()?.enum_check(&def_name).map(str::to_string);
+        let same_type = old_type.as_deref().is_some_and(|t| {
+            rebuild::base_type(t) == rebuild::base_type(rebuild::declared_type(&new))
+        });
+        let in_place = old_type.is_some_and(|t| {
+            rebuild::type_changes_in_place(
+                (&t, old_check.as_deref()),
+                (
+                    rebuild::declared_type(&new),
+                    new.checks.first().map(String::as_str),
+                ),
+            )
+        });
+        a.copies_rows |= !in_place;
+        let model = a.needs_rebuild()?;
+        if new.autoinc && !was_autoinc {
+            model.make_autoinc(&def_name);
+        } else if was_autoinc && !new.autoinc {
+            model.drop_autoinc(&def_name);
+        }
+        let decl = rebuild::declared_type(&new).to_string();
+        let table = rebuild::column_table(&a.table, &def_name, &decl);
+        let strict = crate::stored::strict_mode(a.info.env);
+        let mut convert = crate::stored::copied(
+            &table,
+            &def_name,
+            sqlparser::ast::Expr::Identifier(quoted(&def_name)),
+            strict,
+            same_type,
+        );
+        if new.not_null && !strict {
+            // Outside strict mode a NULL becomes the implicit default, as in MariaDB.
+            convert = func("coalesce", vec![convert, implicit_default(a, &new)]);
+        }
+        a.model()?
+            .redefine(old, &new, Some(convert), position.as_ref())?;
+    }
+    if !final_name.eq(old) {
+        rename_column(a, old, &final_name)?;
+    }
+    if unique {
+        add_index(a, None, true, vec![(final_name, false)]);
+    }
+    Ok(())
+}
+
+/// The table's PRIMARY KEY columns.
+fn primary_key(a: &mut Alter<'_>) -> Vec<String> {
+    match a.catalog() {
+        Ok(info) => info
+            .indexes
+            .iter()
+            .find(|i| i.name == "PRIMARY")
+            .map(|i| i.columns.clone())
+            .unwrap_or_default(),
+        Err(_) => vec![],
+    }
+}
+
+/// `ALTER COLUMN c SET DEFAULT v | DROP DEFAULT`: a rebuild (SQLite cannot change a
+/// DEFAULT in place).
+fn alter_default(
+    a: &mut Alter<'_>,
+    name: &str,
+    value: Option<&sqlparser::ast::Expr>,
+) -> Result<(), SqlError> {
+    let (def_name, sql) = a
+        .model()?
+        .definition(name)
+        .map(|(n, s)| (n.to_string(), s.to_string()))
+        .ok_or_else(|| {
+            SqlError::WrongArguments(format!("Unknown column '{name}' in '{}'", a.table.table))
+        })?;
+    let decl = a
+        .catalog()
+        .ok()
+        .and_then(|t| t.columns.iter().find(|c| c.name == def_name))
+        .map(|c| c.decl_type.clone())
+        .unwrap_or_default();
+    let default = match value {
+        Some(e) => Some(typed_default(&decl, a.info.env, e)?),
+        None => None,
+    };
+    let sql = rebuild::with_default(&sql, default.as_deref());
+    a.needs_rebuild()?.set_definition(name, sql)
+}
+
+fn drop_index(a: &mut Alter<'_>, name: &str) -> Result<(), SqlError> {
+    let sql = drop_index_sql(a.info.env, &a.table, name)?;
+    a.statements.push(sql);
+    a.model()?
+        .indexes
+        .retain(|i| !i.name.eq_ignore_ascii_case(name));
+    Ok(())
+}
+
+/// Adds an index (named as MySQL names an unnamed one).
+fn add_index(a: &mut Alter<'_>, name: Option<String>, unique: bool, parts: Vec<KeyPart>) {
+    let name = match name {
+        Some(n) => n,
+        None => {
+            let mut taken: Vec<String> = a.new_indexes.clone();
+            if let Ok(info) = a.catalog() {
+                taken.extend(info.indexes.iter().map(|i| i.name.clone()));
+            }
+            default_index_name(
+                parts.first().map(|p| p.0.as_str()).unwrap_or_default(),
+                &taken,
+            )
+        }
+    };
+    a.statements
+        .push(index_sql(&a.table, &name, unique, &parts, false));
+    if let Some(m) = a.model.as_mut() {
+        m.indexes.push(rebuild::Index {
+            name: name.clone(),
+            unique,
+            columns: parts.iter().map(|p| p.0.clone()).collect(),
+        });
+    }
+    a.new_indexes.push(name);
+}
+
+/// `AUTO_INCREMENT = n`: the next id is n, or past the largest id in use (as InnoDB).
+/// A table without AUTO_INCREMENT column ignores it.
+fn auto_increment(a: &mut Alter<'_>, n: u64) -> Result<(), SqlError> {
+    let Some(col) = a
         .catalog()?
         .autoinc
-        .as_deref()
-        .is_some_and(|c| c.eq_ignore_ascii_case(old));
-    let type_ok = same_type(&existing.decl_type, &new.mapped.decl)
-        || (is_autoinc && new.autoinc && new.mapped.integer);
-    let not_null_ok = existing.not_null == (new.not_null || existing.pk > 0);
-    if !type_ok || !not_null_ok || (new.autoinc && !is_autoinc) {
-        return Err(unsupported(&format!(
-            "{what} that changes the column definition"
-        )));
-    }
-    if !existing.name.eq(&new.name) {
-        rename_column(a, &existing.name, &new.name);
-    }
+        .clone()
+        .filter(|c| c != crate::INVISIBLE_KEY)
+    else {
+        return Ok(());
+    };
+    let table = a.table.sqlite_name();
+    let name = format!("'{}'", table.replace('\'', "''"));
+    let seq = format!(
+        "max({}, coalesce((SELECT max({}) FROM {}), 0))",
+        n.saturating_sub(1).min(i64::MAX as u64),
+        quote_str(&col),
+        quote_str(&table)
+    );
+    a.after.push(format!(
+        "UPDATE sqlite_sequence SET seq = {seq} WHERE name = {name}"
+    ));
+    a.after.push(format!(
+        "INSERT INTO sqlite_sequence (name, seq) SELECT {name}, {seq} \
+         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = {name})"
+    ));
     Ok(())
 }
 
@@ -388,22 +662,7 @@ fn add_constraint(a: &mut Alter<'_>, constraint: TableConstraint) -> Result<(), 
         }
         other => return Err(unsupported(&format!("ADD {other}"))),
     };
-    let name = match name {
-        Some(n) => n,
-        None => {
-            let mut taken: Vec<String> = a.new_indexes.clone();
-            if let Ok(info) = a.catalog() {
-                taken.extend(info.indexes.iter().map(|i| i.name.clone()));
-            }
-            default_index_name(
-                parts.first().map(|p| p.0.as_str()).unwrap_or_default(),
-                &taken,
-            )
-        }
-    };
-    a.statements
-        .push(index_sql(&a.table, &name, unique, &parts, false));
-    a.new_indexes.push(name);
+    add_index(a, name, unique, parts);
     Ok(())
 }
 
@@ -423,5 +682,10 @@ fn rename_index(a: &mut Alter<'_>, old: &str, new: &str) -> Result<(), SqlError>
     a.statements.push(drop);
     a.statements
         .push(index_sql(&a.table, new, index.unique, &parts, false));
+    for i in &mut a.model()?.indexes {
+        if i.name.eq_ignore_ascii_case(old) {
+            i.name = new.to_string();
+        }
+    }
     Ok(())
 }

@@ -152,11 +152,7 @@ pub(crate) fn column(
             ColumnOption::Null => out.not_null = false,
             ColumnOption::NotNull => out.not_null = true,
             ColumnOption::Default(e) => {
-                out.default = Some(match out.mapped.decimal {
-                    Some(ty) => decimal_default(ty, env, e)?,
-                    None if out.mapped.decl.starts_with("BIT(") => bit_default(env, e)?,
-                    None => default_sql(env, e)?,
-                })
+                out.default = Some(typed_default(&out.mapped.decl, env, e)?)
             }
             ColumnOption::PrimaryKey(_) => out.primary_key = true,
             ColumnOption::Unique(_) => out.unique = true,
@@ -213,6 +209,15 @@ pub(crate) fn column(
         ));
     }
     Ok(out)
+}
+
+/// A DEFAULT value as SQLite text, for a column of SQLite declared type `decl`.
+pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
+    match crate::decimal::DecimalType::of_decl(decl) {
+        Some(ty) => decimal_default(ty, env, e),
+        None if decl.starts_with("BIT(") => bit_default(env, e),
+        None => default_sql(env, e),
+    }
 }
 
 /// A DEFAULT value as SQLite text.

@@ -222,6 +222,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             statements,
         },
         tables: vec![table],
+        copied_rows: false,
     }))
 }
 

@@ -31,6 +31,7 @@ fn schema(database: String, statements: Vec<String>, tables: Vec<TableName>) -> 
             statements,
         },
         tables,
+        copied_rows: false,
     })
 }
 
@@ -71,6 +72,7 @@ pub(crate) fn create_database(p: &mut Parser<'_>) -> Res<Stmt> {
             if_not_exists,
         },
         tables: vec![],
+        copied_rows: false,
     }))
 }
 
@@ -84,6 +86,7 @@ pub(crate) fn drop_database(p: &mut Parser<'_>) -> Res<Stmt> {
     Ok(Stmt::Ddl(DdlStmt {
         ddl: Ddl::DropDatabase { name, if_exists },
         tables: vec![],
+        copied_rows: false,
     }))
 }
 

@@ -166,6 +166,9 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     // INSERT IGNORE adjusts values that do not fit, as outside strict mode.
     let strict = stored::strict_mode(info.env) && !ins.ignore;
     if let Some(t) = &table {
+        if let Some(c) = omitted_without_default(&ins, &columns, t).filter(|_| strict) {
+            return Err(SqlError::NoDefault(c));
+        }
         stored::insert(&mut ins, &columns, t, strict);
     }
     let alias = ins.insert_alias.take();
@@ -235,6 +238,27 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         Some(target),
         autoinc,
     ))
+}
+
+/// The first NOT NULL column without DEFAULT the INSERT leaves out (all of them with
+/// `VALUES ()`): strict mode refuses it (1364) before SQLite's NOT NULL would (1048).
+fn omitted_without_default(ins: &Insert, columns: &[Ident], t: &TableInfo) -> Option<String> {
+    let all_default = ins.source.as_ref().is_none_or(|s| {
+        matches!(s.body.as_ref(), SetExpr::Values(v) if v.rows.iter().all(|r| r.content.is_empty()))
+    });
+    if columns.is_empty() && !all_default {
+        return None;
+    }
+    t.columns
+        .iter()
+        .filter(|c| c.not_null && c.default.is_none())
+        .filter(|c| t.autoinc.as_deref() != Some(c.name.as_str()))
+        .find(|c| {
+            !columns
+                .iter()
+                .any(|n| n.value.eq_ignore_ascii_case(&c.name))
+        })
+        .map(|c| c.name.clone())
 }
 
 /// `INSERT ... SET a = 1, b = 2` → `INSERT ... (a, b) VALUES (1, 2)`.

@@ -27,6 +27,12 @@ pub enum SqlError {
     /// An index name that does not exist on the table (MySQL 1091).
     #[error("Can't DROP '{0}'; check that column/key exists")]
     NoSuchIndex(String),
+    /// A NOT NULL column without DEFAULT left out of an INSERT in strict mode (MySQL 1364).
+    #[error("Field '{0}' doesn't have a default value")]
+    NoDefault(String),
+    /// DROP COLUMN of a column the table does not have (MySQL 1091).
+    #[error("Can't DROP COLUMN `{0}`; check that it exists")]
+    NoSuchColumnToDrop(String),
     /// A DECIMAL precision above 65 (MySQL 1426).
     #[error("Too big precision {0} specified. Maximum is 65")]
     TooBigPrecision(u64),

@@ -39,6 +39,7 @@ mod locking;
 mod names;
 mod prepared;
 mod quantified;
+mod rebuild;
 mod result_types;
 mod rewrite;
 mod session;

@@ -216,7 +216,19 @@ fn sql_mode(env: &dyn crate::Env) -> Option<String> {
 
 /// `value` wrapped in the column's store function (unless it is known to fit); outside
 /// `strict` mode with the trailing `0` that makes the function adjust instead of refuse.
-fn store(kind: Storage, mut value: Expr, qualified: &str, row: usize, strict: bool) -> Expr {
+fn store(kind: Storage, value: Expr, qualified: &str, row: usize, strict: bool) -> Expr {
+    let mode = if strict { None } else { Some("0") };
+    store_as(kind, value, qualified, row, mode)
+}
+
+/// [`store`] with the store function's mode argument (none: strict).
+fn store_as(
+    kind: Storage,
+    mut value: Expr,
+    qualified: &str,
+    row: usize,
+    mode: Option<&str>,
+) -> Expr {
     if matches!(
         kind,
         Storage::Integer(..) | Storage::Decimal(_) | Storage::Real
@@ -262,9 +274,7 @@ fn store(kind: Storage, mut value: Expr, qualified: &str, row: usize, strict: bo
     let mut args = vec![value];
     args.extend(type_args);
     args.extend([string(qualified), number(row.to_string())]);
-    if !strict {
-        args.push(number("0"));
-    }
+    args.extend(mode.map(number));
     func(name, args)
 }
 
@@ -279,6 +289,28 @@ pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr, strict: boo
         Some(kind) => store(kind, value, &qualified(table, column), 1, strict),
         None => value,
     }
+}
+
+/// A column's value as an ALTER TABLE's copy stores it into the column's new type: in
+/// strict mode with the errors of MariaDB's copy (mode 2: a string that is not a number
+/// is 1292 "Truncated incorrect INTEGER value"; a string too long is 1265 when the column
+/// keeps its string type (`same_type`: VARCHAR to a shorter VARCHAR), 1406 otherwise).
+pub(crate) fn copied(
+    table: &TableInfo,
+    column: &str,
+    value: Expr,
+    strict: bool,
+    same_type: bool,
+) -> Expr {
+    let Some(kind) = storage_of(table, column) else {
+        return value;
+    };
+    let mode = match kind {
+        _ if !strict => "0",
+        Storage::Text(..) if !same_type => "1",
+        _ => "2",
+    };
+    store_as(kind, value, &qualified(table, column), 1, Some(mode))
 }
 
 /// Wraps the values an INSERT writes into checked columns. `columns`: the column list

@@ -53,7 +53,7 @@ impl TestEnv {
         indexes: &[(&str, &[&str])],
     ) -> Self {
         let tn = TableName::new(db, name);
-        let columns = columns
+        let columns: Vec<ColumnInfo> = columns
             .iter()
             .map(|(c, ty)| ColumnInfo {
                 name: c.to_string(),
@@ -71,7 +71,7 @@ impl TestEnv {
                 },
             })
             .collect();
-        let indexes = indexes
+        let indexes: Vec<IndexInfo> = indexes
             .iter()
             .map(|(i, cols)| IndexInfo {
                 name: i.to_string(),
@@ -80,12 +80,36 @@ impl TestEnv {
                 columns: cols.iter().map(|c| c.to_string()).collect(),
             })
             .collect();
+        // As the catalog loader: the primary key first, named PRIMARY.
+        let indexes: Vec<IndexInfo> = (!pk.is_empty())
+            .then(|| IndexInfo {
+                name: "PRIMARY".into(),
+                sqlite_name: String::new(),
+                unique: true,
+                columns: pk.iter().map(|c| c.to_string()).collect(),
+            })
+            .into_iter()
+            .chain(indexes)
+            .collect();
+        let create_sql = create_sql(&tn, &columns, pk, autoinc);
         self.tables.push(TableInfo {
             name: tn,
             columns,
             autoinc: autoinc.map(str::to_string),
             indexes,
+            create_sql,
+            referenced: false,
         });
+        self
+    }
+
+    /// Replaces a table's SQLite definition with the one a database holds (what the
+    /// catalog reads in a running node).
+    pub fn with_create_sql(mut self, db: &str, name: &str, sql: String) -> Self {
+        let tn = TableName::new(db, name);
+        if let Some(t) = self.tables.iter_mut().find(|t| t.name == tn) {
+            t.create_sql = sql;
+        }
         self
     }
 
@@ -157,4 +181,47 @@ impl Env for TestEnv {
     fn database_exists(&self, name: &str) -> bool {
         self.databases.iter().any(|d| d == name)
     }
+}
+
+/// The SQLite definition tutti would have written for a test table.
+fn create_sql(
+    table: &TableName,
+    columns: &[ColumnInfo],
+    pk: &[&str],
+    autoinc: Option<&str>,
+) -> String {
+    let quote = crate::names::quote_str;
+    let mut items: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            if autoinc == Some(c.name.as_str()) {
+                let declared = match c.decl_type.as_str() {
+                    "INTEGER" => "INT",
+                    other => other,
+                };
+                return format!(
+                    "{} INTEGER /*{}{declared}*/ NOT NULL PRIMARY KEY AUTOINCREMENT",
+                    quote(&c.name),
+                    crate::columns::AUTOINC_TYPE_MARK,
+                );
+            }
+            let mut s = format!("{} {}", quote(&c.name), c.decl_type);
+            if c.not_null {
+                s.push_str(" NOT NULL");
+            }
+            if let Some(d) = &c.default {
+                s.push_str(&format!(" DEFAULT {d}"));
+            }
+            s
+        })
+        .collect();
+    if autoinc.is_none() && !pk.is_empty() {
+        let cols: Vec<String> = pk.iter().map(|c| quote(c)).collect();
+        items.push(format!("PRIMARY KEY ({})", cols.join(", ")));
+    }
+    format!(
+        "CREATE TABLE {} ({})",
+        quote(&table.sqlite_name()),
+        items.join(", ")
+    )
 }

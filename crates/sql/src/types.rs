@@ -85,6 +85,10 @@ pub struct TableInfo {
     pub autoinc: Option<String>,
     /// Indexes, primary key first when it has its own index.
     pub indexes: Vec<IndexInfo>,
+    /// The table's SQLite definition (`sqlite_schema.sql`).
+    pub create_sql: String,
+    /// Another table's FOREIGN KEY references this one.
+    pub referenced: bool,
 }
 
 /// The invisible key of a table created without a PRIMARY KEY: SQLite's rowid, which
@@ -289,6 +293,10 @@ pub struct DdlStmt {
     pub ddl: Ddl,
     /// Tables it creates, drops or changes (for certification and cache invalidation).
     pub tables: Vec<TableName>,
+    /// Its affected rows are the rows it copied: an ALTER TABLE that MariaDB runs by
+    /// copying (a column's type changed), not one InnoDB does in place (ADD/DROP COLUMN,
+    /// a DEFAULT, a longer VARCHAR, more ENUM members), which reports 0.
+    pub copied_rows: bool,
 }
 
 /// Where a SET assignment goes.

@@ -54,8 +54,10 @@ pub(crate) enum DdlError {
 /// The result of one item.
 #[derive(Debug)]
 pub enum Outcome {
-    /// Rows or DDL applied.
+    /// Rows applied.
     Applied,
+    /// A schema change applied; `rows` are the rows it copied (see [`copied_rows`]).
+    SchemaChanged { rows: u64 },
     /// Nothing to do (or already applied before).
     Skipped,
     /// The DDL failed; nothing changed.
@@ -133,11 +135,11 @@ fn apply_items(
             ApplyOp::Ddl(ddl) => {
                 c.execute_batch("SAVEPOINT tutti_ddl")?;
                 match run_ddl(c, ddl) {
-                    Ok(()) => {
+                    Ok(rows) => {
                         c.execute_batch("RELEASE tutti_ddl")?;
                         result.schema_changed = true;
                         *fk_actions = has_fk_actions(c)?;
-                        Outcome::Applied
+                        Outcome::SchemaChanged { rows }
                     }
                     Err(DdlError::Sqlite(e)) if is_fatal(&e) => return Err(e.into()),
                     Err(e) => {
@@ -171,7 +173,8 @@ fn is_fatal(e: &rusqlite::Error) -> bool {
     )
 }
 
-fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<(), DdlError> {
+/// Runs a schema change; returns the rows it copied.
+fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<u64, DdlError> {
     let exists = |db: &str| system::database_exists(c, db);
     match ddl {
         Ddl::CreateDatabase {
@@ -180,17 +183,18 @@ fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<(), DdlError> {
         } => {
             if exists(name)? {
                 return if *if_not_exists {
-                    Ok(())
+                    Ok(0)
                 } else {
                     Err(DdlError::DatabaseExists(name.clone()))
                 };
             }
-            Ok(system::add_database(c, name)?)
+            system::add_database(c, name)?;
+            Ok(0)
         }
         Ddl::DropDatabase { name, if_exists } => {
             if !exists(name)? {
                 return if *if_exists {
-                    Ok(())
+                    Ok(0)
                 } else {
                     Err(DdlError::DropMissingDatabase(name.clone()))
                 };
@@ -204,7 +208,8 @@ fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<(), DdlError> {
                 let kw = if kind == "view" { "VIEW" } else { "TABLE" };
                 c.execute_batch(&format!("DROP {kw} \"{}\"", obj.replace('"', "\"\"")))?;
             }
-            Ok(system::remove_database(c, name)?)
+            system::remove_database(c, name)?;
+            Ok(0)
         }
         Ddl::Schema {
             database,
@@ -213,12 +218,23 @@ fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<(), DdlError> {
             if !exists(database)? {
                 return Err(DdlError::UnknownDatabase(database.clone()));
             }
+            let mut rows = 0;
             for s in statements {
                 c.execute_batch(s)?;
+                if copied_rows(s) {
+                    rows += c.changes();
+                }
             }
-            Ok(())
+            Ok(rows)
         }
     }
+}
+
+/// True for the statements of a schema change whose rows count as its affected rows: an
+/// `INSERT` into a user table (always a quoted name, `"db.t"`; the counter bookkeeping in
+/// `sqlite_sequence` does not count).
+fn copied_rows(statement: &str) -> bool {
+    statement.starts_with("INSERT INTO \"")
 }
 
 impl From<DdlError> for DdlFailure {

@@ -63,13 +63,16 @@ fn capture_rollback_apply_advances_seqno_with_data() {
                 if_not_exists: false
             }
         ),
-        Outcome::Applied
+        Outcome::SchemaChanged { rows: 0 }
     ));
     let create = schema(
         "app",
         "CREATE TABLE \"app.t\"(id INTEGER PRIMARY KEY, v TEXT)",
     );
-    assert!(matches!(ddl(&s, 2, create), Outcome::Applied));
+    assert!(matches!(
+        ddl(&s, 2, create),
+        Outcome::SchemaChanged { rows: 0 }
+    ));
     let cs = capture(&s, "INSERT INTO \"app.t\" VALUES (1, 'a'), (2, 'b')");
     assert!(!cs.is_empty());
     assert_eq!(
@@ -152,7 +155,10 @@ fn ddl_outcomes_are_deterministic_errors() {
         name: "x".into(),
         if_not_exists: false,
     };
-    assert!(matches!(ddl(&s, 1, create()), Outcome::Applied));
+    assert!(matches!(
+        ddl(&s, 1, create()),
+        Outcome::SchemaChanged { rows: 0 }
+    ));
     assert!(matches!(
         ddl(&s, 2, create()),
         Outcome::DdlFailed(DdlFailure::DatabaseExists(_))
@@ -166,7 +172,7 @@ fn ddl_outcomes_are_deterministic_errors() {
                 if_not_exists: true
             }
         ),
-        Outcome::Applied
+        Outcome::SchemaChanged { rows: 0 }
     ));
     assert!(matches!(
         ddl(
@@ -214,7 +220,7 @@ fn ddl_outcomes_are_deterministic_errors() {
                 if_exists: false
             }
         ),
-        Outcome::Applied
+        Outcome::SchemaChanged { rows: 0 }
     ));
     assert_eq!(
         count(
@@ -434,4 +440,28 @@ fn with_full_durability_applied_is_durable() {
     skip(&s, 1);
     skip(&s, 2);
     assert_eq!(s.durable_applied(), 2);
+}
+
+#[test]
+fn a_schema_change_counts_the_rows_its_copy_inserted() {
+    let (_dir, s) = open();
+    let db = Ddl::CreateDatabase {
+        name: "app".into(),
+        if_not_exists: false,
+    };
+    assert!(matches!(ddl(&s, 1, db), Outcome::SchemaChanged { rows: 0 }));
+    // The rows inserted into user tables count, not the counter bookkeeping.
+    let copy = Ddl::Schema {
+        database: "app".into(),
+        statements: vec![
+            "CREATE TABLE \"app.c\"(id INTEGER PRIMARY KEY AUTOINCREMENT)".into(),
+            "INSERT INTO \"app.c\" VALUES (1), (2)".into(),
+            "INSERT INTO sqlite_sequence (name, seq) VALUES ('x', 1)".into(),
+            "CREATE TABLE \"app.d\"(id INT)".into(),
+        ],
+    };
+    assert!(matches!(
+        ddl(&s, 2, copy),
+        Outcome::SchemaChanged { rows: 2 }
+    ));
 }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 use tutti_executor::{ExecError, Executor, ExecutorConfig, Response, Session};
-use tutti_wsrep::{ApplyObserver, NodeId, Provider, ReplicateError, Seqno, Value, WriteSet};
+use tutti_wsrep::{ApplyObserver, NodeId, Provider, ReplicateError, Replicated, Value, WriteSet};
 
 use crate::Cluster;
 
@@ -49,7 +49,7 @@ impl Provider for SimProvider {
         Ok(())
     }
 
-    fn replicate(&self, ws: WriteSet) -> Result<Seqno, ReplicateError> {
+    fn replicate(&self, ws: WriteSet) -> Result<Replicated, ReplicateError> {
         self.check_ready()?;
         let mut c = self.cluster.lock();
         let rx = c.submit(self.id, ws);

@@ -246,7 +246,9 @@ fn start(seed: u64, faults: Faults) -> Result<Run, String> {
     );
     for d in [create, table] {
         let rx = run.c.submit(1, d);
-        run.schema = wait(&mut run.c, &rx).map_err(|e| format!("schema: {e:?}"))?;
+        run.schema = wait(&mut run.c, &rx)
+            .map_err(|e| format!("schema: {e:?}"))?
+            .seqno;
     }
     if !run.c.settle(20_000) {
         return Err(format!("schema did not settle:{}", run.c.describe()));

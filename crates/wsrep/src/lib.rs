@@ -18,7 +18,7 @@ mod writeset;
 pub use ddl::Ddl;
 pub use error::WsrepError;
 pub use gtid::{ClusterUuid, Gtid, Seqno};
-pub use provider::{ApplyObserver, DdlFailure, Provider, ReplicateError};
+pub use provider::{ApplyObserver, DdlFailure, Provider, ReplicateError, Replicated};
 pub use state::NodeState;
 pub use value::Value;
 pub use writeset::{hash_key, Action, CertKeys, TrxId, WriteSet};

@@ -61,6 +61,16 @@ pub trait ApplyObserver: Send + Sync {
     fn before_apply(&self, batch: &[(Seqno, &WriteSet)]) -> usize;
 }
 
+/// A write-set applied on this node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Replicated {
+    /// Its place in the total order.
+    pub seqno: Seqno,
+    /// Rows a schema change copied (an ALTER TABLE that rebuilds the table reports them
+    /// as its affected rows, as MariaDB's copy does); 0 for row changes.
+    pub rows: u64,
+}
+
 /// What replication offers the executor. All calls may block; the executor runs on
 /// blocking threads.
 pub trait Provider: Send + Sync {
@@ -70,7 +80,7 @@ pub trait Provider: Send + Sync {
     fn check_ready(&self) -> Result<(), ReplicateError>;
     /// Orders, certifies and applies a write-set; returns its seqno once it is applied on
     /// this node.
-    fn replicate(&self, ws: WriteSet) -> Result<Seqno, ReplicateError>;
+    fn replicate(&self, ws: WriteSet) -> Result<Replicated, ReplicateError>;
     /// Causal-read barrier: waits until this node has applied everything committed in the
     /// cluster before the call (`wsrep_sync_wait`).
     fn sync_wait(&self, timeout: Duration) -> Result<(), ReplicateError>;

@@ -46,21 +46,29 @@ fn columns_of(c: &Connection, table: &str) -> Result<Vec<ColumnInfo>, ExecError>
 
 /// The AUTO_INCREMENT column is declared `INTEGER` in SQLite (the rowid alias); its MySQL
 /// type is kept in a comment of the table's definition (see `tutti_sql::AUTOINC_TYPE_MARK`).
-fn declare_autoinc_type(
-    c: &Connection,
-    table: &str,
-    column: &str,
-    columns: &mut [ColumnInfo],
-) -> Result<(), ExecError> {
-    let sql: Option<String> = c
-        .prepare_cached("SELECT sql FROM sqlite_schema WHERE name = ?1")?
-        .query_row([table], |r| r.get(0))?;
-    if let Some(ty) = sql.as_deref().and_then(tutti_sql::autoinc_declared_type) {
+fn declare_autoinc_type(create_sql: &str, column: &str, columns: &mut [ColumnInfo]) {
+    if let Some(ty) = tutti_sql::autoinc_declared_type(create_sql) {
         if let Some(col) = columns.iter_mut().find(|c| c.name == column) {
             col.decl_type = ty.to_string();
         }
     }
-    Ok(())
+}
+
+/// The table's SQLite definition.
+fn create_sql(c: &Connection, table: &str) -> Result<String, ExecError> {
+    let sql: Option<String> = c
+        .prepare_cached("SELECT sql FROM sqlite_schema WHERE name = ?1")?
+        .query_row([table], |r| r.get(0))?;
+    Ok(sql.unwrap_or_default())
+}
+
+/// True if another table's foreign key references this one.
+fn referenced(c: &Connection, table: &str) -> Result<bool, ExecError> {
+    Ok(c.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_schema s, pragma_foreign_key_list(s.name) f
+         WHERE s.type = 'table' AND s.name <> ?1 AND f.\"table\" = ?1 COLLATE NOCASE)",
+    )?
+    .query_row([table], |r| r.get(0))?)
 }
 
 /// A table's primary key columns, in key order.
@@ -155,8 +163,9 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
     }
     let foreign_keys = foreign_keys(c, table, &image)?;
     let mut columns = columns;
+    let create_sql = create_sql(c, table)?;
     if let Some(col) = autoinc.as_deref().filter(|_| invisible.is_none()) {
-        declare_autoinc_type(c, table, col, &mut columns)?;
+        declare_autoinc_type(&create_sql, col, &mut columns);
     }
     Ok(Some(TableMeta {
         info: TableInfo {
@@ -164,6 +173,8 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
             columns,
             autoinc,
             indexes,
+            referenced: referenced(c, table)?,
+            create_sql,
         },
         primary,
         uniques,

@@ -621,6 +621,7 @@ fn schema_changes_run_on_sqlite() {
         None,
         &[("b", &["b"]), ("b_2", &["b", "c"]), ("uk", &["d"])],
     );
+    let env = env.with_create_sql("app", "t2", create_sql(&c, "app.t2"));
     run(
         &c,
         &env,
@@ -628,6 +629,22 @@ fn schema_changes_run_on_sqlite() {
          RENAME COLUMN i TO i2, ADD INDEX io (o), ADD UNIQUE KEY (n, a), ENGINE=InnoDB",
         &[],
     );
+    // The rebuild kept the row, placed the columns and renamed i.
+    let cols: Vec<String> = c
+        .prepare("SELECT name FROM pragma_table_info('app.t2')")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(cols[..4], ["o", "a", "n", "b"]);
+    assert!(cols.contains(&"i2".to_string()), "{cols:?}");
+    let row: (Option<String>, i64, i64, String) = c
+        .query_row(r#"SELECT o, a, n, b FROM "app.t2""#, [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })
+        .unwrap();
+    assert_eq!(row, (None, 1, 0, "B".to_string()));
     run(&c, &env, "ALTER TABLE t2 DROP COLUMN d", &[]); // drops its index uk first
     let env = TestEnv::new().with_db("app").with_table(
         "app",
@@ -637,6 +654,7 @@ fn schema_changes_run_on_sqlite() {
         None,
         &[("b", &["b"]), ("b_2", &["b", "c"])],
     );
+    let env = env.with_create_sql("app", "t2", create_sql(&c, "app.t2"));
     run(&c, &env, "ALTER TABLE t2 CHANGE a a2 INT NOT NULL", &[]);
     run(&c, &env, "CREATE UNIQUE INDEX ux ON t2 (k, m)", &[]);
     run(&c, &env, "RENAME TABLE t2 TO t3", &[]);
@@ -657,4 +675,14 @@ fn schema_changes_run_on_sqlite() {
     );
     run(&c, &env, "TRUNCATE t3", &[]);
     run(&c, &env, "DROP TABLE IF EXISTS t3, p", &[]);
+}
+
+/// A table's SQLite definition as the database holds it.
+fn create_sql(c: &Connection, table: &str) -> String {
+    c.query_row(
+        "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+        [table],
+        |r| r.get(0),
+    )
+    .unwrap()
 }

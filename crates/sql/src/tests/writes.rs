@@ -153,9 +153,18 @@ fn insert_variants() {
         s("INSERT LOW_PRIORITY INTO other.x (a) VALUE (1)"),
         r#"INSERT INTO "other.x" AS "x" ("a") VALUES (1)"#
     );
+    // A NOT NULL column without DEFAULT left out: MariaDB's 1364 in strict mode.
     assert_eq!(
-        s("INSERT INTO t () VALUES ()"),
-        r#"INSERT INTO "app.t" AS "t" DEFAULT VALUES"#
+        err("INSERT INTO t () VALUES ()"),
+        SqlError::NoDefault("id".into())
+    );
+    assert_eq!(
+        err("INSERT INTO t (a) VALUES (1)"),
+        SqlError::NoDefault("id".into())
+    );
+    assert_eq!(
+        s("INSERT IGNORE INTO t () VALUES ()"),
+        r#"INSERT OR IGNORE INTO "app.t" AS "t" DEFAULT VALUES"#
     );
     assert_eq!(
         s("INSERT INTO t VALUES (1, 2, DEFAULT, DEFAULT)"),

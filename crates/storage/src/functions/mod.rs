@@ -30,7 +30,7 @@ mod variables;
 pub use decimal::set_div_precision_increment;
 pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
-    OUT_OF_RANGE,
+    OUT_OF_RANGE, TRUNCATED_INCORRECT,
 };
 pub use user_locks::{release_all_locks, set_current_connection, WAIT_ON_WRITER};
 pub use variables::{clear_assigned, take_assigned};

@@ -21,11 +21,13 @@
 //! `column` is `` `db`.`t`.`c` ``: the 1366 and 1292 messages name the column so, the others
 //! by `c`.
 //!
-//! Each takes an optional sixth argument, `strict`: 0 when the statement is not strict
+//! Each takes an optional sixth argument, the mode: 0 when the statement is not strict
 //! (`INSERT IGNORE`, `UPDATE IGNORE`, a `sql_mode` without `STRICT_*_TABLES`). The value is
 //! then adjusted as MariaDB adjusts it instead of refused: clamped to the type's range,
 //! a string's numeric prefix (or 0), a string cut to the column's length, an impossible date
-//! the zero date, a TIME clamped to ±838:59:59.
+//! the zero date, a TIME clamped to ±838:59:59. 1 (the default) refuses; 2 refuses with
+//! the errors of an ALTER TABLE's copy (a string that is no number is 1292 "Truncated
+//! incorrect INTEGER value: 'x'", a string too long 1265).
 
 use rusqlite::functions::Context;
 use rusqlite::types::{Value, ValueRef};
@@ -56,6 +58,17 @@ pub const INCORRECT_TEMPORAL: [&str; 3] = [
 /// 1525), e.g. "Incorrect DATE value: '2024-02-30'".
 pub const INCORRECT_LITERAL: &str = "Incorrect literal ";
 
+/// Message prefix of a string that is no number, copied by an ALTER TABLE (MySQL error
+/// 1292), e.g. "Truncated incorrect INTEGER value: 'abc'".
+pub const TRUNCATED_INCORRECT: &str = "Truncated incorrect ";
+
+/// Store mode (the optional last argument): adjust what does not fit (outside strict mode).
+const LENIENT: i64 = 0;
+/// Store mode: refuse what does not fit (the default).
+const STRICT: i64 = 1;
+/// Store mode: refuse, with the errors of MariaDB's ALTER TABLE copy.
+const ALTER_COPY: i64 = 2;
+
 /// `tutti_str_store` flag: the limit counts bytes (binary strings, TEXT types).
 pub(crate) const BYTES: i64 = 1;
 /// `tutti_str_store` flag: a CHAR column (trailing spaces dropped).
@@ -79,22 +92,25 @@ pub(crate) struct Target {
     kind: &'static str,
     /// Errors are errors (false: the value is adjusted, as MariaDB does outside strict mode).
     pub strict: bool,
+    /// The value is copied by an ALTER TABLE, whose errors MariaDB words differently.
+    pub copy: bool,
 }
 
 impl Target {
     /// Reads `column` and `row` from arguments `i` and `i + 1`, and `strict` from `i + 2`
     /// when given (strict when not).
     pub fn of(ctx: &Context<'_>, i: usize, kind: &'static str) -> Result<Target> {
-        let strict = if ctx.len() > i + 2 {
-            ctx.get::<i64>(i + 2)? != 0
+        let mode = if ctx.len() > i + 2 {
+            ctx.get::<i64>(i + 2)?
         } else {
-            true
+            STRICT
         };
         Ok(Target {
             qualified: ctx.get(i)?,
             row: ctx.get(i + 1)?,
             kind,
-            strict,
+            strict: mode != LENIENT,
+            copy: mode == ALTER_COPY,
         })
     }
 
@@ -123,6 +139,9 @@ impl Target {
     }
 
     pub fn too_long(&self) -> Error {
+        if self.copy {
+            return self.truncated();
+        }
         let msg = format!("{DATA_TOO_LONG} '{}' at row {}", self.short(), self.row);
         Error::UserFunctionError(msg.into())
     }
@@ -147,6 +166,11 @@ impl Target {
                         Stored::Double(if negative { f64::MIN } else { f64::MAX })
                     }
                     (None, _) => return Err(self.out_of_range()),
+                    (Some(_), Parsed::Prefix | Parsed::Nothing) if self.copy => {
+                        let kind = self.kind.to_ascii_uppercase();
+                        let msg = format!("{TRUNCATED_INCORRECT}{kind} value: '{text}'");
+                        return Err(Error::UserFunctionError(msg.into()));
+                    }
                     (Some(_), Parsed::Prefix) => return Err(self.truncated()),
                     (Some(_), Parsed::Nothing) => return Err(self.incorrect(&text)),
                 }
@@ -514,6 +538,35 @@ mod tests {
             v => format!("{v:?}"),
         })
         .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn an_alter_copy_refuses_with_mariadbs_alter_errors() {
+        let c = db();
+        let run = |sql: &str| {
+            c.query_row(&format!("SELECT {sql}"), [], |r| {
+                r.get::<_, rusqlite::types::Value>(0)
+            })
+            .map_err(|e| e.to_string())
+        };
+        let int = |v: &str| {
+            run(&format!(
+                "tutti_int_store({v}, 0, 255, '`db`.`t`.`i`', 1, 2)"
+            ))
+        };
+        assert_eq!(int("'12'"), Ok(rusqlite::types::Value::Integer(12)));
+        assert!(int("'12x'")
+            .unwrap_err()
+            .contains("Truncated incorrect INTEGER value: '12x'"));
+        assert!(int("'abc'")
+            .unwrap_err()
+            .contains("Truncated incorrect INTEGER value: 'abc'"));
+        assert!(int("300").unwrap_err().contains(super::OUT_OF_RANGE));
+        let long = run("tutti_str_store('abcd', 3, 0, '`db`.`t`.`s`', 1, 2)").unwrap_err();
+        assert!(
+            long.contains("Data truncated for column 's' at row 1"),
+            "{long}"
+        );
     }
 
     #[test]
