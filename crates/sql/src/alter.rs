@@ -494,12 +494,9 @@ fn change_column(
                 .map(|c| c.decl_type.clone()),
         };
         let old_check = a.model()?.enum_check(&def_name).map(str::to_string);
-        let same_type = old_type.as_deref().is_some_and(|t| {
-            rebuild::base_type(t) == rebuild::base_type(rebuild::declared_type(&new))
-        });
-        let in_place = old_type.is_some_and(|t| {
+        let in_place = old_type.as_deref().is_some_and(|t| {
             rebuild::type_changes_in_place(
-                (&t, old_check.as_deref()),
+                (t, old_check.as_deref()),
                 (
                     rebuild::declared_type(&new),
                     new.checks.first().map(String::as_str),
@@ -521,7 +518,7 @@ fn change_column(
             &def_name,
             sqlparser::ast::Expr::Identifier(quoted(&def_name)),
             strict,
-            same_type,
+            old_type.as_deref().unwrap_or_default(),
         );
         if new.not_null && !strict {
             // Outside strict mode a NULL becomes the implicit default, as in MariaDB.

@@ -269,13 +269,27 @@ fn store_as(
             crate::typing::operand(value),
             vec![string(kind), number(fsp.to_string())],
         ),
-        Storage::Bit(width) => ("tutti_bit_store", value, vec![number(width.to_string())]),
+        Storage::Bit(width) => (BIT_STORE, value, vec![number(width.to_string())]),
     };
     let mut args = vec![value];
     args.extend(type_args);
     args.extend([string(qualified), number(row.to_string())]);
     args.extend(mode.map(number));
     func(name, args)
+}
+
+/// The store function of a BIT column (the value's bytes for a string).
+const BIT_STORE: &str = "tutti_bit_store";
+
+/// `tutti_bit_store(x, ...)` of a DECIMAL `x` → `tutti_bit_store_dec(x, ...)`: a DECIMAL is
+/// text to SQLite, but MariaDB stores its number, not its bytes.
+pub(crate) fn bit_store_of_decimal(f: &sqlparser::ast::Function) -> Option<Expr> {
+    let name = f.name.to_string();
+    (name == BIT_STORE).then(|| {
+        let mut g = f.clone();
+        g.name = sqlparser::ast::ObjectName::from(vec![Ident::new(format!("{BIT_STORE}_dec"))]);
+        Expr::Function(g)
+    })
 }
 
 /// A column as MariaDB's messages name it: `` `db`.`t`.`c` ``.
@@ -295,22 +309,36 @@ pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr, strict: boo
 /// strict mode with the errors of MariaDB's copy (mode 2: a string that is not a number
 /// is 1292 "Truncated incorrect INTEGER value"; a string too long is 1265 when the column
 /// keeps its string type (`same_type`: VARCHAR to a shorter VARCHAR), 1406 otherwise).
+/// `old_type` is the column's declared type before.
 pub(crate) fn copied(
     table: &TableInfo,
     column: &str,
     value: Expr,
     strict: bool,
-    same_type: bool,
+    old_type: &str,
 ) -> Expr {
     let Some(kind) = storage_of(table, column) else {
         return value;
     };
+    let old_base = crate::rebuild::base_type(old_type);
+    let same_type = table
+        .columns
+        .first()
+        .is_some_and(|c| crate::rebuild::base_type(&c.decl_type) == old_base);
     let mode = match kind {
         _ if !strict => "0",
         Storage::Text(..) if !same_type => "1",
         _ => "2",
     };
-    store_as(kind, value, &qualified(table, column), 1, Some(mode))
+    let stored = store_as(kind, value, &qualified(table, column), 1, Some(mode));
+    match &stored {
+        Expr::Function(f)
+            if matches!(old_base.as_str(), "DECIMAL" | "NUMERIC" | "DEC" | "FIXED") =>
+        {
+            bit_store_of_decimal(f).unwrap_or(stored)
+        }
+        _ => stored,
+    }
 }
 
 /// Wraps the values an INSERT writes into checked columns. `columns`: the column list

@@ -655,6 +655,11 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let name = function_name(f);
     let a = args(f);
     let first = type_of(a.first()?, scopes);
+    if first == NumType::Decimal {
+        if let Some(by_number) = crate::stored::bit_store_of_decimal(f) {
+            return Some(by_number);
+        }
+    }
     if name == "mod" && a.len() == 2 {
         let types = [first, type_of(a[1], scopes)];
         if types.contains(&NumType::Decimal) && types.iter().all(|t| exact(*t)) {

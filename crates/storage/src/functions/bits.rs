@@ -9,12 +9,16 @@
 //! and all n bits set otherwise. Values of 2^63 and more (BIT(64) only) are refused with
 //! 1264: SQLite's integers are signed, and tutti does not store a number it cannot read back.
 //!
+//! `tutti_bit_store_dec(x, ...)` is the same for a DECIMAL value (exact text, which the
+//! front-end knows by its type): its number, rounded half away from zero, not its bytes.
+//!
 //! `tutti_bit_bytes(x, n)` gives the bytes string functions (`CONCAT`, `CRC32`, ...) see.
 
 use rusqlite::functions::Context;
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
+use super::decimal::value::Decimal;
 use super::stored::Target;
 use super::PURE;
 
@@ -47,6 +51,23 @@ fn bytes_value(b: &[u8]) -> Option<u64> {
 
 /// `tutti_bit_store(x, n, column, row[, strict])`.
 fn bit_store(ctx: &Context<'_>) -> Result<Value> {
+    store(ctx, bits_of(ctx.get_raw(0)))
+}
+
+/// `tutti_bit_store_dec(x, n, column, row[, strict])`: `x` is a DECIMAL's text.
+fn bit_store_dec(ctx: &Context<'_>) -> Result<Value> {
+    let bits = match ctx.get_raw(0) {
+        ValueRef::Text(t) => {
+            let d = Decimal::parse(&String::from_utf8_lossy(t)).0;
+            d.and_then(|d| d.round_to(0).to_i64()).map(|i| i as u64)
+        }
+        other => bits_of(other),
+    };
+    store(ctx, bits)
+}
+
+/// The value a BIT(n) column stores for `bits` (None: more than 64 bits).
+fn store(ctx: &Context<'_>, bits: Option<u64>) -> Result<Value> {
     let width: u32 = ctx.get::<i64>(1)?.clamp(1, 64) as u32;
     let target = Target::of(ctx, 2, "bit")?;
     let raw = ctx.get_raw(0);
@@ -58,7 +79,7 @@ fn bit_store(ctx: &Context<'_>) -> Result<Value> {
     } else {
         (1u64 << width) - 1
     };
-    let v = match bits_of(raw) {
+    let v = match bits {
         Some(v) if v <= max => v,
         _ if !target.strict => max,
         _ => return Err(target.too_long()),
@@ -86,6 +107,7 @@ fn bit_bytes(ctx: &Context<'_>) -> Result<Value> {
 pub(crate) fn register(c: &Connection) -> Result<()> {
     for n in [4, 5] {
         c.create_scalar_function("tutti_bit_store", n, PURE, bit_store)?;
+        c.create_scalar_function("tutti_bit_store_dec", n, PURE, bit_store_dec)?;
     }
     c.create_scalar_function("tutti_bit_bytes", 2, PURE, bit_bytes)
 }
@@ -129,5 +151,24 @@ mod tests {
         // Outside strict mode: all bits set.
         assert_eq!(store(&c, &format!("100, 4, {col}, 0")), Ok(Some(15)));
         assert_eq!(store(&c, &format!("'abc', 4, {col}, 0")), Ok(Some(15)));
+    }
+
+    #[test]
+    fn a_decimal_is_stored_by_its_number_not_its_bytes() {
+        let c = Connection::open_in_memory().unwrap();
+        super::register(&c).unwrap();
+        let dec = |v: &str| -> std::result::Result<Option<i64>, String> {
+            c.query_row(
+                &format!("SELECT tutti_bit_store_dec({v}, 8, '`d`.`t`.`a`', 1)"),
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(dec("'7'"), Ok(Some(7)));
+        assert_eq!(dec("'5.0'"), Ok(Some(5)));
+        assert_eq!(dec("'2.5'"), Ok(Some(3)));
+        assert_eq!(dec("NULL"), Ok(None));
+        assert!(dec("'256'").is_err());
     }
 }
