@@ -88,6 +88,24 @@ impl Alter<'_> {
         self.model.as_mut().ok_or(SqlError::NoSuchTable(table))
     }
 
+    /// A column's current definition: (name in the definition, SQLite text).
+    fn definition(&mut self, name: &str) -> Result<(String, String), SqlError> {
+        let table = self.table.table.clone();
+        self.model()?
+            .definition(name)
+            .map(|(n, s)| (n.to_string(), s.to_string()))
+            .ok_or_else(|| {
+                SqlError::WrongArguments(format!("Unknown column '{name}' in '{table}'"))
+            })
+    }
+
+    /// The declared type the catalog knows for a column of the table.
+    fn declared_type(&mut self, column: &str) -> Option<String> {
+        let t = self.catalog().ok()?;
+        let c = t.columns.iter().find(|c| c.name == column)?;
+        Some(c.decl_type.clone())
+    }
+
     /// The operation needs the table rebuilt.
     fn needs_rebuild(&mut self) -> Result<&mut Rebuild, SqlError> {
         self.rebuild = true;
@@ -445,13 +463,7 @@ fn change_column(
     def: &ColumnDef,
     position: Option<Placement>,
 ) -> Result<(), SqlError> {
-    let (def_name, old_sql) = a
-        .model()?
-        .definition(old)
-        .map(|(n, s)| (n.to_string(), s.to_string()))
-        .ok_or_else(|| {
-            SqlError::WrongArguments(format!("Unknown column '{old}' in '{}'", a.table.table))
-        })?;
+    let (def_name, old_sql) = a.definition(old)?;
     // Written with the name the column has in the definition; a rename follows.
     let final_name = def.name.value.clone();
     let mut def = def.clone();
@@ -468,17 +480,7 @@ fn change_column(
         return Err(unsupported("MODIFY/CHANGE ... PRIMARY KEY"));
     }
     new.primary_key = false;
-    if new.autoinc {
-        if !(single_pk && new.mapped.integer) {
-            return Err(SqlError::Unsupported(
-                "AUTO_INCREMENT on a column that is not the single-column integer PRIMARY KEY"
-                    .into(),
-            ));
-        }
-        new.autoinc_type = Some(std::mem::replace(&mut new.mapped.decl, "INTEGER".into()));
-    } else if single_pk && new.mapped.decl == "INTEGER" {
-        new.mapped.decl = "INT".into();
-    }
+    crate::columns::key_column_type(&mut new, single_pk)?;
     let unique = std::mem::take(&mut new.unique);
     let mut inline = new.clone();
     inline.checks.clear();
@@ -487,11 +489,7 @@ fn change_column(
     if !same || position.is_some() {
         let old_type = match rebuild::is_autoinc_sql(&old_sql) {
             true => crate::columns::autoinc_declared_type(&old_sql).map(str::to_string),
-            false => a
-                .catalog()
-                .ok()
-                .and_then(|t| t.columns.iter().find(|c| c.name == def_name))
-                .map(|c| c.decl_type.clone()),
+            false => a.declared_type(&def_name),
         };
         let old_check = a.model()?.enum_check(&def_name).map(str::to_string);
         let in_place = old_type.as_deref().is_some_and(|t| {
@@ -556,19 +554,8 @@ fn alter_default(
     name: &str,
     value: Option<&sqlparser::ast::Expr>,
 ) -> Result<(), SqlError> {
-    let (def_name, sql) = a
-        .model()?
-        .definition(name)
-        .map(|(n, s)| (n.to_string(), s.to_string()))
-        .ok_or_else(|| {
-            SqlError::WrongArguments(format!("Unknown column '{name}' in '{}'", a.table.table))
-        })?;
-    let decl = a
-        .catalog()
-        .ok()
-        .and_then(|t| t.columns.iter().find(|c| c.name == def_name))
-        .map(|c| c.decl_type.clone())
-        .unwrap_or_default();
+    let (def_name, sql) = a.definition(name)?;
+    let decl = a.declared_type(&def_name).unwrap_or_default();
     let default = match value {
         Some(e) => Some(typed_default(&decl, a.info.env, e)?),
         None => None,

@@ -107,6 +107,25 @@ pub fn autoinc_declared_type(create_sql: &str) -> Option<&str> {
     Some(&create_sql[start..start + len])
 }
 
+/// The SQLite type of a column that is (`single_pk`) or is not the table's only PRIMARY KEY
+/// column: the AUTO_INCREMENT column becomes SQLite's `INTEGER` (the rowid, its MySQL type
+/// kept in `autoinc_type`); any other single key column must not be declared `INTEGER`,
+/// which would make it the rowid.
+pub(crate) fn key_column_type(c: &mut ColumnOut, single_pk: bool) -> Result<(), SqlError> {
+    if c.autoinc {
+        if !(single_pk && c.mapped.integer) {
+            return Err(SqlError::Unsupported(
+                "AUTO_INCREMENT on a column that is not the single-column integer PRIMARY KEY"
+                    .into(),
+            ));
+        }
+        c.autoinc_type = Some(std::mem::replace(&mut c.mapped.decl, "INTEGER".into()));
+    } else if single_pk && c.mapped.decl == "INTEGER" {
+        c.mapped.decl = "INT".into();
+    }
+    Ok(())
+}
+
 /// The name of an ENUM column's member check is the column's name and this suffix, so that
 /// its failure reads as MySQL's (1265 "Data truncated for column"), not as a CHECK's.
 pub const ENUM_CHECK_SUFFIX: &str = " enum";

@@ -271,17 +271,7 @@ fn apply_primary_key(columns: &mut [ColumnOut], pk: &[KeyPart]) -> Result<(), Sq
     }
     for c in columns.iter_mut() {
         let single_pk = matches!(pk, [(n, false)] if n.eq_ignore_ascii_case(&c.name));
-        if c.autoinc {
-            if !(single_pk && c.mapped.integer) {
-                return Err(SqlError::Unsupported(
-                    "AUTO_INCREMENT on a column that is not the single-column integer PRIMARY KEY"
-                        .into(),
-                ));
-            }
-            c.autoinc_type = Some(std::mem::replace(&mut c.mapped.decl, "INTEGER".into()));
-        } else if single_pk && c.mapped.decl == "INTEGER" {
-            c.mapped.decl = "INT".into();
-        }
+        crate::columns::key_column_type(c, single_pk)?;
     }
     Ok(())
 }
