@@ -6,12 +6,20 @@
 //! WHERE, each alias replaced by the expression it names. A query with an aggregate
 //! anywhere (even in a subquery) is left alone: there HAVING filters the one aggregate row,
 //! which SQLite does as MySQL does; so is one whose HAVING names a window function's alias.
+//!
+//! An aggregate only in `ORDER BY` or `HAVING` (`SELECT 1 FROM t ORDER BY COUNT(*)`,
+//! `SELECT a FROM t HAVING MIN(a) > 0`) makes the query an aggregate one in MySQL: one row,
+//! even over no rows. SQLite decides that by the result columns alone, so the first one
+//! carries an aggregate that does not change its value (`CASE WHEN COUNT(*) >= 0 THEN e
+//! END`; its name stays the source text, see `item_names`).
 
 use std::ops::ControlFlow;
 
+use sqlparser::ast::helpers::attached_token::AttachedToken;
+
 use sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Function, GroupByExpr, Select,
-    SelectItem,
+    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Function, GroupByExpr, Query,
+    Select, SelectItem, SetExpr,
 };
 
 use crate::ast_build::{binop, nested};
@@ -55,6 +63,46 @@ pub(crate) fn having_to_where(s: &mut Select) {
     });
 }
 
+/// Makes a query whose only aggregates are in ORDER BY or HAVING an aggregate one (see the
+/// module doc).
+pub(crate) fn aggregate_elsewhere(q: &mut Query) {
+    let SetExpr::Select(s) = q.body.as_mut() else {
+        return;
+    };
+    let no_groups = matches!(&s.group_by, GroupByExpr::Expressions(g, _) if g.is_empty());
+    let elsewhere = visit_expressions(&q.order_by, found_aggregate).is_break()
+        || visit_expressions(&s.having, found_aggregate).is_break();
+    if !no_groups || !elsewhere || visit_expressions(&s.projection, found_aggregate).is_break() {
+        return;
+    }
+    let Some(first) = s.projection.first_mut() else {
+        return;
+    };
+    let e = match first {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => e,
+        _ => return, // `*`: left to SQLite, which refuses
+    };
+    let count = crate::ast_build::func("count", vec![crate::ast_build::number("1")]);
+    let always = binop(count, BinaryOperator::GtEq, crate::ast_build::number("0"));
+    *e = Expr::Case {
+        case_token: AttachedToken::empty(),
+        end_token: AttachedToken::empty(),
+        operand: None,
+        conditions: vec![sqlparser::ast::CaseWhen {
+            condition: always,
+            result: std::mem::replace(e, crate::ast_build::null()),
+        }],
+        else_result: None,
+    };
+}
+
+fn found_aggregate(e: &Expr) -> ControlFlow<()> {
+    match e {
+        Expr::Function(f) if is_aggregate(f) => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    }
+}
+
 /// Replaces the result aliases `h` names by their expressions; false if one of them is a
 /// window function (not allowed in WHERE).
 fn replace_aliases(h: &mut Expr, projection: &[SelectItem]) -> bool {
@@ -93,12 +141,8 @@ pub(crate) fn is_aggregate(f: &Function) -> bool {
 }
 
 fn has_aggregate(s: &Select) -> bool {
-    let found = |e: &Expr| match e {
-        Expr::Function(f) if is_aggregate(f) => ControlFlow::Break(()),
-        _ => ControlFlow::Continue(()),
-    };
-    visit_expressions(&s.projection, found).is_break()
-        || visit_expressions(&s.having, found).is_break()
+    visit_expressions(&s.projection, found_aggregate).is_break()
+        || visit_expressions(&s.having, found_aggregate).is_break()
 }
 
 #[cfg(test)]
@@ -128,5 +172,18 @@ mod tests {
         assert!(s.contains("HAVING"), "{s}");
         let s = sql("SELECT ROW_NUMBER() OVER () AS r FROM t HAVING r > 1");
         assert!(s.contains("HAVING"), "{s}");
+    }
+
+    #[test]
+    fn an_aggregate_in_order_by_or_having_makes_an_aggregate_query() {
+        let s = sql("SELECT 1 FROM t ORDER BY COUNT(*)");
+        assert!(s.contains("CASE WHEN count(1) >= 0 THEN 1 END"), "{s}");
+        let s = sql("SELECT a AS x, b FROM t HAVING MIN(a) > 0");
+        assert!(
+            s.contains("CASE WHEN count(1) >= 0 THEN \"a\" END AS \"x\""),
+            "{s}"
+        );
+        let s = sql("SELECT a FROM t GROUP BY a ORDER BY COUNT(*)");
+        assert!(!s.contains("CASE"), "{s}");
     }
 }
