@@ -19,7 +19,7 @@ use sqlparser::ast::helpers::attached_token::AttachedToken;
 
 use sqlparser::ast::{
     visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Function, GroupByExpr, Query,
-    Select, SelectItem, SetExpr,
+    Select, SelectItem, SetExpr, Visit, Visitor,
 };
 
 use crate::ast_build::{binop, nested};
@@ -64,14 +64,17 @@ pub(crate) fn having_to_where(s: &mut Select) {
 }
 
 /// Makes a query whose only aggregates are in ORDER BY or HAVING an aggregate one (see the
-/// module doc).
-pub(crate) fn aggregate_elsewhere(q: &mut Query) {
+/// module doc). Only a query that is not inside another (`outermost`): in a subquery, an
+/// aggregate may be the outer query's (`ORDER BY SUM(outer.b)`).
+pub(crate) fn aggregate_elsewhere(q: &mut Query, outermost: bool) {
+    if !outermost {
+        return;
+    }
     let SetExpr::Select(s) = q.body.as_mut() else {
         return;
     };
     let no_groups = matches!(&s.group_by, GroupByExpr::Expressions(g, _) if g.is_empty());
-    let elsewhere = visit_expressions(&q.order_by, found_aggregate).is_break()
-        || visit_expressions(&s.having, found_aggregate).is_break();
+    let elsewhere = direct_aggregate(&q.order_by) || direct_aggregate(&s.having);
     if !no_groups || !elsewhere || visit_expressions(&s.projection, found_aggregate).is_break() {
         return;
     }
@@ -94,6 +97,31 @@ pub(crate) fn aggregate_elsewhere(q: &mut Query) {
         }],
         else_result: None,
     };
+}
+
+/// True if `node` calls an aggregate of its own query (not one inside a subquery).
+fn direct_aggregate(node: &impl Visit) -> bool {
+    struct Direct {
+        depth: usize,
+    }
+    impl Visitor for Direct {
+        type Break = ();
+        fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+            self.depth += 1;
+            ControlFlow::Continue(())
+        }
+        fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+            self.depth -= 1;
+            ControlFlow::Continue(())
+        }
+        fn pre_visit_expr(&mut self, e: &Expr) -> ControlFlow<()> {
+            match self.depth {
+                0 => found_aggregate(e),
+                _ => ControlFlow::Continue(()),
+            }
+        }
+    }
+    node.visit(&mut Direct { depth: 0 }).is_break()
 }
 
 fn found_aggregate(e: &Expr) -> ControlFlow<()> {
@@ -184,6 +212,11 @@ mod tests {
             "{s}"
         );
         let s = sql("SELECT a FROM t GROUP BY a ORDER BY COUNT(*)");
+        assert!(!s.contains("CASE"), "{s}");
+        // An aggregate of a subquery, or a subquery's own ORDER BY: not this query's.
+        let s = sql("SELECT a FROM t ORDER BY (SELECT SUM(b) FROM t)");
+        assert!(!s.contains("CASE"), "{s}");
+        let s = sql("SELECT a FROM t WHERE a IN (SELECT b FROM t ORDER BY SUM(a))");
         assert!(!s.contains("CASE"), "{s}");
     }
 }

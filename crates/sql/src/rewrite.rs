@@ -211,7 +211,7 @@ impl<'a> Rewriter<'a> {
         };
         self.withs.push(with);
         self.ctes.push(names);
-        crate::having::aggregate_elsewhere(q);
+        crate::having::aggregate_elsewhere(q, self.ex.scopes.is_empty());
         if !q.locks.is_empty() {
             let spec = crate::locking::LockSpec::of(&q.locks)?;
             self.lock = Some(self.lock.map_or(spec, |l| l.merge(spec)));
