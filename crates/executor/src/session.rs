@@ -414,8 +414,23 @@ impl Session {
                 } else {
                     self.read(&q, params)
                 };
-                // `@v := x` in the statement (see tutti_storage's `variables`).
-                self.user_vars.extend(tutti_storage::take_assigned());
+                // `@v := x` and `LAST_INSERT_ID(x)` in the statement (see tutti_storage's
+                // `variables`).
+                let mut r = r;
+                for (name, v) in tutti_storage::take_assigned() {
+                    if name != tutti_sql::LAST_INSERT_ID_VAR {
+                        self.user_vars.insert(name, v);
+                        continue;
+                    }
+                    let id = match v {
+                        Value::Int(i) => i as u64,
+                        _ => 0,
+                    };
+                    self.last_insert_id = id;
+                    if let Ok(Response::Ok { last_insert_id, .. }) = &mut r {
+                        *last_insert_id = id;
+                    }
+                }
                 r
             }
             Stmt::Ddl(d) => self.ddl(d),

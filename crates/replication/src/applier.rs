@@ -195,6 +195,8 @@ pub fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
         result.outcomes.len() as u64,
     );
     Counters::inc(&shared.counters.applied_batches);
+    // The applied seqno first: a client whose commit returns sees its write-set applied.
+    shared.applied.set(result.applied);
     for (c, outcome) in batch.iter().zip(&result.outcomes) {
         let Entry::WriteSet { verdict, ws } = &c.entry else {
             continue;
@@ -226,7 +228,6 @@ pub fn apply_batch(shared: &ApplierShared, batch: &[Committed]) {
         };
         shared.waiters.complete(ws.trx_id, result);
     }
-    shared.applied.set(result.applied);
     if let Some(e) = result.inconsistency {
         tracing::error!(
             "Inconsistency detected: {e}; this node stops applying and needs a state transfer"

@@ -33,6 +33,11 @@ use crate::names::quote;
 use crate::typing::{self, Scopes};
 use crate::{dates, Env, SqlError, VarScope};
 
+/// `LAST_INSERT_ID(x)` sets the session's last insert id as `@v := x` sets a variable
+/// (`tutti_set_var`), under this name, which the executor takes for the session's
+/// `LAST_INSERT_ID()` (the leading space keeps it apart from user variables).
+pub const LAST_INSERT_ID_VAR: &str = " last_insert_id";
+
 /// MariaDB's default `group_concat_max_len`.
 const GROUP_CONCAT_MAX_LEN: i64 = 1_048_576;
 
@@ -323,6 +328,18 @@ impl ExprCtx<'_> {
         if no_args && f.over.is_none() && SESSION_FUNCTIONS.contains(&lname.as_str()) {
             if let Some(e) = self.session_function(&lname) {
                 return Ok(Some(e));
+            }
+        }
+        if lname == "last_insert_id" {
+            if let FunctionArguments::List(l) = &f.args {
+                if let [FunctionArg::Unnamed(FunctionArgExpr::Expr(x))] = l.args.as_slice() {
+                    // Returns x as an integer and makes it the session's last insert id.
+                    let value = cast(x.clone(), sqlparser::ast::DataType::Integer(None));
+                    return Ok(Some(func(
+                        "tutti_set_var",
+                        vec![string(LAST_INSERT_ID_VAR), value],
+                    )));
+                }
             }
         }
         let rename = match lname.as_str() {

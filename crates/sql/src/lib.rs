@@ -61,6 +61,7 @@ pub use columns::{autoinc_declared_type, ENUM_CHECK_SUFFIX};
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
 pub use error::SqlError;
+pub use exprs::LAST_INSERT_ID_VAR;
 pub use names::quote_str as quote_ident;
 pub use result_types::ResultType;
 pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};

@@ -70,9 +70,12 @@ fn session_functions_and_variables() {
         s("SELECT LAST_INSERT_ID(), CONNECTION_ID(), VERSION(), ROW_COUNT(), FOUND_ROWS()"),
         r#"SELECT 42 AS "LAST_INSERT_ID()", 7 AS "CONNECTION_ID()", '8.0.36-tutti' AS "VERSION()", 1 AS "ROW_COUNT()", 5 AS "FOUND_ROWS()""#
     );
-    // With an argument LAST_INSERT_ID is a function call, not a session value.
+    // With an argument LAST_INSERT_ID sets the session's value, not reads it.
     let q1 = q("SELECT LAST_INSERT_ID(5)");
-    assert_eq!(q1.sql, r#"SELECT LAST_INSERT_ID(5) AS "LAST_INSERT_ID(5)""#);
+    assert_eq!(
+        q1.sql,
+        r#"SELECT tutti_set_var(' last_insert_id', CAST(5 AS INTEGER)) AS "LAST_INSERT_ID(5)""#
+    );
     assert!(!q1.volatile);
     let env = env().with_user_var("x", Value::Text("it's".into()));
     let v = translate("SELECT @x, @X + 1, @unset FROM t WHERE a = @x", &env).unwrap();

@@ -278,3 +278,16 @@ fn multi_table_writes_are_refused() {
         Err(SqlError::NoDatabaseSelected)
     );
 }
+
+#[test]
+fn last_insert_id_with_an_argument_sets_it() {
+    // The sequence idiom: the new value is returned and becomes LAST_INSERT_ID().
+    assert_eq!(
+        s("UPDATE t SET a = LAST_INSERT_ID(a + 1)"),
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store(tutti_set_var(' last_insert_id', CAST("a" + 1 AS INTEGER)), -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
+    );
+    assert_eq!(
+        s("SELECT LAST_INSERT_ID()"),
+        "SELECT 42 AS \"LAST_INSERT_ID()\""
+    );
+}
