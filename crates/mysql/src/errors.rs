@@ -20,6 +20,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::NoSuchIndex(_) | SqlError::NoSuchColumnToDrop(_) => ER_CANT_DROP_FIELD_OR_KEY,
             SqlError::WrongArguments(_) => ER_WRONG_ARGUMENTS,
             SqlError::NoDefault(_) => ER_NO_DEFAULT_FOR_FIELD,
+            SqlError::UnknownColumn { .. } => ER_BAD_FIELD_ERROR,
             SqlError::TooBigPrecision(_) => ER_TOO_BIG_PRECISION,
             SqlError::TooBigScale(_) => ER_TOO_BIG_SCALE,
             SqlError::ScaleAbovePrecision => ER_M_BIGGER_THAN_D,

@@ -94,8 +94,9 @@ impl Alter<'_> {
         self.model()?
             .definition(name)
             .map(|(n, s)| (n.to_string(), s.to_string()))
-            .ok_or_else(|| {
-                SqlError::WrongArguments(format!("Unknown column '{name}' in '{table}'"))
+            .ok_or_else(|| SqlError::UnknownColumn {
+                column: name.to_string(),
+                table,
             })
     }
 

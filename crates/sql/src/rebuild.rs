@@ -383,7 +383,10 @@ impl From<sqlparser::ast::MySQLColumnPosition> for Placement {
 }
 
 fn unknown_column(name: &str, table: &TableName) -> SqlError {
-    SqlError::WrongArguments(format!("Unknown column '{name}' in '{}'", table.table))
+    SqlError::UnknownColumn {
+        column: name.to_string(),
+        table: table.table.clone(),
+    }
 }
 
 /// True if MariaDB changes a column's type from `old` to `new` (declared types, with the
