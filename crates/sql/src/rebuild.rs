@@ -70,7 +70,7 @@ pub(crate) struct Index {
 #[derive(Clone, Debug)]
 pub(crate) struct Rebuild {
     table: TableName,
-    /// `CREATE TABLE "db.t"` — what precedes the item list.
+    /// The columns in their new order.
     columns: Vec<Column>,
     /// Table constraints (PRIMARY KEY, CHECK, FOREIGN KEY), SQLite text.
     constraints: Vec<String>,
