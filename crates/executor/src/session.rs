@@ -414,23 +414,8 @@ impl Session {
                 } else {
                     self.read(&q, params)
                 };
-                // `@v := x` and `LAST_INSERT_ID(x)` in the statement (see tutti_storage's
-                // `variables`).
                 let mut r = r;
-                for (name, v) in tutti_storage::take_assigned() {
-                    if name != tutti_sql::LAST_INSERT_ID_VAR {
-                        self.user_vars.insert(name, v);
-                        continue;
-                    }
-                    let id = match v {
-                        Value::Int(i) => i as u64,
-                        _ => 0,
-                    };
-                    self.last_insert_id = id;
-                    if let Ok(Response::Ok { last_insert_id, .. }) = &mut r {
-                        *last_insert_id = id;
-                    }
-                }
+                self.take_assignments(&mut r);
                 r
             }
             Stmt::Ddl(d) => self.ddl(d),
@@ -483,6 +468,26 @@ impl Session {
     /// `DROP TABLE` naming missing tables: drops the others, then fails with 1051. A table
     /// another node created meanwhile fails it with a schema error first, so that the
     /// statement is translated once more after this node caught up.
+    /// Takes what the statement assigned (see tutti_storage's `variables`): `@v := x` into
+    /// the user variables, `LAST_INSERT_ID(x)` into the session's last insert id and the OK
+    /// packet's insert id.
+    fn take_assignments(&mut self, r: &mut Result<Response, ExecError>) {
+        for (name, v) in tutti_storage::take_assigned() {
+            if name != tutti_sql::LAST_INSERT_ID_VAR {
+                self.user_vars.insert(name, v);
+                continue;
+            }
+            let id = match v {
+                Value::Int(i) => i as u64,
+                _ => 0,
+            };
+            self.last_insert_id = id;
+            if let Ok(Response::Ok { last_insert_id, .. }) = r {
+                *last_insert_id = id;
+            }
+        }
+    }
+
     fn drop_tables(
         &mut self,
         ddl: DdlStmt,

@@ -333,7 +333,7 @@ pub(crate) fn copied(
     let stored = store_as(kind, value, &qualified(table, column), 1, Some(mode));
     match &stored {
         Expr::Function(f)
-            if matches!(old_base.as_str(), "DECIMAL" | "NUMERIC" | "DEC" | "FIXED") =>
+            if crate::typing::decl_type(old_type) == crate::typing::NumType::Decimal =>
         {
             bit_store_of_decimal(f).unwrap_or(stored)
         }

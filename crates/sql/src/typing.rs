@@ -58,7 +58,8 @@ pub(crate) struct Scope {
 /// Tables in scope, innermost query last.
 pub(crate) type Scopes = Vec<Vec<Scope>>;
 
-fn decl_type(decl: &str) -> NumType {
+/// The numeric type of a column declared `decl` (its SQLite declaration).
+pub(crate) fn decl_type(decl: &str) -> NumType {
     let d = decl.to_ascii_uppercase();
     if d.starts_with(crate::decimal::DECL) {
         NumType::Decimal
