@@ -147,6 +147,9 @@ pub enum ExecError {
     /// Wrong value for a variable.
     #[error("Variable '{0}' can't be set to the value of '{1}'")]
     WrongValueForVar(String, String),
+    /// `SET time_zone` to a zone tutti does not know (MariaDB's zone tables are empty too).
+    #[error("Unknown or incorrect time zone: '{0}'")]
+    UnknownTimeZone(String),
     /// SET of a read-only variable.
     #[error("Variable '{0}' is a read only variable")]
     ReadOnlyVariable(String),

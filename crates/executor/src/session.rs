@@ -125,6 +125,9 @@ impl Session {
                 return Some(Value::Int(self.exec.provider.auto_increment().1 as i64))
             }
             "last_insert_id" => return Some(Value::Int(self.last_insert_id as i64)),
+            "timestamp" if self.fixed_clock().is_some() => {
+                return self.fixed_clock().map(Value::Int);
+            }
             "timestamp" => {
                 let t = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -139,6 +142,29 @@ impl Session {
             .get(name)
             .cloned()
             .or_else(|| self.exec.globals.get(name))
+    }
+
+    /// The session settings SQL functions read (see `tutti_storage::FunctionSettings`).
+    fn function_settings(&self) -> tutti_storage::FunctionSettings {
+        let small = |name| u32::try_from(self.var_int(name)).unwrap_or(u32::MAX);
+        let time_zone = match self.var("time_zone") {
+            Some(Value::Text(t)) => tutti_storage::TimeZone::parse(&t),
+            _ => None,
+        };
+        tutti_storage::FunctionSettings {
+            div_precision_increment: small("div_precision_increment"),
+            default_week_format: small("default_week_format"),
+            time_zone: time_zone.unwrap_or(tutti_storage::TimeZone::System),
+            fixed_clock: self.fixed_clock().map(|secs| secs * 1_000_000),
+        }
+    }
+
+    /// `SET timestamp = n`: the session's clock stands at `n` (0 or DEFAULT: it runs).
+    fn fixed_clock(&self) -> Option<i64> {
+        match self.vars.get("timestamp") {
+            Some(Value::Int(n)) if *n > 0 => Some(*n),
+            _ => None,
+        }
     }
 
     pub(crate) fn var_int(&self, name: &str) -> i64 {
@@ -389,11 +415,7 @@ impl Session {
     }
 
     pub(crate) fn run(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
-        let increment = match self.var("div_precision_increment") {
-            Some(Value::Int(n)) => u32::try_from(n).unwrap_or(u32::MAX),
-            _ => 4,
-        };
-        tutti_storage::set_div_precision_increment(increment);
+        tutti_storage::set_function_settings(self.function_settings());
         tutti_storage::set_current_connection(u64::from(self.info.id));
         if self.is_killed() {
             return Err(ExecError::Interrupted);

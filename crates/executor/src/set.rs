@@ -150,8 +150,24 @@ fn set_system(
                 .map_err(|e| ExecError::WrongValueForVar(d.name.into(), e))?;
         }
         "autocommit" if !global && value == Value::Int(1) => s.commit()?,
+        "time_zone" => {
+            let text = value.to_string();
+            let zone =
+                tutti_storage::TimeZone::parse(&text).ok_or(ExecError::UnknownTimeZone(text))?;
+            let value = Value::Text(zone.name());
+            return store(s, global, d, value);
+        }
         _ => {}
     }
+    store(s, global, d, value)
+}
+
+fn store(
+    s: &mut Session,
+    global: bool,
+    d: &'static vars::VarDef,
+    value: Value,
+) -> Result<(), ExecError> {
     if global {
         s.exec.globals.set(d, value);
     } else {

@@ -96,7 +96,7 @@ pub static VARS: &[VarDef] = &[
     v("connect_timeout", Global, Int, false, "10"),
     v("datadir", Global, Text, true, ""),
     v("default_storage_engine", Both, Text, false, "InnoDB"),
-    v("default_week_format", Both, Int, true, "0"),
+    v("default_week_format", Both, Int, false, "0"),
     v("div_precision_increment", Both, Int, false, "4"),
     v("error_count", Session, Int, true, "0"),
     v("foreign_key_checks", Both, Bool, false, "1"),

@@ -65,6 +65,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::UnknownStatement { .. } => ER_UNKNOWN_STMT_HANDLER,
         E::NotPreparable => ER_UNSUPPORTED_PS,
         E::WrongValueForVar(..) => ER_WRONG_VALUE_FOR_VAR,
+        E::UnknownTimeZone(_) => ER_UNKNOWN_TIME_ZONE,
         E::ReadOnlyVariable(_) => ER_INCORRECT_GLOBAL_LOCAL_VAR,
         E::GlobalOnly(_) => ER_GLOBAL_VARIABLE,
         E::SessionOnly(_) => ER_LOCAL_VARIABLE,

@@ -890,7 +890,7 @@ pub(crate) fn unsigned_literal(v: &SqlValue) -> Option<Expr> {
 
 /// A DATE, DATETIME, TIMESTAMP or TIME column, or a function returning such a value.
 fn temporal(e: &Expr, scopes: &Scopes) -> bool {
-    const TEMPORAL_FUNCTIONS: [&str; 13] = [
+    const TEMPORAL_FUNCTIONS: [&str; 20] = [
         "tutti_cast_temporal",
         "tutti_temporal_literal",
         "date",
@@ -901,17 +901,28 @@ fn temporal(e: &Expr, scopes: &Scopes) -> bool {
         "curtime",
         "sysdate",
         "utc_timestamp",
+        "utc_date",
+        "utc_time",
         "from_days",
         "makedate",
+        "last_day",
         "str_to_date",
+        "sec_to_time",
+        "maketime",
+        "timediff",
+        "from_unixtime",
     ];
     let e = match unnested(e) {
         Expr::Collate { expr, .. } => expr,
         e => e,
     };
+    // FROM_UNIXTIME(n, format) is text.
+    let formatted =
+        |f: &Function| matches!(&f.args, FunctionArguments::List(l) if l.args.len() > 1);
     temporal_kind(e, scopes).is_some()
         || matches!(unnested(e), Expr::Function(f)
-            if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str()))
+            if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str())
+                && !(function_name(f) == "from_unixtime" && formatted(f)))
 }
 
 /// A temporal value where MySQL reads it as a number (`d + 0` is 20010203, `CAST(t AS

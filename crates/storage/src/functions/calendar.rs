@@ -1,4 +1,4 @@
-//! MySQL's calendar functions: `MAKEDATE`, `LAST_DAY`, `MONTHNAME`, `DAYNAME`, `QUARTER`,
+//! MySQL's calendar functions: `DATE`, `MAKEDATE`, `LAST_DAY`, `MONTHNAME`, `DAYNAME`, `QUARTER`,
 //! `FROM_DAYS`, `TO_SECONDS`, `PERIOD_ADD`, `PERIOD_DIFF`, `WEEK`, `YEARWEEK`, `WEEKOFYEAR`,
 //! and `TIMESTAMPDIFF` / `TIMESTAMPADD` (the SQL front-end calls them `tutti_timestampdiff`
 //! and `tutti_timestampadd`, with the unit as text).
@@ -200,6 +200,10 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         let n = daynr(year, 1, 1).saturating_add(day - 1);
         Ok(from_daynr(n).map(|p| temporal::date_text(&p)))
     })?;
+    // MySQL's DATE(x), in place of SQLite's date().
+    c.create_scalar_function("date", 1, PURE, |ctx| {
+        Ok(on_date(ctx, |s| Some(temporal::date_text(&s.p))))
+    })?;
     c.create_scalar_function("last_day", 1, PURE, |ctx| {
         Ok(on_date(ctx, |s| {
             let (year, month) = (s.p.year, s.p.month);
@@ -323,17 +327,18 @@ pub(super) fn week_mode(mode: i64) -> u32 {
 }
 
 /// `WEEK(d[, mode])` (`extra` None) and `YEARWEEK(d[, mode])` (`extra` WEEK_YEAR). A NULL
-/// mode is mode 0, as in MariaDB.
+/// mode is mode 0, as in MariaDB; no mode is `@@default_week_format` for `WEEK`.
 fn week_fn(ctx: &Context<'_>, extra: Option<u32>) -> Result<Option<i64>> {
     if !(1..=2).contains(&ctx.len()) {
         return Err(Error::UserFunctionError(
             "Incorrect parameter count in the call to native function 'week'".into(),
         ));
     }
-    let mode = if ctx.len() > 1 {
-        int_arg(ctx.get_raw(1)).unwrap_or(0)
-    } else {
-        0
+    let mode = match (ctx.len(), extra) {
+        (2, _) => int_arg(ctx.get_raw(1)).unwrap_or(0),
+        // WEEK(d) follows @@default_week_format; YEARWEEK(d) is mode 0.
+        (_, None) => super::settings::settings().default_week_format as i64,
+        _ => 0,
     };
     Ok(on_date(ctx, |s| {
         let flags = week_mode(mode) | extra.unwrap_or(0);
@@ -463,6 +468,12 @@ pub(super) mod tests {
             makedate('2e3', '31.9') => 2002-01-31
             makedate('abc', 1) => 2000-01-01
             makedate(NULL, 1) => NULL
+            date('10:11:12') => 2010-11-12
+            date('2001-02-00') => 2001-02-00
+            date(0) => 0000-00-00
+            date(20010203101112.5) => 2001-02-03
+            date('2001-02-30') => NULL
+            date('2001-02-03 10:11:12.5') => 2001-02-03
             last_day('2000-02-10') => 2000-02-29
             last_day('1900-02-01 10:11:12') => 1900-02-28
             last_day('0000-02-01') => 0000-02-28

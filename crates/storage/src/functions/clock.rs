@@ -27,8 +27,8 @@ use super::{text_of, PURE};
 
 /// 838:59:59 in microseconds, TIME's largest whole value.
 const TIME_MAX: i64 = 3_020_399_000_000;
-/// 838:59:59 as a number; larger numbers are datetimes.
-const TIME_MAX_NUMBER: f64 = 8_385_959.0;
+/// 838:59:59 as a number; larger numbers may be datetimes.
+const TIME_MAX_NUMBER: u64 = 8_385_959;
 
 /// A value read as a TIME, a DATETIME or a DATE.
 pub(super) enum Moment {
@@ -44,17 +44,17 @@ pub(super) enum Moment {
 pub(super) fn moment(raw: ValueRef<'_>) -> Option<(Moment, u32)> {
     match raw {
         ValueRef::Null => None,
-        ValueRef::Integer(n) if (n as f64).abs() <= TIME_MAX_NUMBER => {
-            Some((Moment::Span(span(&n.to_string())?), 0))
-        }
-        ValueRef::Real(r) if r.abs() < TIME_MAX_NUMBER + 1.0 => {
-            let fsp = Decimal::of(r)?.fsp;
-            Some((Moment::Span(span(&format!("{r}"))?), fsp))
-        }
+        // A number is a time up to 838:59:59; beyond, a datetime when it reads as one, else
+        // a time clamped to 838:59:59 (MariaDB's number_to_time).
         ValueRef::Integer(_) | ValueRef::Real(_) => {
-            let s = stamp(raw)?;
-            let m = if s.timed { Moment::At } else { Moment::Day };
-            Some((m(s.p), s.fsp))
+            let d = Decimal::of_number(raw)?;
+            if d.int > TIME_MAX_NUMBER {
+                if let Some(s) = stamp(raw) {
+                    let m = if s.timed { Moment::At } else { Moment::Day };
+                    return Some((m(s.p), s.fsp));
+                }
+            }
+            Some((Moment::Span(number_span(&d)?), d.fsp))
         }
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let t = std::str::from_utf8(t).ok()?.trim();
@@ -72,9 +72,67 @@ pub(super) fn moment(raw: ValueRef<'_>) -> Option<(Moment, u32)> {
     }
 }
 
-/// A TIME string as signed microseconds.
+/// A TIME string as signed microseconds, clamped to ±838:59:59 as MariaDB reads a TIME.
 fn span(t: &str) -> Option<i64> {
-    temporal::parse_time(t).map(|d| d.micros())
+    let d = temporal::parse_duration(t)?;
+    Some(clamp_time(d.micros() as i128, text_fsp(t)) as i64)
+}
+
+/// The largest TIME with `fsp` fraction digits (838:59:59.9..), in microseconds.
+fn time_max(fsp: u32) -> i128 {
+    let shown = fsp.min(6);
+    (TIME_MAX + 999_999 - 999_999 % 10i64.pow(6 - shown)) as i128
+}
+
+/// Microseconds clamped to ±838:59:59 (with `fsp` 9s in the fraction).
+fn clamp_time(us: i128, fsp: u32) -> i128 {
+    us.clamp(-time_max(fsp), time_max(fsp))
+}
+
+/// A number read as a TIME, `[H..]HMMSS[.f]` (beyond 838:59:59 clamped; None when its
+/// minutes or seconds are past 59).
+fn number_span(d: &Decimal) -> Option<i64> {
+    let (h, m, s) = (d.int / 10_000, d.int / 100 % 100, d.int % 100);
+    if m > 59 || s > 59 {
+        return None;
+    }
+    let us = ((h * 3600 + m * 60 + s) as i128) * 1_000_000 + d.micros as i128;
+    let us = clamp_time(if d.negative { -us } else { us }, d.fsp);
+    Some(us as i64)
+}
+
+/// The largest interval MariaDB adds to a time (`ADDTIME`'s second argument).
+const INTERVAL_MAX_HOURS: u64 = 87_649_415;
+
+/// The second argument of `ADDTIME`, `SUBTIME` and `TIMESTAMP(d, t)`: a time MariaDB reads
+/// as an interval, up to ±87649415:59:59.999999 rather than TIME's ±838:59:59.
+fn interval(raw: ValueRef<'_>) -> Option<(i64, u32)> {
+    let (negative, hours, rest, fsp) = match raw {
+        ValueRef::Null => return None,
+        ValueRef::Integer(_) | ValueRef::Real(_) => {
+            let d = Decimal::of_number(raw)?;
+            let (m, s) = (d.int / 100 % 100, d.int % 100);
+            if m > 59 || s > 59 {
+                return None;
+            }
+            let rest = (m * 60 + s) as i64 * 1_000_000 + d.micros as i64;
+            (d.negative, d.int / 10_000, rest, d.fsp)
+        }
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let t = std::str::from_utf8(t).ok()?.trim();
+            let Some((Moment::Span(_), _)) = moment(raw) else {
+                return None;
+            };
+            let d = temporal::parse_duration(t)?;
+            let rest = (d.minutes * 60 + d.seconds) as i64 * 1_000_000 + d.micros as i64;
+            (d.negative, d.hours as u64, rest, text_fsp(t))
+        }
+    };
+    if hours > INTERVAL_MAX_HOURS {
+        return None;
+    }
+    let us = hours as i64 * 3_600_000_000 + rest;
+    Some((if negative { -us } else { us }, fsp))
 }
 
 /// A number as its shortest decimal spelling splits it (a REAL is a DECIMAL in tutti).
@@ -88,6 +146,20 @@ pub(super) struct Decimal {
 }
 
 impl Decimal {
+    /// An INTEGER or REAL argument (None for others).
+    fn of_number(raw: ValueRef<'_>) -> Option<Decimal> {
+        match raw {
+            ValueRef::Integer(n) => Some(Decimal {
+                negative: n < 0,
+                int: n.unsigned_abs(),
+                micros: 0,
+                fsp: 0,
+            }),
+            ValueRef::Real(r) => Decimal::of(r),
+            _ => None,
+        }
+    }
+
     pub fn of(r: f64) -> Option<Decimal> {
         if !r.is_finite() {
             return None;
@@ -127,10 +199,7 @@ pub(super) fn seconds(raw: ValueRef<'_>) -> Option<(i128, u32)> {
 /// A TIME's text, clamped to ±838:59:59 (with as many 9s in the fraction as `fsp` shows);
 /// `fsp` None: 6 digits when the fraction is not zero, else none.
 fn time_out(us: i128, fsp: Option<u32>) -> String {
-    let shown = fsp.unwrap_or(6).min(6);
-    let nines = 999_999 - 999_999 % 10i64.pow(6 - shown);
-    let max = (TIME_MAX + nines) as i128;
-    let d = Duration::of_micros(us.clamp(-max, max));
+    let d = Duration::of_micros(clamp_time(us, fsp.unwrap_or(6)));
     let digits = fsp.unwrap_or(if d.micros != 0 { 6 } else { 0 });
     temporal::time_text(&d, digits)
 }
@@ -138,9 +207,7 @@ fn time_out(us: i128, fsp: Option<u32>) -> String {
 /// `ADDTIME(a, b)` (`sign` 1) and `SUBTIME(a, b)` (-1).
 fn add_time(ctx: &Context<'_>, sign: i64) -> Option<String> {
     let (a, fa) = moment(ctx.get_raw(0))?;
-    let (Moment::Span(b), fb) = moment(ctx.get_raw(1))? else {
-        return None;
-    };
+    let (b, fb) = interval(ctx.get_raw(1))?;
     if matches!(a, Moment::Day(_)) && is_text(ctx, 0) {
         return None; // a DATE column's value or a time literal: NULL, not a guess
     }
@@ -229,7 +296,7 @@ fn timestamp(ctx: &Context<'_>) -> Result<Option<String>> {
     if ctx.len() == 1 {
         return Ok(Some(temporal::datetime_text(&s.p, s.fsp)));
     }
-    let Some((Moment::Span(t), ft)) = moment(ctx.get_raw(1)) else {
+    let Some((t, ft)) = interval(ctx.get_raw(1)) else {
         return Ok(None);
     };
     let out = at_micros(micros_of(&s.p) as i128 + t as i128);
@@ -500,6 +567,16 @@ mod tests {
         check(
             "
             addtime('2000-01-01 00:00:00', '01:00:00') => 2000-01-01 01:00:00
+            -- TIMEs beyond 838:59:59 are clamped; ADDTIME's second argument is an interval
+            addtime('916:40:00', '416:40:00') => 838:59:59.999999
+            time_to_sec('916:40:00') => 3020399
+            time_to_sec(-8395959) => -3020399
+            addtime('2001-01-01 00:00:00', 8395959) => 2001-02-04 23:59:59
+            addtime('2001-01-01 00:00:00', '839:59:59') => 2001-02-04 23:59:59
+            addtime('0001-01-01 00:00:00', 876494155959) => 9999-12-31 23:59:59
+            addtime(0, 9999999) => NULL
+            timestamp('2001-01-01', 8395959) => 2001-02-04 23:59:59
+            timediff('38:59:59', '839:00:00') => -800:00:00
             addtime('2000-01-01 00:00:00.5', '01:00:00') => 2000-01-01 01:00:00.500000
             addtime('2000-01-01 23:00:00', '2 01:00:00') => 2000-01-04 00:00:00
             addtime('2000-01-01 00:00:00', '-0:0:0.5') => 1999-12-31 23:59:59.500000

@@ -17,6 +17,7 @@ mod json;
 mod like;
 mod math;
 mod regex;
+mod settings;
 mod stored;
 mod string;
 mod temporal;
@@ -27,7 +28,7 @@ mod unsigned;
 mod user_locks;
 mod variables;
 
-pub use decimal::set_div_precision_increment;
+pub use settings::{set_function_settings, FunctionSettings, TimeZone};
 pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
     OUT_OF_RANGE, TRUNCATED_INCORRECT,

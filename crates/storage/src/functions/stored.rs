@@ -368,14 +368,36 @@ fn lenient(text: &str, kind: Kind, fsp: u32) -> String {
 /// `tutti_temporal(x, kind, fsp)`: a constant compared with a temporal column, in the
 /// column's canonical text (`20000102` → `2000-01-02`), so that text comparison is temporal
 /// comparison; unchanged when it is no such value.
+///
+/// MariaDB compares a DATE or DATETIME column with a constant as datetimes at the finer
+/// precision of the two, so the constant keeps the time and fraction digits the column
+/// lacks when they are not zero: a DATE `'2006-11-06'` is less than `'2006-11-06 04:08'`,
+/// and as text a shorter prefix is less too.
 fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     let (kind, fsp) = kind_and_fsp(ctx)?;
     let raw = ctx.get_raw(0);
     let value: Value = ctx.get(0)?;
-    Ok(match text_of(raw) {
-        Some(text) => canonical(raw, &text, kind, fsp).map_or(value, Value::Text),
-        None => value,
-    })
+    let Some(text) = text_of(raw) else {
+        return Ok(value);
+    };
+    if kind == Kind::Time {
+        return Ok(canonical(raw, &text, kind, fsp).map_or(value, Value::Text));
+    }
+    let Some(exact) = canonical(raw, &text, Kind::DateTime, 6) else {
+        return Ok(canonical(raw, &text, kind, fsp).map_or(value, Value::Text));
+    };
+    let (whole, fraction) = exact.split_at(19);
+    let digits = fraction.trim_start_matches('.').trim_end_matches('0');
+    let shown = (digits.len() as u32).max(if kind == Kind::Date { 0 } else { fsp });
+    Ok(Value::Text(
+        if kind == Kind::Date && shown == 0 && whole.ends_with("00:00:00") {
+            whole[..10].to_string()
+        } else if shown == 0 {
+            whole.to_string()
+        } else {
+            format!("{whole}.{}", &fraction[1..=shown as usize])
+        },
+    ))
 }
 
 /// `tutti_temporal_literal(text, kind)`: `DATE '..'`, `TIME '..'`, `TIMESTAMP '..'`, the
@@ -662,6 +684,31 @@ mod tests {
             store("1900", "year", 0),
             Err("Out of range value for column 'd' at row 1".into())
         );
+    }
+
+    #[test]
+    fn constants_compared_with_temporal_columns_keep_their_finer_parts() {
+        let c = db();
+        let k = |v: &str, kind: &str, fsp: u32| {
+            text(&c, &format!("tutti_temporal({v}, '{kind}', {fsp})")).unwrap()
+        };
+        assert_eq!(k("20000102", "date", 0), "2000-01-02");
+        assert_eq!(k("'2000-01-02 00:00:00.000'", "date", 0), "2000-01-02");
+        assert_eq!(
+            k("'2006-11-06 04:08:36.0'", "date", 0),
+            "2006-11-06 04:08:36"
+        );
+        assert_eq!(
+            k("'2006-11-06 4:8:36.50'", "datetime", 0),
+            "2006-11-06 04:08:36.5"
+        );
+        assert_eq!(
+            k("'2006-11-06 4:8:36.5'", "datetime", 3),
+            "2006-11-06 04:08:36.500"
+        );
+        assert_eq!(k("'2006-11-06'", "timestamp", 2), "2006-11-06 00:00:00.00");
+        assert_eq!(k("'10:11'", "time", 1), "10:11:00.0");
+        assert_eq!(k("'not a date'", "date", 0), "not a date");
     }
 
     #[test]

@@ -300,10 +300,19 @@ const TIME_MAX_SECONDS: u64 = 838 * 3600 + 59 * 60 + 59;
 
 /// Parses a TIME string (None when MariaDB would not read it, or it is out of range).
 pub(crate) fn parse_time(text: &str) -> Option<Duration> {
+    let d = parse_duration(text)?;
+    let total = d.hours as u64 * 3600 + d.minutes as u64 * 60 + d.seconds as u64;
+    let over = total > TIME_MAX_SECONDS || total == TIME_MAX_SECONDS && d.micros > 0;
+    (!over).then_some(d)
+}
+
+/// Parses a TIME string whatever its hours (`'916:40:00'`: MariaDB clamps such a TIME, but
+/// reads an interval such as `ADDTIME`'s second argument as it is).
+pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
     let t = text.trim();
     let (negative, body) = match t.strip_prefix('-') {
         Some(b) => (true, b.trim_start()),
-        None => (false, t),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
     };
     if body.contains(['-', '/']) {
         // A datetime: its time part.
@@ -353,12 +362,7 @@ pub(crate) fn parse_time(text: &str) -> Option<Duration> {
         d.seconds = first % 100;
     }
     d.micros = micros(&sc.fraction());
-    if !sc.done() || d.minutes > 59 || d.seconds > 59 {
-        return None;
-    }
-    let total = d.hours as u64 * 3600 + d.minutes as u64 * 60 + d.seconds as u64;
-    let over = total > TIME_MAX_SECONDS || total == TIME_MAX_SECONDS && d.micros > 0;
-    (!over).then_some(d)
+    (sc.done() && d.minutes <= 59 && d.seconds <= 59).then_some(d)
 }
 
 /// A TIME outside strict mode: as read when in range, beyond ±838:59:59 clamped, else 0.
@@ -509,6 +513,10 @@ mod tests {
         for s in ["900:00:00", "10:60:00", "abc", "", "838:59:59.5"] {
             assert_eq!(t(s), None, "{s}");
         }
+        let long = |s: &str| parse_duration(s).map(|d| time_text(&d, 0));
+        assert_eq!(long("916:40:00").as_deref(), Some("916:40:00"));
+        assert_eq!(long("+100:20:30").as_deref(), Some("100:20:30"));
+        assert_eq!(long("-87649415:59:59").as_deref(), Some("-87649415:59:59"));
         assert_eq!(time_text(&parse_time("-0:0:0.4").unwrap(), 0), "00:00:00");
         let clamped = |s: &str| time_text(&clamped_time(s), 0);
         assert_eq!(clamped("900:00:00"), "838:59:59");

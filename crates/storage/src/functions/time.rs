@@ -1,14 +1,23 @@
-//! MySQL's date and time functions over SQLite's text datetimes ('YYYY-MM-DD HH:MM:SS').
+//! MySQL's clock and date functions: `NOW()` and its synonyms, `CURDATE()`, `CURTIME()`,
+//! the `UTC_` ones, `UNIX_TIMESTAMP()`, `FROM_UNIXTIME()`, `DATE_FORMAT()`, `DATEDIFF()`,
+//! `TO_DAYS()`, `YEAR()`, `MONTH()`, `DAYOFMONTH()`, `DAYOFWEEK()`, `WEEKDAY()` and
+//! `DAYOFYEAR()`.
 //!
-//! All in UTC; the calendar arithmetic is Howard Hinnant's days-from-civil algorithm.
+//! The clock is the session's (`SET timestamp`) and is shown in the session's `time_zone`
+//! (see `settings`); values are read as MariaDB reads them into a DATETIME (`calendar`):
+//! `19970323`, `'97-03-23'`, `'2001-02-00'`. As in MariaDB, the parts of a date with a
+//! zero month or day are what they are (`MONTH('2001-00-00')` is 0), but what needs a real
+//! calendar day (`DAYOFWEEK`, `TO_DAYS`, `DATEDIFF`) is NULL for it.
 
-use rusqlite::functions::{Context, FunctionFlags};
-use rusqlite::types::ValueRef;
-use rusqlite::{Connection, Result};
-use std::time::{SystemTime, UNIX_EPOCH};
+use rusqlite::functions::Context;
+use rusqlite::types::{Value, ValueRef};
+use rusqlite::{Connection, Error, Result};
 
-const PURE: FunctionFlags = FunctionFlags::SQLITE_UTF8.union(FunctionFlags::SQLITE_DETERMINISTIC);
-const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
+use super::calendar::{at_micros, calc_week, daynr, micros_of, stamp, weekday, DAY_MICROS};
+use super::clock::seconds;
+use super::settings::{clock_micros, settings};
+use super::temporal::{self, Parts};
+use super::{text_of, PURE, VOLATILE};
 
 /// Month names, as MySQL spells them.
 pub(crate) const MONTHS: [&str; 12] = [
@@ -37,19 +46,7 @@ pub(crate) const DAYS: [&str; 7] = [
     "Saturday",
 ];
 
-/// A broken-down UTC time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct DateTime {
-    y: i64,
-    mo: u32,
-    d: u32,
-    h: u32,
-    mi: u32,
-    s: u32,
-    micros: u32,
-}
-
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+pub(crate) fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -72,153 +69,185 @@ pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
-/// Seconds since 1970-01-01 00:00:00 UTC of a (valid) date and time.
-pub(crate) fn unix_seconds(p: &super::temporal::Parts) -> i64 {
+/// Seconds since 1970-01-01 00:00:00 of a (valid) date and time.
+pub(crate) fn unix_seconds(p: &Parts) -> i64 {
     let days = days_from_civil(p.year as i64, p.month, p.day);
     days * 86400 + (p.hour * 3600 + p.minute * 60 + p.second) as i64
 }
 
-impl DateTime {
-    fn from_unix(secs: i64, micros: u32) -> DateTime {
-        let days = secs.div_euclid(86400);
-        let rem = secs.rem_euclid(86400) as u32;
-        let (y, mo, d) = civil_from_days(days);
-        DateTime {
-            y,
-            mo,
-            d,
-            h: rem / 3600,
-            mi: rem / 60 % 60,
-            s: rem % 60,
-            micros,
-        }
-    }
+/// The day number (`calendar::daynr`) of 1970-01-01.
+const EPOCH_DAYNR: i64 = 719_528;
+/// The last second a TIMESTAMP holds (2038-01-19 03:14:07 UTC).
+const TIMESTAMP_MAX: i64 = i32::MAX as i64;
 
-    fn now() -> DateTime {
-        let t = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default();
-        DateTime::from_unix(t.as_secs() as i64, t.subsec_micros())
-    }
+/// Microseconds since the epoch as a date and time in the session's time zone.
+fn local(unix_micros: i64) -> Option<Parts> {
+    let offset = settings().time_zone.offset() * 1_000_000;
+    at_micros(unix_micros as i128 + (offset + EPOCH_DAYNR * DAY_MICROS) as i128)
+}
 
-    fn days(&self) -> i64 {
-        days_from_civil(self.y, self.mo, self.d)
-    }
+/// A date and time in the session's time zone as seconds since the epoch (and micros).
+fn unix_of_local(p: &Parts) -> i64 {
+    let offset = settings().time_zone.offset();
+    (micros_of(p) / 1_000_000) - EPOCH_DAYNR * 86_400 - offset
+}
 
-    fn unix(&self) -> i64 {
-        self.days() * 86400 + (self.h * 3600 + self.mi * 60 + self.s) as i64
-    }
+/// The session's clock in its time zone (`utc`: in UTC).
+fn clock(utc: bool) -> Parts {
+    let us = clock_micros();
+    let p = if utc {
+        at_micros(us as i128 + (EPOCH_DAYNR * DAY_MICROS) as i128)
+    } else {
+        local(us)
+    };
+    p.unwrap_or_default()
+}
 
-    /// Parses 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS[.ffffff]' (or with 'T').
-    pub(crate) fn parse(s: &str) -> Option<DateTime> {
-        let s = s.trim();
-        let (date, time) = match s.find([' ', 'T']) {
-            Some(i) => (&s[..i], Some(s[i + 1..].trim())),
-            None => (s, None),
-        };
-        let mut dp = date.splitn(3, '-');
-        let y: i64 = dp.next()?.parse().ok()?;
-        let mo: u32 = dp.next()?.parse().ok()?;
-        let d: u32 = dp.next()?.parse().ok()?;
-        if !(1..=12).contains(&mo) || !(1..=31).contains(&d) {
-            return None;
-        }
-        let mut dt = DateTime {
-            y,
-            mo,
-            d,
-            h: 0,
-            mi: 0,
-            s: 0,
-            micros: 0,
-        };
-        if let Some(t) = time {
-            let (hms, frac) = t.split_once('.').unwrap_or((t, ""));
-            let mut tp = hms.splitn(3, ':');
-            dt.h = tp.next()?.parse().ok()?;
-            dt.mi = tp.next().unwrap_or("0").parse().ok()?;
-            dt.s = tp.next().unwrap_or("0").parse().ok()?;
-            if !frac.is_empty() {
-                let digits: String = frac.chars().take(6).collect();
-                dt.micros = format!("{digits:0<6}").parse().ok()?;
-            }
-            if dt.h > 23 || dt.mi > 59 || dt.s > 59 {
-                return None;
-            }
-        }
-        Some(dt)
+/// The optional fraction-digits argument of `NOW(fsp)`, `CURTIME(fsp)`.
+fn fsp_arg(ctx: &Context<'_>) -> Result<u32> {
+    if ctx.is_empty() {
+        return Ok(0);
     }
+    Ok(ctx.get::<i64>(0)?.clamp(0, 6) as u32)
+}
 
-    fn datetime(&self) -> String {
-        format!("{} {}", self.date(), self.time())
-    }
-    fn date(&self) -> String {
-        format!("{:04}-{:02}-{:02}", self.y, self.mo, self.d)
-    }
-    fn time(&self) -> String {
-        format!("{:02}:{:02}:{:02}", self.h, self.mi, self.s)
-    }
-    /// 1 = Sunday ... 7 = Saturday (MySQL DAYOFWEEK).
-    fn dayofweek(&self) -> u32 {
-        ((self.days() + 4).rem_euclid(7) + 1) as u32
-    }
-    fn dayofyear(&self) -> i64 {
-        self.days() - days_from_civil(self.y, 1, 1) + 1
-    }
+/// A time of day's text.
+fn time_of_day(p: &Parts, fsp: u32) -> String {
+    let d = temporal::Duration {
+        negative: false,
+        hours: p.hour,
+        minutes: p.minute,
+        seconds: p.second,
+        micros: p.micros,
+    };
+    temporal::time_text(&d, fsp)
+}
 
-    /// MySQL DATE_FORMAT.
-    pub(crate) fn format(&self, fmt: &str) -> String {
-        let mut out = String::with_capacity(fmt.len() + 8);
-        let mut it = fmt.chars();
-        let h12 = if self.h.is_multiple_of(12) {
-            12
-        } else {
-            self.h % 12
-        };
-        let ampm = if self.h < 12 { "AM" } else { "PM" };
-        while let Some(c) = it.next() {
-            if c != '%' {
-                out.push(c);
-                continue;
-            }
-            let Some(spec) = it.next() else { break };
-            let wd = self.dayofweek() as usize - 1;
-            match spec {
-                'Y' => out.push_str(&format!("{:04}", self.y)),
-                'y' => out.push_str(&format!("{:02}", self.y.rem_euclid(100))),
-                'm' => out.push_str(&format!("{:02}", self.mo)),
-                'c' => out.push_str(&self.mo.to_string()),
-                'd' => out.push_str(&format!("{:02}", self.d)),
-                'e' => out.push_str(&self.d.to_string()),
-                'H' => out.push_str(&format!("{:02}", self.h)),
-                'k' => out.push_str(&self.h.to_string()),
-                'h' | 'I' => out.push_str(&format!("{h12:02}")),
-                'l' => out.push_str(&h12.to_string()),
-                'i' => out.push_str(&format!("{:02}", self.mi)),
-                's' | 'S' => out.push_str(&format!("{:02}", self.s)),
-                'f' => out.push_str(&format!("{:06}", self.micros)),
-                'p' => out.push_str(ampm),
-                'T' => out.push_str(&self.time()),
-                'r' => out.push_str(&format!("{h12:02}:{:02}:{:02} {ampm}", self.mi, self.s)),
-                'j' => out.push_str(&format!("{:03}", self.dayofyear())),
-                'M' => out.push_str(MONTHS[self.mo as usize - 1]),
-                'b' => out.push_str(&MONTHS[self.mo as usize - 1][..3]),
-                'W' => out.push_str(DAYS[wd]),
-                'a' => out.push_str(&DAYS[wd][..3]),
-                'w' => out.push_str(&(wd).to_string()),
-                other => out.push(other),
-            }
-        }
-        out
+/// The English ordinal suffix of a day (`%D`).
+fn ordinal(day: u32) -> &'static str {
+    match (day % 100, day % 10) {
+        (10..=19, _) => "th",
+        (_, 1) => "st",
+        (_, 2) => "nd",
+        (_, 3) => "rd",
+        _ => "th",
     }
 }
 
-fn arg_dt(ctx: &Context<'_>, i: usize) -> Option<DateTime> {
-    match ctx.get_raw(i) {
-        ValueRef::Text(t) => DateTime::parse(std::str::from_utf8(t).ok()?),
-        ValueRef::Integer(n) => DateTime::parse(&n.to_string()),
-        _ => None,
+/// MySQL's `DATE_FORMAT` of a date and time; None where MariaDB gives NULL (a month's
+/// name of month 0, a day's name or number of the zero date, the day of year of a zero
+/// month or year).
+pub(crate) fn format(p: &Parts, fmt: &str) -> Option<String> {
+    use std::fmt::Write;
+    const MONDAY_FIRST: u32 = 1;
+    const WEEK_YEAR: u32 = 2;
+    const SUNDAY_FIRST: u32 = 4;
+    let mut out = String::with_capacity(fmt.len() + 8);
+    let h12 = match p.hour % 12 {
+        0 => 12,
+        h => h,
+    };
+    let ampm = if p.hour < 12 { "AM" } else { "PM" };
+    let day = daynr(p.year, p.month, p.day);
+    let named_day = p.month != 0 || p.year != 0;
+    let week = |flags| calc_week(p, flags);
+    let mut it = fmt.chars();
+    while let Some(c) = it.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let Some(spec) = it.next() else { break };
+        let _ = match spec {
+            'Y' => write!(out, "{:04}", p.year),
+            'y' => write!(out, "{:02}", p.year % 100),
+            'm' => write!(out, "{:02}", p.month),
+            'c' => write!(out, "{}", p.month),
+            'd' => write!(out, "{:02}", p.day),
+            'e' => write!(out, "{}", p.day),
+            'D' => write!(out, "{}{}", p.day, ordinal(p.day)),
+            'H' => write!(out, "{:02}", p.hour),
+            'k' => write!(out, "{}", p.hour),
+            'h' | 'I' => write!(out, "{h12:02}"),
+            'l' => write!(out, "{h12}"),
+            'i' => write!(out, "{:02}", p.minute),
+            's' | 'S' => write!(out, "{:02}", p.second),
+            'f' => write!(out, "{:06}", p.micros),
+            'p' => write!(out, "{ampm}"),
+            'T' => write!(out, "{:02}:{:02}:{:02}", p.hour, p.minute, p.second),
+            'r' => write!(out, "{h12:02}:{:02}:{:02} {ampm}", p.minute, p.second),
+            'j' if p.month == 0 || p.year == 0 => return None,
+            'j' => write!(out, "{:03}", day - daynr(p.year, 1, 1) + 1),
+            'M' | 'b' => {
+                let name = MONTHS.get(p.month.checked_sub(1)? as usize)?;
+                write!(out, "{}", if spec == 'b' { &name[..3] } else { name })
+            }
+            'W' | 'a' | 'w' if !named_day => return None,
+            'W' => write!(out, "{}", DAYS[weekday(day, true) as usize]),
+            'a' => write!(out, "{}", &DAYS[weekday(day, true) as usize][..3]),
+            'w' => write!(out, "{}", weekday(day, true)),
+            'U' => write!(out, "{:02}", week(SUNDAY_FIRST).0),
+            'u' => write!(out, "{:02}", week(MONDAY_FIRST).0),
+            'V' => write!(out, "{:02}", week(WEEK_YEAR | SUNDAY_FIRST).0),
+            'v' => write!(out, "{:02}", week(WEEK_YEAR | MONDAY_FIRST).0),
+            'X' => write!(out, "{:04}", week(WEEK_YEAR | SUNDAY_FIRST).1),
+            'x' => write!(out, "{:04}", week(WEEK_YEAR | MONDAY_FIRST).1),
+            other => write!(out, "{other}"),
+        };
     }
+    Some(out)
+}
+
+/// Argument `i` read as a date and time.
+fn date_arg(ctx: &Context<'_>, i: usize) -> Option<Parts> {
+    stamp(ctx.get_raw(i)).map(|s| s.p)
+}
+
+/// Neither a zero month nor a zero day: a real calendar day.
+fn full(p: &Parts) -> bool {
+    p.month != 0 && p.day != 0
+}
+
+/// `UNIX_TIMESTAMP(d)`: seconds since the epoch of `d` in the session's time zone (with
+/// `d`'s fraction digits), NULL outside TIMESTAMP's range.
+fn unix_timestamp(raw: ValueRef<'_>) -> Value {
+    let Some(s) = stamp(raw).filter(|s| full(&s.p)) else {
+        return Value::Null;
+    };
+    let secs = unix_of_local(&s.p);
+    if !(0..=TIMESTAMP_MAX).contains(&secs) {
+        return Value::Null;
+    }
+    if s.fsp == 0 {
+        Value::Integer(secs)
+    } else {
+        Value::Real(secs as f64 + s.p.micros as f64 / 1e6)
+    }
+}
+
+/// `FROM_UNIXTIME(n[, format])`: `n` seconds since the epoch in the session's time zone.
+fn from_unixtime(ctx: &Context<'_>) -> Result<Option<String>> {
+    if !(1..=2).contains(&ctx.len()) {
+        return Err(Error::UserFunctionError(
+            "Incorrect parameter count in the call to native function 'from_unixtime'".into(),
+        ));
+    }
+    let Some((us, fsp)) = seconds(ctx.get_raw(0)) else {
+        return Ok(None);
+    };
+    if !(0..=TIMESTAMP_MAX as i128 * 1_000_000 + 999_999).contains(&us) {
+        return Ok(None);
+    }
+    let Some(p) = local(us as i64) else {
+        return Ok(None);
+    };
+    if ctx.len() == 1 {
+        return Ok(Some(temporal::datetime_text(&p, fsp)));
+    }
+    Ok(match ctx.get_raw(1) {
+        ValueRef::Null => None,
+        f => format(&p, &text_of(f)),
+    })
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
@@ -227,75 +256,76 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         "sysdate",
         "localtime",
         "localtimestamp",
-        "utc_timestamp",
         "current_timestamp",
     ] {
         c.create_scalar_function(name, -1, VOLATILE, |ctx| {
-            let now = DateTime::now();
-            let fsp = if !ctx.is_empty() {
-                ctx.get::<i64>(0)?.clamp(0, 6) as usize
-            } else {
-                0
-            };
-            Ok(if fsp == 0 {
-                now.datetime()
-            } else {
-                format!(
-                    "{}.{}",
-                    now.datetime(),
-                    &format!("{:06}", now.micros)[..fsp]
-                )
-            })
+            Ok(temporal::datetime_text(&clock(false), fsp_arg(ctx)?))
         })?;
     }
-    for name in ["curdate", "utc_date", "current_date"] {
-        c.create_scalar_function(name, 0, VOLATILE, |_| Ok(DateTime::now().date()))?;
+    c.create_scalar_function("utc_timestamp", -1, VOLATILE, |ctx| {
+        Ok(temporal::datetime_text(&clock(true), fsp_arg(ctx)?))
+    })?;
+    for (name, utc) in [
+        ("curdate", false),
+        ("current_date", false),
+        ("utc_date", true),
+    ] {
+        c.create_scalar_function(name, 0, VOLATILE, move |_| {
+            Ok(temporal::date_text(&clock(utc)))
+        })?;
     }
-    for name in ["curtime", "utc_time", "current_time"] {
-        c.create_scalar_function(name, 0, VOLATILE, |_| Ok(DateTime::now().time()))?;
+    for (name, utc) in [
+        ("curtime", false),
+        ("current_time", false),
+        ("utc_time", true),
+    ] {
+        c.create_scalar_function(name, -1, VOLATILE, move |ctx| {
+            Ok(time_of_day(&clock(utc), fsp_arg(ctx)?))
+        })?;
     }
     c.create_scalar_function("unix_timestamp", -1, VOLATILE, |ctx| {
-        if ctx.is_empty() {
-            return Ok(Some(DateTime::now().unix()));
-        }
-        Ok(arg_dt(ctx, 0).map(|d| d.unix()))
+        Ok(match ctx.len() {
+            0 => Value::Integer(clock_micros().div_euclid(1_000_000)),
+            _ => unix_timestamp(ctx.get_raw(0)),
+        })
     })?;
-    c.create_scalar_function("from_unixtime", -1, PURE, |ctx| {
-        let secs = super::math::num(ctx, 0).map(super::math::Num::f64);
-        Ok(secs.map(|s| {
-            let dt = DateTime::from_unix(s.floor() as i64, ((s.fract()) * 1e6) as u32);
-            if ctx.len() > 1 {
-                dt.format(&ctx.get::<String>(1).unwrap_or_default())
-            } else {
-                dt.datetime()
-            }
-        }))
-    })?;
+    c.create_scalar_function("from_unixtime", -1, VOLATILE, from_unixtime)?;
     c.create_scalar_function("date_format", 2, PURE, |ctx| {
-        let fmt: Option<String> = ctx.get(1)?;
-        Ok(arg_dt(ctx, 0).zip(fmt).map(|(d, f)| d.format(&f)))
+        Ok(match ctx.get_raw(1) {
+            ValueRef::Null => None,
+            f => date_arg(ctx, 0).and_then(|p| format(&p, &text_of(f))),
+        })
     })?;
     c.create_scalar_function("datediff", 2, PURE, |ctx| {
-        Ok(arg_dt(ctx, 0)
-            .zip(arg_dt(ctx, 1))
-            .map(|(a, b)| a.days() - b.days()))
+        let (a, b) = (date_arg(ctx, 0), date_arg(ctx, 1));
+        Ok(a.zip(b)
+            .filter(|(a, b)| full(a) && full(b))
+            .map(|(a, b)| daynr(a.year, a.month, a.day) - daynr(b.year, b.month, b.day)))
     })?;
-    c.create_scalar_function("to_days", 1, PURE, |ctx| {
-        Ok(arg_dt(ctx, 0).map(|d| d.days() + 719528))
-    })?;
-    type Part = fn(&DateTime) -> i64;
+    type Part = fn(&Parts) -> Option<i64>;
     // HOUR, MINUTE and SECOND read a TIME: see `time_parts`.
-    let parts: [(&str, Part); 7] = [
-        ("year", |d| d.y),
-        ("month", |d| d.mo as i64),
-        ("day", |d| d.d as i64),
-        ("dayofmonth", |d| d.d as i64),
-        ("dayofweek", |d| d.dayofweek() as i64),
-        ("weekday", |d| (d.dayofweek() as i64 + 5) % 7),
-        ("dayofyear", |d| d.dayofyear()),
+    let parts: [(&str, Part); 8] = [
+        ("year", |p| Some(p.year as i64)),
+        ("month", |p| Some(p.month as i64)),
+        ("day", |p| Some(p.day as i64)),
+        ("dayofmonth", |p| Some(p.day as i64)),
+        ("to_days", |p| {
+            full(p).then(|| daynr(p.year, p.month, p.day))
+        }),
+        ("dayofweek", |p| {
+            full(p).then(|| weekday(daynr(p.year, p.month, p.day), true) + 1)
+        }),
+        ("weekday", |p| {
+            full(p).then(|| weekday(daynr(p.year, p.month, p.day), false))
+        }),
+        ("dayofyear", |p| {
+            full(p).then(|| daynr(p.year, p.month, p.day) - daynr(p.year, 1, 1) + 1)
+        }),
     ];
     for (name, f) in parts {
-        c.create_scalar_function(name, 1, PURE, move |ctx| Ok(arg_dt(ctx, 0).map(|d| f(&d))))?;
+        c.create_scalar_function(name, 1, PURE, move |ctx| {
+            Ok(date_arg(ctx, 0).and_then(|p| f(&p)))
+        })?;
     }
     Ok(())
 }
@@ -303,6 +333,8 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::functions::calendar::tests::check;
+    use crate::functions::settings::{set_function_settings, FunctionSettings, TimeZone};
 
     #[test]
     fn calendar_round_trips() {
@@ -321,34 +353,93 @@ mod tests {
             let (y, m, d) = civil_from_days(days);
             assert_eq!(days_from_civil(y, m, d), days);
         }
-        let dt = DateTime::parse("2024-02-29 13:05:09.25").unwrap();
-        assert_eq!(dt.unix(), 1_709_211_909);
-        assert_eq!(DateTime::from_unix(1_709_211_909, 250_000), dt);
-        assert_eq!(
-            dt.format("%Y/%m/%d %H:%i:%s.%f %W %b %j %p"),
-            "2024/02/29 13:05:09.250000 Thursday Feb 060 PM"
-        );
-        assert!(DateTime::parse("2024-13-01").is_none());
-        assert!(DateTime::parse("nonsense").is_none());
     }
 
     #[test]
-    fn sql_functions() {
-        let c = Connection::open_in_memory().unwrap();
-        register(&c).unwrap();
-        let q =
-            |sql: &str| -> rusqlite::types::Value { c.query_row(sql, [], |r| r.get(0)).unwrap() };
-        use rusqlite::types::Value::*;
-        assert_eq!(
-            q("SELECT from_unixtime(0)"),
-            Text("1970-01-01 00:00:00".into())
+    fn dates_as_mariadb_reads_them() {
+        check(
+            "
+            dayofmonth(19970323) => 23
+            dayofmonth('19970323') => 23
+            month(20010203) => 2
+            year('98-02-03') => 1998
+            year(980203.5) => 1998
+            month(19980203123456) => 2
+            month('2001-02-00') => 2
+            year('2001-00-00') => 2001
+            day('2001-02-00') => 0
+            dayofweek('2001-02-00') => NULL
+            dayofweek('2024-02-29') => 5
+            weekday('2024-02-29') => 3
+            dayofyear('1997-12-31') => 365
+            to_days('0000-01-01') => 1
+            to_days(960201) => 729055
+            to_days('2001-02-00') => NULL
+            datediff('2024-03-01', '2024-02-28') => 2
+            datediff('2001-02-00', '2001-01-01') => NULL
+            year('nonsense') => NULL
+            ",
         );
-        assert_eq!(q("SELECT unix_timestamp('1970-01-02')"), Integer(86400));
-        assert_eq!(q("SELECT datediff('2024-03-01', '2024-02-28')"), Integer(2));
-        assert_eq!(q("SELECT dayofweek('2024-02-29')"), Integer(5));
-        assert_eq!(q("SELECT year('2024-02-29 10:00:00')"), Integer(2024));
-        assert_eq!(q("SELECT length(now())"), Integer(19));
-        assert_eq!(q("SELECT length(now(3))"), Integer(23));
-        assert_eq!(q("SELECT date_format(NULL, '%Y')"), Null);
+    }
+
+    #[test]
+    fn date_format_as_mariadb_formats() {
+        check(
+            "
+            date_format('1997-01-02 03:04:05', '%M %W %D %Y %y %m %d %h %i %s %w') => January Thursday 2nd 1997 97 01 02 03 04 05 4
+            date_format('1998-12-31', '%x-%v %X-%V %U %u %j %f') => 1998-53 1998-52 52 53 365 000000
+            date_format('2000-01-01 10:11:12', '%D %E %Q %%') => 1st E Q %
+            date_format('2024-02-29 13:05:09.25', '%Y/%m/%d %H:%i:%s.%f %a %b %j %p %r') => 2024/02/29 13:05:09.250000 Thu Feb 060 PM 01:05:09 PM
+            date_format('2001-01-00', '%M %W %j %D') => January Sunday 000 0th
+            date_format('2001-00-01', '%W %w') => Friday 5
+            date_format('2001-00-01', '%M') => NULL
+            date_format('0000-01-01', '%j') => NULL
+            date_format('0000-00-00', '%W') => NULL
+            date_format('0000-00-00', '%Y %D') => 0000 0th
+            date_format('10:11:12', '%Y %M') => 2010 November
+            date_format(NULL, '%Y') => NULL
+            date_format('2001-01-01', NULL) => NULL
+            date_format(19970323, '%D') => 23rd
+            ",
+        );
+    }
+
+    #[test]
+    fn the_clock_is_the_sessions() {
+        set_function_settings(FunctionSettings {
+            time_zone: TimeZone::parse("+03:00").unwrap(),
+            fixed_clock: Some(1_000_000_000_123_456),
+            ..FunctionSettings::default()
+        });
+        check(
+            "
+            now() => 2001-09-09 04:46:40
+            now(3) => 2001-09-09 04:46:40.123
+            utc_timestamp() => 2001-09-09 01:46:40
+            curdate() => 2001-09-09
+            utc_date() => 2001-09-09
+            curtime(6) => 04:46:40.123456
+            utc_time() => 01:46:40
+            unix_timestamp() => 1000000000
+            unix_timestamp('1970-01-01 03:00:01') => 1
+            unix_timestamp('1970-01-01 00:00:00') => NULL
+            unix_timestamp('2001-02-03 04:05:06.5') => 981162306.5
+            from_unixtime(0) => 1970-01-01 03:00:00
+            from_unixtime(1.5) => 1970-01-01 03:00:01.5
+            from_unixtime(0, '%Y %D %H') => 1970 1st 03
+            from_unixtime(-1) => NULL
+            from_unixtime(2147483648) => NULL
+            ",
+        );
+        set_function_settings(FunctionSettings::default());
+        check(
+            "
+            unix_timestamp('1970-01-02') => 86400
+            unix_timestamp('1969-12-31 23:59:59') => NULL
+            unix_timestamp('2040-01-01') => NULL
+            from_unixtime('1.5') => 1970-01-01 00:00:01.500000
+            length(now()) => 19
+            ",
+        );
     }
 }

@@ -1,9 +1,9 @@
-//! The parts of a time: `HOUR()`, `MINUTE()`, `SECOND()`, `MICROSECOND()`, `TIME_FORMAT()`
-//! and `EXTRACT(unit FROM x)` (which the SQL front-end calls `tutti_extract('UNIT', x)`).
+//! A time and its parts: `TIME()`, `HOUR()`, `MINUTE()`, `SECOND()`, `MICROSECOND()`,
+//! `TIME_FORMAT()` and `EXTRACT(unit FROM x)` (which the SQL front-end calls `tutti_extract('UNIT', x)`).
 //!
 //! As in MariaDB:
 //!
-//! * `HOUR()` .. `MICROSECOND()` and `TIME_FORMAT()` read their argument as a TIME (a
+//! * `TIME()`, `HOUR()` .. `MICROSECOND()` and `TIME_FORMAT()` read their argument as a TIME (a
 //!   datetime gives its time of day; beyond ±838:59:59 is clamped): `HOUR('838:59:59')` is
 //!   838, `HOUR('-10:00:00')` 10. A date string alone (`'2004-01-15'`) is read as a DATE
 //!   column's value, midnight; MariaDB reads such a *literal* as the time 00:20:04 (tutti
@@ -163,6 +163,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("minute", 1, PURE, |ctx| Ok(part(ctx, |d| d.minutes)))?;
     c.create_scalar_function("second", 1, PURE, |ctx| Ok(part(ctx, |d| d.seconds)))?;
     c.create_scalar_function("microsecond", 1, PURE, |ctx| Ok(part(ctx, |d| d.micros)))?;
+    // MySQL's TIME(x), in place of SQLite's time().
+    c.create_scalar_function("time", 1, PURE, |ctx| {
+        let raw = ctx.get_raw(0);
+        let fsp = moment(raw).map_or(0, |(_, fsp)| fsp);
+        Ok(time_of(raw).map(|d| temporal::time_text(&d, fsp)))
+    })?;
     c.create_scalar_function("time_format", 2, PURE, |ctx| {
         Ok(time_format(ctx.get_raw(0), ctx.get_raw(1)))
     })?;
@@ -184,6 +190,15 @@ mod tests {
     fn hour_minute_second_microsecond() {
         check(
             "
+            time(230322) => 23:03:22
+            time(230322.33) => 23:03:22.33
+            time('230322.33') => 23:03:22.33
+            time('1 10:00') => 34:00:00
+            time(-101112) => -10:11:12
+            time('900:00:00') => 838:59:59
+            time('2001-02-03 10:11:12.123') => 10:11:12.123
+            time(20010203) => 00:00:00
+            time('abc') => NULL
             hour('10:11:12') => 10
             hour('838:59:59') => 838
             hour('-838:59:59') => 838

@@ -12,7 +12,6 @@ mod sql;
 pub(crate) mod value;
 
 pub(crate) use sql::register;
-pub use value::set_div_precision_increment;
 
 #[cfg(test)]
 mod tests;

@@ -23,23 +23,9 @@ use num_traits::{Signed, ToPrimitive, Zero};
 pub(crate) const MAX_PRECISION: u32 = 65;
 /// The most fraction digits a DECIMAL holds (MariaDB's DECIMAL_MAX_SCALE).
 pub(crate) const MAX_SCALE: u32 = 38;
-/// The largest `div_precision_increment` (MariaDB clamps larger values to it).
-pub const MAX_DIV_PRECISION_INCREMENT: u32 = 30;
-
-thread_local! {
-    /// The running statement's `div_precision_increment`: a statement runs on its session's
-    /// thread from start to end, and the executor sets it before each statement.
-    static DIV_PRECISION_INCREMENT: std::cell::Cell<u32> = const { std::cell::Cell::new(4) };
-}
-
-/// Sets the fraction digits a division adds to its dividend's, for this thread's statements.
-pub fn set_div_precision_increment(n: u32) {
-    DIV_PRECISION_INCREMENT.with(|d| d.set(n.min(MAX_DIV_PRECISION_INCREMENT)));
-}
-
 /// Fraction digits a division adds to its dividend's (`div_precision_increment`).
 pub(crate) fn div_precision_increment() -> u32 {
-    DIV_PRECISION_INCREMENT.with(|d| d.get())
+    crate::functions::settings::settings().div_precision_increment
 }
 /// Exponents beyond this make a value that no DECIMAL holds (the parse refuses them
 /// rather than building a number with thousands of digits).
