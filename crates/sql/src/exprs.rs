@@ -162,6 +162,7 @@ impl ExprCtx<'_> {
                 escape_char,
                 any: false,
             } => binary_like(*negated, expr, pattern, escape_char, &self.scopes),
+            Expr::IsNull(x) => typing::zero_date_is_null(x, &self.scopes),
             Expr::RLike { regexp, .. } => {
                 *regexp = true;
                 None

@@ -37,6 +37,7 @@ mod lexer;
 mod literals;
 mod locking;
 mod names;
+mod natural;
 mod prepared;
 mod quantified;
 mod rebuild;

@@ -239,6 +239,13 @@ impl<'a> Rewriter<'a> {
             s.from.clear();
         }
         crate::having::having_to_where(s);
+        let columns = |name: &ObjectName, alias: Option<&str>| {
+            let mut scope = Vec::new();
+            self.push_scope(&mut scope, name, alias);
+            let Scope { alias, table } = scope.pop()?;
+            Some((alias, table.columns.into_iter().map(|c| c.name).collect()))
+        };
+        crate::natural::expand_star(&mut s.projection, &s.from, &columns);
         let scope = self.scope_of(&s.from);
         self.ex.scopes.push(scope);
         if self.derive_types && self.depth == 1 && self.result_types.is_none() {

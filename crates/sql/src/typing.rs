@@ -76,6 +76,15 @@ pub(crate) fn decl_type(decl: &str) -> NumType {
 
 /// The declared type of a (rewritten, quoted) column reference.
 fn column_decl<'a>(scopes: &'a Scopes, qualifier: Option<&str>, name: &str) -> Option<&'a str> {
+    column_of(scopes, qualifier, name).map(|c| c.decl_type.as_str())
+}
+
+/// The column a (possibly qualified) name refers to, innermost scope first.
+fn column_of<'a>(
+    scopes: &'a Scopes,
+    qualifier: Option<&str>,
+    name: &str,
+) -> Option<&'a crate::ColumnInfo> {
     for scope in scopes.iter().rev() {
         for s in scope {
             if qualifier.is_some_and(|q| !q.eq_ignore_ascii_case(&s.alias)) {
@@ -87,11 +96,38 @@ fn column_decl<'a>(scopes: &'a Scopes, qualifier: Option<&str>, name: &str) -> O
                 .iter()
                 .find(|c| c.name.eq_ignore_ascii_case(name))
             {
-                return Some(&c.decl_type);
+                return Some(c);
             }
         }
     }
     None
+}
+
+/// `d IS NULL` of a `NOT NULL` DATE or DATETIME column also finds the zero date, as in
+/// MySQL (an ODBC convention): `(d IS NULL OR d = '0000-00-00')`.
+pub(crate) fn zero_date_is_null(x: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let column = match x {
+        Expr::Identifier(i) => column_of(scopes, None, &i.value),
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            column_of(scopes, Some(&ids[0].value), &ids[1].value)
+        }
+        _ => None,
+    }?;
+    let zero = match crate::stored::temporal_of(&column.decl_type)? {
+        ("date", _) => "0000-00-00".to_string(),
+        ("datetime", 0) => "0000-00-00 00:00:00".to_string(),
+        ("datetime", fsp) => format!("0000-00-00 00:00:00.{}", "0".repeat(fsp as usize)),
+        _ => return None,
+    };
+    if !column.not_null {
+        return None;
+    }
+    let is_zero = binop(x.clone(), BinaryOperator::Eq, string(zero));
+    Some(nested(binop(
+        Expr::IsNull(Box::new(x.clone())),
+        BinaryOperator::Or,
+        is_zero,
+    )))
 }
 
 /// The DECIMAL type of a column reference, if it is one.
