@@ -151,6 +151,9 @@ impl ExprCtx<'_> {
                     typing::comparison_operands(bound, expr, &self.scopes);
                 }
                 typing::comparison_operands(expr, low, &self.scopes);
+                for bound in [&mut **low, &mut **high] {
+                    typing::widen_dates(expr, bound, &self.scopes);
+                }
                 let bounds = [&mut **low, &mut **high];
                 typing::temporal_operands(expr, bounds.into_iter(), &self.scopes);
                 None

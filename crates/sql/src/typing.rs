@@ -523,6 +523,10 @@ pub(crate) fn temporal_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, 
 /// as a value of the column's type (`d = 20000102`, `dt = '2000-1-2'`), so it becomes the
 /// column's canonical text, `tutti_temporal(c, kind, fsp)`; the column keeps its index.
 fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let (mut wl, mut wr) = (l.clone(), r.clone());
+    if widen_dates(&mut wl, &mut wr, scopes) {
+        return Some(binop(wl, op.clone(), wr));
+    }
     let temporal = |e: &Expr| temporal_kind(e, scopes);
     if let (Some(t), true) = (temporal(l), temporal_constant(r)) {
         return Some(binop(l.clone(), op.clone(), as_temporal(r, t)));
@@ -531,6 +535,25 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
         return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
     }
     None
+}
+
+/// A DATE column compared with a DATETIME or TIMESTAMP column: MariaDB compares them as
+/// datetimes, so the date gets the other's midnight (`d || ' 00:00:00'`), which compares
+/// as text as the datetime compares. True when one side was widened.
+pub(crate) fn widen_dates(a: &mut Expr, b: &mut Expr, scopes: &Scopes) -> bool {
+    let kinds = (temporal_kind(a, scopes), temporal_kind(b, scopes));
+    let (date, fsp) = match kinds {
+        (Some(("date", _)), Some(("datetime" | "timestamp", fsp))) => (a, fsp),
+        (Some(("datetime" | "timestamp", fsp)), Some(("date", _))) => (b, fsp),
+        _ => return false,
+    };
+    let mut midnight = " 00:00:00".to_string();
+    if fsp > 0 {
+        midnight = format!("{midnight}.{}", "0".repeat(fsp as usize));
+    }
+    let d = std::mem::replace(date, crate::ast_build::null());
+    *date = nested(binop(d, BinaryOperator::StringConcat, string(midnight)));
+    true
 }
 
 /// A constant a temporal column reads as its own type (not NULL).

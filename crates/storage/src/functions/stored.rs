@@ -365,6 +365,18 @@ fn lenient(text: &str, kind: Kind, fsp: u32) -> String {
     }
 }
 
+/// The longest start of `text` that is a datetime, as `YYYY-MM-DD HH:MM:SS.ffffff`; the
+/// zero datetime when no start is one.
+fn read_prefix(text: &str) -> String {
+    let t = text.trim();
+    let p = (6..t.len())
+        .rev()
+        .filter(|&n| t.is_char_boundary(n))
+        .find_map(|n| temporal::parse_datetime(&t[..n]).filter(temporal::valid_datetime))
+        .unwrap_or_default();
+    temporal::datetime_text(&p, 6)
+}
+
 /// `tutti_temporal(x, kind, fsp)`: a constant compared with a temporal column, in the
 /// column's canonical text (`20000102` → `2000-01-02`), so that text comparison is temporal
 /// comparison; unchanged when it is no such value.
@@ -383,7 +395,13 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     if kind == Kind::Time {
         return Ok(canonical(raw, &text, kind, fsp).map_or(value, Value::Text));
     }
-    let Some(exact) = canonical(raw, &text, Kind::DateTime, 6) else {
+    let exact = canonical(raw, &text, Kind::DateTime, 6).or_else(|| match raw {
+        // A string that is no datetime is read as far as it is one ('2005-09-3a' is
+        // 2005-09-03), or as the zero date, as MariaDB reads it (with a warning).
+        ValueRef::Text(_) => Some(read_prefix(&text)),
+        _ => None,
+    });
+    let Some(exact) = exact else {
         return Ok(canonical(raw, &text, kind, fsp).map_or(value, Value::Text));
     };
     let (whole, fraction) = exact.split_at(19);
@@ -708,7 +726,13 @@ mod tests {
         );
         assert_eq!(k("'2006-11-06'", "timestamp", 2), "2006-11-06 00:00:00.00");
         assert_eq!(k("'10:11'", "time", 1), "10:11:00.0");
-        assert_eq!(k("'not a date'", "date", 0), "not a date");
+        assert_eq!(k("'2005-09-3a'", "date", 0), "2005-09-03");
+        assert_eq!(
+            k("'2007-10-01 x00:00:00 GMT-6'", "datetime", 0),
+            "2007-10-01 00:00:00"
+        );
+        assert_eq!(k("'zz'", "date", 0), "0000-00-00");
+        assert_eq!(k("5", "date", 0), "5");
     }
 
     #[test]
