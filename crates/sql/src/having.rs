@@ -50,6 +50,9 @@ pub(crate) const AGGREGATES: [&str; 18] = [
 pub(crate) fn having_to_where(s: &mut Select) {
     let no_groups = matches!(&s.group_by, GroupByExpr::Expressions(g, _) if g.is_empty());
     if !no_groups || s.having.is_none() || has_aggregate(s) {
+        if let Some(h) = s.having.as_mut() {
+            aggregate_aliases(h, &s.projection);
+        }
         return;
     }
     let Some(mut h) = s.having.take() else { return };
@@ -160,6 +163,30 @@ fn replace_aliases(h: &mut Expr, projection: &[SelectItem]) -> bool {
     replaced.is_continue()
 }
 
+/// In an aggregate query's HAVING, an alias of an aggregate call becomes the call
+/// (`SELECT AVG(d) AS a … HAVING a > 1.5`), so that it is typed as the aggregate is: an
+/// exact AVG or SUM is DECIMAL text, which SQLite would otherwise compare with a number as
+/// text (always greater).
+fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem]) {
+    let _ = visit_expressions_mut(h, |e| {
+        if let Expr::Identifier(id) = e {
+            let aggregate = projection.iter().find_map(|item| match item {
+                SelectItem::ExprWithAlias {
+                    expr: Expr::Function(f),
+                    alias,
+                } if alias.value.eq_ignore_ascii_case(&id.value) && is_aggregate(f) => {
+                    Some(Expr::Function(f.clone()))
+                }
+                _ => None,
+            });
+            if let Some(call) = aggregate {
+                *e = call;
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+}
+
 /// Whether `f` is an aggregate call (not a window function).
 pub(crate) fn is_aggregate(f: &Function) -> bool {
     f.over.is_none()
@@ -195,7 +222,7 @@ mod tests {
     #[test]
     fn aggregate_queries_keep_having() {
         let s = sql("SELECT MAX(a) AS m FROM t HAVING m > 1");
-        assert!(s.contains("HAVING"), "{s}");
+        assert!(s.contains("HAVING MAX(\"a\") > 1"), "{s}");
         let s = sql("SELECT a FROM t GROUP BY a HAVING a > 1");
         assert!(s.contains("HAVING"), "{s}");
         let s = sql("SELECT ROW_NUMBER() OVER () AS r FROM t HAVING r > 1");

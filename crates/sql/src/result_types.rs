@@ -134,6 +134,11 @@ fn plain_tables<'a>(from: &[TableWithJoins], scopes: &'a Scopes) -> Option<&'a [
     (count == scope.len()).then_some(scope.as_slice())
 }
 
+/// The scale of an exact (integer or DECIMAL) expression; None for other types.
+pub(crate) fn exact_scale(e: &Expr, scopes: &Scopes) -> Option<u32> {
+    Infer { scopes }.expr(e)?.exact().map(|(_, scale)| scale)
+}
+
 /// The result type of one expression.
 fn of_expr(e: &Expr, scopes: &Scopes) -> Option<ResultType> {
     if let Some((column, autoinc)) = column(unnest(e), scopes) {

@@ -447,6 +447,14 @@ impl VisitorMut for Rewriter<'_> {
                 })
                 .collect();
             self.decimal_columns = Some(names);
+            for item in &mut s.projection {
+                if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item
+                {
+                    if let Some(fixed) = crate::typing::fixed_deviation(e, scopes) {
+                        *e = fixed;
+                    }
+                }
+            }
         }
         self.ex.scopes.pop();
         ControlFlow::Continue(())

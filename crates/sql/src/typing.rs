@@ -750,6 +750,38 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     Some(collated(Expr::Function(g)))
 }
 
+/// A result column `STD(x)`, `VARIANCE(x)` or a synonym of an integer or DECIMAL `x`: a
+/// DOUBLE that MariaDB shows with x's scale + 4 decimals (`STD(int_col)` is `0.4714`), so
+/// the double is shown as a DECIMAL of that scale. Only as a result column: in arithmetic
+/// it stays the double it is.
+pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let Expr::Function(f) = e else { return None };
+    let name = function_name(f);
+    let name = name.as_str();
+    const DEVIATIONS: [&str; 7] = [
+        "std",
+        "stddev",
+        "stddev_pop",
+        "stddev_samp",
+        "variance",
+        "var_pop",
+        "var_samp",
+    ];
+    if !DEVIATIONS.contains(&name) || f.over.is_some() || f.filter.is_some() {
+        return None;
+    }
+    let [x] = args(f)[..] else { return None };
+    let scale = crate::result_types::exact_scale(x, scopes)? + 4;
+    Some(decimal_result(
+        "tutti_dec_cast",
+        vec![
+            Expr::Function(f.clone()),
+            number("65"),
+            number(scale.min(30).to_string()),
+        ],
+    ))
+}
+
 /// `CAST(x AS DECIMAL[(p[,s])])` → `tutti_dec_cast(x, p, s)` (default precision 10, scale 0).
 pub(crate) fn cast_decimal(
     mut x: Expr,

@@ -397,8 +397,9 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     }
     let exact = canonical(raw, &text, Kind::DateTime, 6).or_else(|| match raw {
         // A string that is no datetime is read as far as it is one ('2005-09-3a' is
-        // 2005-09-03), or as the zero date, as MariaDB reads it (with a warning).
-        ValueRef::Text(_) => Some(read_prefix(&text)),
+        // 2005-09-03), or as the zero date, as MariaDB reads it (with a warning); one
+        // that is an impossible date ('2005-09-31') is compared as text, as MariaDB does.
+        ValueRef::Text(_) if temporal::parse_datetime(&text).is_none() => Some(read_prefix(&text)),
         _ => None,
     });
     let Some(exact) = exact else {
@@ -732,6 +733,7 @@ mod tests {
             "2007-10-01 00:00:00"
         );
         assert_eq!(k("'zz'", "date", 0), "0000-00-00");
+        assert_eq!(k("'2005-09-31'", "date", 0), "2005-09-31");
         assert_eq!(k("5", "date", 0), "5");
     }
 
