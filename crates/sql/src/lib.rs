@@ -27,6 +27,7 @@ mod cursor;
 mod dates;
 mod ddl;
 mod decimal;
+mod derived;
 mod dispatch;
 mod dml;
 mod error;

@@ -39,6 +39,8 @@ pub(crate) struct Rewriter<'a> {
     pub ex: ExprCtx<'a>,
     /// CTE names in scope, one list per enclosing query (lower case).
     ctes: Vec<Vec<String>>,
+    /// The typed columns of non-recursive CTEs, by lower-case name (see `derived`).
+    cte_scopes: std::collections::HashMap<String, Scope>,
     /// The locking clause removed (`FOR UPDATE`, `FOR SHARE`), if any.
     pub lock: Option<crate::locking::LockSpec>,
     /// Base tables named (resolved), and whether anything else was (a view).
@@ -96,6 +98,7 @@ impl<'a> Rewriter<'a> {
                 assigning: false,
             },
             ctes: Vec::new(),
+            cte_scopes: Default::default(),
             lock: None,
             tables: Vec::new(),
             other_objects: false,
@@ -196,6 +199,10 @@ impl<'a> Rewriter<'a> {
                     let name = cte.alias.name.value.clone();
                     if with.recursive {
                         self.ctes.last_mut().expect("pushed").push(name.clone());
+                    } else if let Some(scope) =
+                        self.derived_scope(&name, &cte.alias.columns, &cte.query)
+                    {
+                        self.cte_scopes.insert(name.to_ascii_lowercase(), scope);
                     }
                     self.query(&mut cte.query)?;
                     if !with.recursive {
@@ -297,20 +304,47 @@ impl<'a> Rewriter<'a> {
             .iter()
             .flat_map(|t| std::iter::once(&t.relation).chain(t.joins.iter().map(|j| &j.relation)));
         for tf in factors {
-            if let TableFactor::Table { name, alias, .. } = tf {
-                self.push_scope(
+            match tf {
+                TableFactor::Table { name, alias, .. } => self.push_scope(
                     &mut out,
                     name,
                     alias.as_ref().map(|a| a.name.value.as_str()),
-                );
+                ),
+                TableFactor::Derived {
+                    subquery,
+                    alias: Some(alias),
+                    ..
+                } => out.extend(self.derived_scope(&alias.name.value, &alias.columns, subquery)),
+                _ => {}
             }
         }
         out
     }
 
+    /// A derived table's or CTE's typed columns (see `derived`), from its query in MySQL
+    /// form.
+    fn derived_scope(
+        &self,
+        alias: &str,
+        columns: &[sqlparser::ast::TableAliasColumnDef],
+        q: &Query,
+    ) -> Option<Scope> {
+        let SetExpr::Select(s) = q.body.as_ref() else {
+            return None;
+        };
+        let names: Vec<sqlparser::ast::Ident> = columns.iter().map(|c| c.name.clone()).collect();
+        let inner = self.scope_of(&s.from);
+        crate::derived::scope(alias, &names, q, inner, &self.ex.scopes)
+    }
+
     fn push_scope(&self, out: &mut Vec<Scope>, name: &ObjectName, alias: Option<&str>) {
         let Ok(ids) = parts(name) else { return };
         if ids.len() == 1 && self.in_cte(&ids[0].value) {
+            let cte = self.cte_scopes.get(&ids[0].value.to_ascii_lowercase());
+            out.extend(cte.map(|c| Scope {
+                alias: alias.unwrap_or(&ids[0].value).to_string(),
+                table: c.table.clone(),
+            }));
             return;
         }
         let Ok(table) = resolve_parts(self.ex.env, &ids) else {

@@ -85,6 +85,15 @@ fn column_of<'a>(
     qualifier: Option<&str>,
     name: &str,
 ) -> Option<&'a crate::ColumnInfo> {
+    owned_column(scopes, qualifier, name).map(|(_, c)| c)
+}
+
+/// The column a name refers to, with its table.
+fn owned_column<'a>(
+    scopes: &'a Scopes,
+    qualifier: Option<&str>,
+    name: &str,
+) -> Option<(&'a TableInfo, &'a crate::ColumnInfo)> {
     for scope in scopes.iter().rev() {
         for s in scope {
             if qualifier.is_some_and(|q| !q.eq_ignore_ascii_case(&s.alias)) {
@@ -96,11 +105,24 @@ fn column_of<'a>(
                 .iter()
                 .find(|c| c.name.eq_ignore_ascii_case(name))
             {
-                return Some(c);
+                return Some((&s.table, c));
             }
         }
     }
     None
+}
+
+/// A column of a derived table or CTE (see `derived`: its table has no database): a
+/// computed value, without the stored column's affinity and collation.
+fn derived_column(e: &Expr, scopes: &Scopes) -> bool {
+    let owner = match e {
+        Expr::Identifier(i) => owned_column(scopes, None, &i.value),
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            owned_column(scopes, Some(&ids[0].value), &ids[1].value)
+        }
+        _ => None,
+    };
+    owner.is_some_and(|(t, _)| t.name.db.is_empty())
 }
 
 /// `d IS NULL` of a `NOT NULL` DATE or DATETIME column also finds the zero date, as in
@@ -440,7 +462,9 @@ fn comparison(
         return Some(binop(real(l), op.clone(), r.clone()));
     }
     // A stored DECIMAL column compares by number through its collation (and an index).
-    let stored = |e: &Expr| is_column(e) && decimal_column(e, scopes).is_some();
+    let stored = |e: &Expr| {
+        is_column(e) && decimal_column(e, scopes).is_some() && !derived_column(e, scopes)
+    };
     let computed = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && !is_literal(e);
     // A scalar subquery's value (a stored DECIMAL is text) compared with a DECIMAL.
     let subquery =

@@ -79,3 +79,7 @@ INSERT INTO av VALUES (1, 1, 1.5, 1.5), (2, 2, 2.25, 2.25), (3, 2, 2, 2);
 SELECT STD(i), VARIANCE(i), STD(d), STDDEV_SAMP(g), VAR_SAMP(i) FROM av;
 SELECT AVG(i) AS a FROM av GROUP BY id % 2 HAVING a > 1.6;
 SELECT STD(i) AS s FROM av GROUP BY id % 2 HAVING s > 0.1;
+SELECT * FROM (SELECT AVG(i) AS a FROM av GROUP BY id % 2) AS q WHERE a > 1.6;
+SELECT * FROM (SELECT d * 2 AS e FROM av) AS q WHERE e > 4.1 ORDER BY e;
+WITH c AS (SELECT SUM(d) AS s FROM av GROUP BY id % 2) SELECT s FROM c WHERE s < 3;
+SELECT q.e, av.id FROM (SELECT d * 2 AS e, id FROM av) AS q JOIN av ON q.id = av.id WHERE q.e = 4.5;

@@ -130,7 +130,7 @@ fn names_in_joins_subqueries_and_ctes() {
     );
     assert_eq!(
         s("SELECT d.x FROM (SELECT a AS x FROM t) AS d"),
-        r#"SELECT "d"."x" AS "x" FROM (SELECT "a" AS "x" FROM "app.t" AS "t") AS "d""#
+        r#"SELECT "d"."x" FROM (SELECT "a" AS "x" FROM "app.t" AS "t") AS "d""#
     );
     assert_eq!(
         s("WITH c AS (SELECT a FROM t), t AS (SELECT 1 AS a) SELECT * FROM c JOIN t ON c.a = t.a"),

@@ -1,0 +1,117 @@
+//! The columns of a derived table or CTE, typed, so that expressions over them are typed
+//! as over a table's columns.
+//!
+//! A DECIMAL computed in a subquery (`SELECT AVG(i) AS a …`, `SUM(d)`, `d * 2`) is DECIMAL
+//! text in SQLite; an outer `WHERE a > 1.6` must compare it as a number, which the rewrite
+//! does only for what it knows to be DECIMAL. The derived table's scope gives each column
+//! the declared type its SELECT item has: a table column's own, a DECIMAL's `DECIMAL
+//! TEXT(p,s)`; other computed values are left untyped.
+
+use sqlparser::ast::{Ident, Query, SelectItem, SetExpr};
+
+use crate::decimal::DecimalType;
+use crate::result_types::{self, ResultType};
+use crate::typing::{Scope, Scopes};
+use crate::{ColumnInfo, TableInfo, TableName};
+
+/// The scope of a derived table or CTE named `alias` (with its column list `names`, if
+/// any) over the plain SELECT `q`, whose FROM tables are `inner`; None for other queries.
+pub(crate) fn scope(
+    alias: &str,
+    names: &[Ident],
+    q: &Query,
+    inner: Vec<Scope>,
+    outer: &Scopes,
+) -> Option<Scope> {
+    let SetExpr::Select(s) = q.body.as_ref() else {
+        return None;
+    };
+    let mut scopes = outer.clone();
+    scopes.push(inner);
+    let types = result_types::of_projection(&s.projection, &s.from, &scopes);
+    if types.len() != s.projection.len() {
+        return None; // a `*` that could not be expanded
+    }
+    let columns = s
+        .projection
+        .iter()
+        .zip(types)
+        .enumerate()
+        .map(|(i, (item, ty))| {
+            let name = match (names.get(i), item) {
+                (Some(n), _) => n.value.clone(),
+                (None, SelectItem::ExprWithAlias { alias, .. }) => alias.value.clone(),
+                (None, SelectItem::UnnamedExpr(e)) => item_name(e),
+                _ => String::new(),
+            };
+            ColumnInfo {
+                name,
+                decl_type: decl_of(ty),
+                not_null: false,
+                pk: 0,
+                default: None,
+            }
+        })
+        .collect();
+    Some(Scope {
+        alias: alias.to_string(),
+        table: TableInfo {
+            name: TableName {
+                db: String::new(),
+                table: alias.to_string(),
+            },
+            columns,
+            autoinc: None,
+            indexes: Vec::new(),
+            create_sql: String::new(),
+            referenced: false,
+        },
+    })
+}
+
+/// The name of an unaliased item that is a column (`t.a` is `a`); "" for expressions.
+fn item_name(e: &sqlparser::ast::Expr) -> String {
+    match e {
+        sqlparser::ast::Expr::Identifier(i) => i.value.clone(),
+        sqlparser::ast::Expr::CompoundIdentifier(ids) => {
+            ids.last().map(|i| i.value.clone()).unwrap_or_default()
+        }
+        _ => String::new(),
+    }
+}
+
+/// The declared type a result column gets: a column's own, a DECIMAL's, else none.
+fn decl_of(ty: Option<ResultType>) -> String {
+    match ty {
+        Some(ResultType::Column { column, .. }) => column.decl_type,
+        Some(ResultType::Computed { mysql_type, .. }) => decimal_decl(&mysql_type),
+        None => String::new(),
+    }
+}
+
+/// `decimal(14,4)` → `DECIMAL TEXT(14,4)`; "" for other types.
+fn decimal_decl(mysql_type: &str) -> String {
+    let parsed = mysql_type
+        .strip_prefix("decimal(")
+        .and_then(|r| r.strip_suffix(')'))
+        .and_then(|r| r.split_once(','))
+        .and_then(|(p, s)| DecimalType::new(p.parse().ok()?, s.parse().ok()?).ok());
+    parsed.map(|t| t.decl()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tests::s as sql;
+
+    #[test]
+    fn decimals_of_derived_tables_and_ctes_compare_as_numbers() {
+        for q in [
+            "SELECT * FROM (SELECT AVG(a) AS s FROM t) AS q WHERE s > 1.6",
+            "SELECT * FROM (SELECT a / 2 FROM t) AS q (s) WHERE s > 1.6",
+            "WITH c AS (SELECT AVG(a) AS s FROM t) SELECT s FROM c WHERE s > 1.6",
+        ] {
+            let s = sql(q);
+            assert!(s.contains(r#"tutti_dec_cmp("s", '1.6') > 0"#), "{q}: {s}");
+        }
+    }
+}
