@@ -19,7 +19,7 @@ pub(crate) const DECL: &str = "DECIMAL TEXT";
 /// The collation of DECIMAL columns and DECIMAL expression results.
 pub(crate) const COLLATION: &str = "tutti_decimal";
 /// The most digits a DECIMAL holds.
-const MAX_PRECISION: u64 = 65;
+pub(crate) const MAX_PRECISION: u64 = 65;
 /// The most fraction digits a DECIMAL holds.
 const MAX_SCALE: u64 = 38;
 

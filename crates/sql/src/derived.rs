@@ -69,6 +69,34 @@ pub(crate) fn scope(
     })
 }
 
+/// The columns of a view (its SQLite definition, as tutti wrote it) that are computed
+/// DECIMALs, with a declared type for them: SQLite gives a view's expression columns none.
+pub fn view_decimal_columns(create_sql: &str) -> Vec<(String, String)> {
+    let dialect = sqlparser::dialect::SQLiteDialect {};
+    let Ok(mut stmts) = sqlparser::parser::Parser::parse_sql(&dialect, create_sql) else {
+        return Vec::new();
+    };
+    let Some(sqlparser::ast::Statement::CreateView(view)) = stmts.pop() else {
+        return Vec::new();
+    };
+    let SetExpr::Select(s) = view.query.body.as_ref() else {
+        return Vec::new();
+    };
+    let any = DecimalType::new(crate::decimal::MAX_PRECISION, 30).map(|t| t.decl());
+    s.projection
+        .iter()
+        .filter_map(|item| match item {
+            SelectItem::ExprWithAlias {
+                expr: sqlparser::ast::Expr::Collate { collation, .. },
+                alias,
+            } if collation.to_string() == crate::decimal::COLLATION => {
+                Some((alias.value.clone(), any.clone().ok()?))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The name of an unaliased item that is a column (`t.a` is `a`); "" for expressions.
 fn item_name(e: &sqlparser::ast::Expr) -> String {
     match e {
@@ -102,6 +130,16 @@ fn decimal_decl(mysql_type: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::tests::s as sql;
+
+    #[test]
+    fn a_views_computed_decimals_are_found() {
+        let view = r#"CREATE VIEW "db.v" AS SELECT tutti_dec_mul("d", 2) COLLATE tutti_decimal AS "e", "d", "i" + 1 AS "j" FROM "db.t" AS "t""#;
+        let found = super::view_decimal_columns(view);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "e");
+        assert!(found[0].1.starts_with(crate::decimal::DECL), "{found:?}");
+        assert!(super::view_decimal_columns("CREATE TABLE x (a INT)").is_empty());
+    }
 
     #[test]
     fn decimals_of_derived_tables_and_ctes_compare_as_numbers() {

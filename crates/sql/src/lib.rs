@@ -62,6 +62,7 @@ mod tests;
 pub use columns::{autoinc_declared_type, ENUM_CHECK_SUFFIX};
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
+pub use derived::view_decimal_columns;
 pub use error::SqlError;
 pub use exprs::LAST_INSERT_ID_VAR;
 pub use names::quote_str as quote_ident;

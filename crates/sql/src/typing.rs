@@ -112,8 +112,8 @@ fn owned_column<'a>(
     None
 }
 
-/// A column of a derived table or CTE (see `derived`: its table has no database): a
-/// computed value, without the stored column's affinity and collation.
+/// A column of a derived table or CTE (see `derived`: its table has no database) or of a
+/// view: a computed value, without a stored column's affinity.
 fn derived_column(e: &Expr, scopes: &Scopes) -> bool {
     let owner = match e {
         Expr::Identifier(i) => owned_column(scopes, None, &i.value),
@@ -122,7 +122,7 @@ fn derived_column(e: &Expr, scopes: &Scopes) -> bool {
         }
         _ => None,
     };
-    owner.is_some_and(|(t, _)| t.name.db.is_empty())
+    owner.is_some_and(|(t, _)| t.name.db.is_empty() || t.create_sql.starts_with("CREATE VIEW"))
 }
 
 /// `d IS NULL` of a `NOT NULL` DATE or DATETIME column also finds the zero date, as in

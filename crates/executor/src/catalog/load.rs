@@ -167,6 +167,11 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
     if let Some(col) = autoinc.as_deref().filter(|_| invisible.is_none()) {
         declare_autoinc_type(&create_sql, col, &mut columns);
     }
+    for (name, decl) in tutti_sql::view_decimal_columns(&create_sql) {
+        if let Some(c) = columns.iter_mut().find(|c| c.name == name) {
+            c.decl_type = decl;
+        }
+    }
     Ok(Some(TableMeta {
         info: TableInfo {
             name,

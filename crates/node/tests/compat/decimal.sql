@@ -83,3 +83,7 @@ SELECT * FROM (SELECT AVG(i) AS a FROM av GROUP BY id % 2) AS q WHERE a > 1.6;
 SELECT * FROM (SELECT d * 2 AS e FROM av) AS q WHERE e > 4.1 ORDER BY e;
 WITH c AS (SELECT SUM(d) AS s FROM av GROUP BY id % 2) SELECT s FROM c WHERE s < 3;
 SELECT q.e, av.id FROM (SELECT d * 2 AS e, id FROM av) AS q JOIN av ON q.id = av.id WHERE q.e = 4.5;
+CREATE VIEW av_v AS SELECT d * 2 AS e, AVG(i) AS a, d FROM av GROUP BY id;
+SELECT e FROM av_v WHERE e > 4.1 ORDER BY e;
+SELECT a FROM av_v WHERE a > 1.5;
+SELECT COUNT(*) FROM av_v WHERE e = 4.5;
