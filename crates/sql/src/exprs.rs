@@ -202,14 +202,16 @@ impl ExprCtx<'_> {
                 expr,
                 ..
             } => {
-                let name = match trim_where {
-                    Some(TrimWhereField::Leading) => "ltrim",
-                    Some(TrimWhereField::Trailing) => "rtrim",
-                    _ => "trim",
+                let (name, mode) = match trim_where {
+                    Some(TrimWhereField::Leading) => ("ltrim", "LEADING"),
+                    Some(TrimWhereField::Trailing) => ("rtrim", "TRAILING"),
+                    _ => ("trim", "BOTH"),
                 };
-                let mut args = vec![take_box(expr)];
-                args.extend(trim_what.take().map(|w| *w));
-                Some(func(name, args))
+                Some(match trim_what.take() {
+                    // MySQL removes the whole string, not any of its characters as SQLite
+                    Some(what) => func("tutti_trim", vec![take_box(expr), *what, string(mode)]),
+                    None => func(name, vec![take_box(expr)]),
+                })
             }
             Expr::MatchAgainst { .. } => {
                 return Err(SqlError::Unsupported(

@@ -354,7 +354,7 @@ fn casts_and_functions() {
         ),
         ("POSITION('a' IN x)", "instr(\"x\", 'a')"),
         ("SUBSTRING(x FROM 2 FOR 3)", "SUBSTRING(\"x\", 2, 3)"),
-        ("TRIM(LEADING 'x' FROM y)", "ltrim(\"y\", 'x')"),
+        ("TRIM(LEADING 'x' FROM y)", "tutti_trim(\"y\", 'x', 'LEADING')"),
         ("TRIM(y)", "trim(\"y\")"),
         (
             "DATE '2020-01-02'",

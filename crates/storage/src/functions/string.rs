@@ -114,7 +114,9 @@ fn bytes(s: Str) -> Vec<u8> {
     }
 }
 
-/// `SUBSTRING_INDEX(s, delim, count)`: case-sensitive, non-overlapping matches from the left.
+/// `SUBSTRING_INDEX(s, delim, count)`: case-sensitive, non-overlapping matches from the left
+/// (a negative count takes the last ones of those), as MariaDB does for a multi-byte
+/// character set such as utf8mb4 (its single-byte path searches from the right instead).
 fn substring_index(s: &[u8], delim: &[u8], count: i64) -> Vec<u8> {
     if delim.is_empty() || count == 0 {
         return vec![];
@@ -138,6 +140,21 @@ fn substring_index(s: &[u8], delim: &[u8], count: i64) -> Vec<u8> {
     } else {
         s[hits[hits.len() - k] + delim.len()..].to_vec()
     }
+}
+
+/// `TRIM([BOTH | LEADING | TRAILING] remstr FROM s)`: whole occurrences of `remstr` removed
+/// from the start and/or the end, as often as they repeat (not SQLite's set of characters).
+fn trim_string(s: &[u8], remstr: &[u8], leading: bool, trailing: bool) -> Vec<u8> {
+    let (mut start, mut end) = (0, s.len());
+    if !remstr.is_empty() {
+        while leading && s[start..end].starts_with(remstr) {
+            start += remstr.len();
+        }
+        while trailing && s[start..end].ends_with(remstr) {
+            end -= remstr.len();
+        }
+    }
+    s[start..end].to_vec()
 }
 
 /// A string result: text stays text, binary stays a BLOB.
@@ -312,6 +329,18 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             &bytes(delim),
             count,
         );
+        Ok(Some(same_kind(&s, out)))
+    })?;
+    c.create_scalar_function("tutti_trim", 3, PURE, |ctx| {
+        let (Some(s), Some(remstr)) = (arg(ctx, 0), arg(ctx, 1)) else {
+            return Ok(None);
+        };
+        let mode: String = ctx.get(2)?;
+        let b = match &s {
+            Str::Text(t) => t.as_bytes(),
+            Str::Bin(b) => b,
+        };
+        let out = trim_string(b, &bytes(remstr), mode != "TRAILING", mode != "LEADING");
         Ok(Some(same_kind(&s, out)))
     })?;
     c.create_scalar_function("field", -1, PURE, |ctx| {
@@ -549,6 +578,15 @@ mod tests {
     #[test]
     fn helpers() {
         assert_eq!(substring_index(b"aaa", b"aa", -1), b"a");
+        assert_eq!(substring_index(b"aaa", b"aa", 1), b"");
+        assert_eq!(substring_index(b"aaaaaaaaa1", b"aa", -1), b"a1");
+        assert_eq!(substring_index(b"www.mysql.com", b".", -2), b"mysql.com");
+        assert_eq!(substring_index(b"a.b", b".", -5), b"a.b");
+        assert_eq!(trim_string(b"foook", b"foo", true, true), b"ok");
+        assert_eq!(trim_string(b"ababcab", b"ab", true, false), b"cab");
+        assert_eq!(trim_string(b"ababcab", b"ab", false, true), b"ababc");
+        assert_eq!(trim_string(b" x ", b"", true, true), b" x ");
+        assert_eq!(trim_string(b"foofoo", b"foo", true, true), b"");
         assert_eq!(soundex("Tymczak"), "T520");
         assert_eq!(format_number(Num::Dec(1234567.891), 2), "1,234,567.89");
         assert_eq!(quote(b"Don't"), b"'Don\\'t'");
