@@ -543,6 +543,7 @@ fn binary(e: Expr, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
 /// equals a TEXT in SQLite.
 pub(crate) fn pre_rewrite(e: &mut Expr) {
     crate::quantified::quantified(e);
+    crate::json_types::mark_booleans(e);
     dates::time_literal_bases(e);
     if let Some(name) = assigned_variable(e) {
         // `@v := x` → `tutti_set_var('v', x)` (see tutti_storage's `variables`).

@@ -34,6 +34,7 @@ mod error;
 mod exprs;
 mod having;
 mod item_names;
+mod json_types;
 mod lexer;
 mod literals;
 mod locking;

@@ -1,0 +1,140 @@
+//! The SQL type of a value put into a JSON document, which MariaDB's JSON functions write
+//! by: a boolean (`TRUE`, a comparison) as `true`/`false`, where SQLite only has 0 and 1.
+//!
+//! Before the arguments are rewritten, each value argument of `JSON_ARRAY`, `JSON_OBJECT`,
+//! `JSON_ARRAY_APPEND`, `JSON_ARRAY_INSERT`, `JSON_INSERT`, `JSON_REPLACE` and `JSON_SET`
+//! that is a boolean expression is wrapped in `tutti_json_bool(..)`, which marks it for
+//! tutti_storage's JSON functions (see its `json::marks`).
+
+use sqlparser::ast::{
+    BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, SelectItem,
+    SetExpr, UnaryOperator, Value as SqlValue,
+};
+
+use crate::ast_build::func;
+
+/// Marks the boolean value arguments of a JSON document function call `e`.
+pub(crate) fn mark_booleans(e: &mut Expr) {
+    let Expr::Function(f) = e else { return };
+    let name = f.name.to_string().to_ascii_lowercase();
+    // Which argument positions are values: (first, step).
+    let (first, step) = match name.as_str() {
+        "json_array" => (0, 1),
+        "json_object" => (1, 2),
+        "json_array_append" | "json_array_insert" | "json_insert" | "json_replace" | "json_set" => {
+            (2, 2)
+        }
+        _ => return,
+    };
+    let FunctionArguments::List(list) = &mut f.args else {
+        return;
+    };
+    for (i, arg) in list.args.iter_mut().enumerate() {
+        if i < first || (i - first) % step != 0 {
+            continue;
+        }
+        if let FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) = arg {
+            if boolean(x) {
+                let inner = std::mem::replace(x, crate::ast_build::null());
+                *x = func("tutti_json_bool", vec![inner]);
+            }
+        }
+    }
+}
+
+/// Whether MariaDB types `e` as a boolean.
+fn boolean(e: &Expr) -> bool {
+    match e {
+        Expr::Value(v) => matches!(v.value, SqlValue::Boolean(_)),
+        Expr::Nested(x) => boolean(x),
+        Expr::BinaryOp { op, .. } => matches!(
+            op,
+            BinaryOperator::Eq
+                | BinaryOperator::NotEq
+                | BinaryOperator::Lt
+                | BinaryOperator::LtEq
+                | BinaryOperator::Gt
+                | BinaryOperator::GtEq
+                | BinaryOperator::Spaceship
+                | BinaryOperator::And
+                | BinaryOperator::Or
+                | BinaryOperator::Xor
+        ),
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            ..
+        } => true,
+        Expr::IsNull(_)
+        | Expr::IsNotNull(_)
+        | Expr::IsTrue(_)
+        | Expr::IsFalse(_)
+        | Expr::IsNotTrue(_)
+        | Expr::IsNotFalse(_)
+        | Expr::InList { .. }
+        | Expr::InSubquery { .. }
+        | Expr::Between { .. }
+        | Expr::Like { .. }
+        | Expr::ILike { .. }
+        | Expr::RLike { .. }
+        | Expr::Exists { .. } => true,
+        Expr::Function(f) => boolean_function(f),
+        Expr::Case {
+            conditions,
+            else_result,
+            ..
+        } => {
+            conditions.iter().all(|c| boolean(&c.result))
+                && else_result.as_deref().is_none_or(boolean)
+        }
+        Expr::Subquery(q) => match q.body.as_ref() {
+            SetExpr::Select(s) => match s.projection.as_slice() {
+                [SelectItem::UnnamedExpr(x) | SelectItem::ExprWithAlias { expr: x, .. }] => {
+                    boolean(x)
+                }
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `COALESCE`, `IFNULL` and `IF` of booleans are booleans.
+fn boolean_function(f: &Function) -> bool {
+    let name = f.name.to_string().to_ascii_lowercase();
+    let FunctionArguments::List(list) = &f.args else {
+        return false;
+    };
+    let values: Vec<&Expr> = list
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) => Some(x),
+            _ => None,
+        })
+        .collect();
+    let results = match name.as_str() {
+        "coalesce" | "ifnull" => &values[..],
+        "if" if values.len() == 3 => &values[1..],
+        _ => return false,
+    };
+    !results.is_empty() && results.iter().all(|x| boolean(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tests::s as sql;
+
+    #[test]
+    fn booleans_are_marked_in_json_documents() {
+        let s = sql("SELECT JSON_ARRAY(1, 'a', FALSE, NULL, 1 = 1)");
+        assert!(s.contains("tutti_json_bool(0)"), "{s}");
+        assert!(s.contains("tutti_json_bool(1 = 1)"), "{s}");
+        assert!(!s.contains("tutti_json_bool(1)"), "{s}");
+        let s = sql("SELECT JSON_OBJECT('k', COALESCE(TRUE, FALSE), 'n', 2)");
+        assert!(s.contains("tutti_json_bool(COALESCE(1, 0))"), "{s}");
+        assert!(!s.contains("tutti_json_bool('k')"), "{s}");
+        let s = sql("SELECT JSON_SET('{}', '$.a', a > 1) FROM t");
+        assert!(s.contains("tutti_json_bool(\"a\" > 1)"), "{s}");
+    }
+}
