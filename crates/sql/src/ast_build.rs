@@ -191,3 +191,16 @@ pub(crate) fn select_star_from(q: Query) -> Select {
         None,
     )
 }
+
+/// `=`, `<>`, `<`, `<=`, `>`, `>=`.
+pub(crate) fn is_comparison(op: &BinaryOperator) -> bool {
+    matches!(
+        op,
+        BinaryOperator::Eq
+            | BinaryOperator::NotEq
+            | BinaryOperator::Lt
+            | BinaryOperator::LtEq
+            | BinaryOperator::Gt
+            | BinaryOperator::GtEq
+    )
+}

@@ -555,15 +555,7 @@ pub(crate) fn pre_rewrite(e: &mut Expr) {
         return;
     }
     if let Expr::BinaryOp { left, op, right } = e {
-        if matches!(
-            op,
-            BinaryOperator::Eq
-                | BinaryOperator::NotEq
-                | BinaryOperator::Lt
-                | BinaryOperator::LtEq
-                | BinaryOperator::Gt
-                | BinaryOperator::GtEq
-        ) {
+        if crate::ast_build::is_comparison(op) {
             for side in [left, right] {
                 if let Expr::Cast {
                     expr,

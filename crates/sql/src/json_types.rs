@@ -47,19 +47,16 @@ fn boolean(e: &Expr) -> bool {
     match e {
         Expr::Value(v) => matches!(v.value, SqlValue::Boolean(_)),
         Expr::Nested(x) => boolean(x),
-        Expr::BinaryOp { op, .. } => matches!(
-            op,
-            BinaryOperator::Eq
-                | BinaryOperator::NotEq
-                | BinaryOperator::Lt
-                | BinaryOperator::LtEq
-                | BinaryOperator::Gt
-                | BinaryOperator::GtEq
-                | BinaryOperator::Spaceship
-                | BinaryOperator::And
-                | BinaryOperator::Or
-                | BinaryOperator::Xor
-        ),
+        Expr::BinaryOp { op, .. } => {
+            crate::ast_build::is_comparison(op)
+                || matches!(
+                    op,
+                    BinaryOperator::Spaceship
+                        | BinaryOperator::And
+                        | BinaryOperator::Or
+                        | BinaryOperator::Xor
+                )
+        }
         Expr::UnaryOp {
             op: UnaryOperator::Not,
             ..

@@ -71,8 +71,8 @@ fn merges(twj: &TableWithJoins) -> bool {
         })
 }
 
-/// A join's constraint, and None for operators this module does not know.
-fn constraint(op: &JoinOperator) -> Option<&JoinConstraint> {
+/// A join's constraint, and None for operators without one (APPLY, ASOF, ...).
+pub(crate) fn constraint(op: &JoinOperator) -> Option<&JoinConstraint> {
     match op {
         JoinOperator::Join(c)
         | JoinOperator::Inner(c)

@@ -18,8 +18,8 @@
 
 use sqlparser::ast::{
     BinaryOperator, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, JoinConstraint, JoinOperator, SelectItem, SelectItemQualifiedWildcardKind,
-    TableFactor, TableWithJoins, UnaryOperator, Value as SqlValue,
+    FunctionArguments, JoinConstraint, SelectItem, SelectItemQualifiedWildcardKind, TableFactor,
+    TableWithJoins, UnaryOperator, Value as SqlValue,
 };
 
 use crate::decimal::DecimalType;
@@ -112,18 +112,9 @@ fn plain_tables<'a>(from: &[TableWithJoins], scopes: &'a Scopes) -> Option<&'a [
         }
         count += 1;
         for j in &twj.joins {
-            let merging = match &j.join_operator {
-                JoinOperator::Join(c)
-                | JoinOperator::Inner(c)
-                | JoinOperator::Left(c)
-                | JoinOperator::LeftOuter(c)
-                | JoinOperator::Right(c)
-                | JoinOperator::RightOuter(c)
-                | JoinOperator::CrossJoin(c)
-                | JoinOperator::StraightJoin(c) => {
-                    matches!(c, JoinConstraint::Using(_) | JoinConstraint::Natural)
-                }
-                _ => true,
+            let merging = match crate::natural::constraint(&j.join_operator) {
+                Some(c) => matches!(c, JoinConstraint::Using(_) | JoinConstraint::Natural),
+                None => true,
             };
             if merging || !matches!(j.relation, TableFactor::Table { .. }) {
                 return None;
