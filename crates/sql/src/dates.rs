@@ -25,7 +25,8 @@ use crate::typing::{self, Scopes};
 use crate::SqlError;
 
 /// Functions whose result is a TIME (as tutti names them after rewriting).
-const TIME_FUNCTIONS: [&str; 6] = [
+const TIME_FUNCTIONS: [&str; 7] = [
+    "time",
     "sec_to_time",
     "maketime",
     "timediff",

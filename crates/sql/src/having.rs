@@ -168,6 +168,14 @@ fn replace_aliases(h: &mut Expr, projection: &[SelectItem]) -> bool {
 /// exact AVG or SUM is DECIMAL text, which SQLite would otherwise compare with a number as
 /// text (always greater).
 fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem]) {
+    // Not where a subquery could take the aggregate in (`k >= ALL (SELECT ..)` becomes one).
+    let subquery = |e: &Expr| match e {
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    };
+    if visit_expressions(&*h, subquery).is_break() {
+        return;
+    }
     let _ = visit_expressions_mut(h, |e| {
         if let Expr::Identifier(id) = e {
             let aggregate = projection.iter().find_map(|item| match item {

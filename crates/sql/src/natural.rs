@@ -116,7 +116,8 @@ fn joined(twj: &TableWithJoins, columns: &TableColumns) -> Option<Vec<Column>> {
             }
             _ => Vec::new(),
         };
-        let (first, second) = if right_join {
+        // MySQL runs a RIGHT JOIN as the mirrored LEFT JOIN; only merged columns show it.
+        let (first, second) = if right_join && !common.is_empty() {
             (right, left)
         } else {
             (left, right)
@@ -217,6 +218,10 @@ mod tests {
     #[test]
     fn other_stars_are_left_alone() {
         assert_eq!(expanded("SELECT * FROM t1 JOIN t2 ON t1.a = t2.b"), "*");
+        assert_eq!(
+            expanded("SELECT * FROM t3 RIGHT JOIN (t1 JOIN t2 USING (c)) ON t3.d > 1"),
+            "t3.d, t3.e, t1.c, t1.a, t1.b, t2.b, t2.d"
+        );
         assert_eq!(expanded("SELECT t1.* FROM t1 NATURAL JOIN t2"), "t1.*");
         assert_eq!(
             expanded("SELECT * FROM t1 NATURAL JOIN (SELECT 1) AS d"),
