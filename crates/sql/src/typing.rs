@@ -1005,7 +1005,8 @@ pub(crate) fn unsigned_literal(v: &SqlValue) -> Option<Expr> {
 
 /// A DATE, DATETIME, TIMESTAMP or TIME column, or a function returning such a value.
 fn temporal(e: &Expr, scopes: &Scopes) -> bool {
-    const TEMPORAL_FUNCTIONS: [&str; 20] = [
+    const TEMPORAL_FUNCTIONS: [&str; 21] = [
+        "convert_tz",
         "tutti_cast_temporal",
         "tutti_temporal_literal",
         "date",

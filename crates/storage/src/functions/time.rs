@@ -15,7 +15,7 @@ use rusqlite::{Connection, Error, Result};
 
 use super::calendar::{at_micros, calc_week, daynr, micros_of, stamp, weekday, DAY_MICROS};
 use super::clock::seconds;
-use super::settings::{clock_micros, settings};
+use super::settings::{clock_micros, settings, TimeZone};
 use super::temporal::{self, Parts};
 use super::{text_of, PURE, VOLATILE};
 
@@ -250,7 +250,28 @@ fn from_unixtime(ctx: &Context<'_>) -> Result<Option<String>> {
     })
 }
 
+/// `CONVERT_TZ(d, from, to)`: `d` read in zone `from`, shown in zone `to` (offsets and
+/// `SYSTEM`; a named zone is NULL, as in a MariaDB without time zone tables). A value
+/// outside TIMESTAMP's range is returned as it is, as MariaDB does.
+fn convert_tz(ctx: &Context<'_>) -> Option<String> {
+    let s = stamp(ctx.get_raw(0))?;
+    let zone = |i| {
+        TimeZone::parse(&text_of(ctx.get_raw(i)))
+            .filter(|_| !matches!(ctx.get_raw(i), ValueRef::Null))
+    };
+    let (from, to) = (zone(1)?, zone(2)?);
+    let local = micros_of(&s.p) as i128;
+    let utc_secs = local / 1_000_000 - (EPOCH_DAYNR * 86_400) as i128 - from.offset() as i128;
+    let out = if full(&s.p) && (0..=TIMESTAMP_MAX as i128).contains(&utc_secs) {
+        at_micros(local + ((to.offset() - from.offset()) * 1_000_000) as i128)?
+    } else {
+        s.p
+    };
+    Some(temporal::datetime_text(&out, s.fsp))
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("convert_tz", 3, PURE, |ctx| Ok(convert_tz(ctx)))?;
     for name in [
         "now",
         "sysdate",
@@ -429,6 +450,11 @@ mod tests {
             from_unixtime(0, '%Y %D %H') => 1970 1st 03
             from_unixtime(-1) => NULL
             from_unixtime(2147483648) => NULL
+            convert_tz('2024-01-01 12:00:00', '+00:00', '+02:00') => 2024-01-01 14:00:00
+            convert_tz('2024-01-01 12:00:00.5', 'SYSTEM', '-01:30') => 2024-01-01 10:30:00.5
+            convert_tz('2024-01-01 12:00:00', '+00:00', 'Europe/Paris') => NULL
+            convert_tz('1000-01-01 12:00:00', '+00:00', '+02:00') => 1000-01-01 12:00:00
+            convert_tz(NULL, '+00:00', '+02:00') => NULL
             ",
         );
         set_function_settings(FunctionSettings::default());
