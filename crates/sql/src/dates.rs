@@ -174,7 +174,7 @@ fn call(base: Expr, amount: Expr, unit: &str, subtract: bool, scopes: &Scopes) -
 }
 
 /// Whether an (already rewritten) expression is known to be a TIME.
-fn is_time(e: &Expr, scopes: &Scopes) -> bool {
+pub(crate) fn is_time(e: &Expr, scopes: &Scopes) -> bool {
     if typing::temporal_kind(e, scopes).is_some_and(|(kind, _)| kind == "time") {
         return true;
     }

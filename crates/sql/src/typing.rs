@@ -558,7 +558,26 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
     if let (true, Some(t)) = (temporal_constant(l), temporal(r)) {
         return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
     }
+    // A DATE or DATETIME column compared with a TIME value: MariaDB reads the TIME as that
+    // time of the current day.
+    let dated = |e: &Expr| temporal(e).filter(|(kind, _)| *kind != "time");
+    let time = |e: &Expr| crate::dates::is_time(e, scopes);
+    if let (Some(t), true) = (dated(l), time(r)) {
+        return Some(binop(l.clone(), op.clone(), today_at(r, t)));
+    }
+    if let (true, Some(t)) = (time(l), dated(r)) {
+        return Some(binop(today_at(l, t), op.clone(), r.clone()));
+    }
     None
+}
+
+/// A TIME value as a datetime of the current day, as a value of the column's type.
+fn today_at(time: &Expr, (kind, fsp): (&str, u32)) -> Expr {
+    let datetime = func("tutti_time_today", vec![time.clone()]);
+    func(
+        "tutti_temporal",
+        vec![datetime, string(kind), number(fsp.to_string())],
+    )
 }
 
 /// A DATE column compared with a DATETIME or TIMESTAMP column: MariaDB compares them as

@@ -270,8 +270,29 @@ fn convert_tz(ctx: &Context<'_>) -> Option<String> {
     Some(temporal::datetime_text(&out, s.fsp))
 }
 
+/// `tutti_time_today(t)`: the TIME `t` as a datetime of the session's current day
+/// (`YYYY-MM-DD HH:MM:SS.ffffff`), as MariaDB reads a TIME compared with a DATETIME.
+fn time_today(raw: ValueRef<'_>) -> Option<String> {
+    let t = temporal::parse_time(&text_of(raw))?;
+    let today = clock(false);
+    let midnight = micros_of(&Parts {
+        hour: 0,
+        minute: 0,
+        second: 0,
+        micros: 0,
+        ..today
+    });
+    at_micros(midnight as i128 + t.micros() as i128).map(|p| temporal::datetime_text(&p, 6))
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("convert_tz", 3, PURE, |ctx| Ok(convert_tz(ctx)))?;
+    c.create_scalar_function("tutti_time_today", 1, VOLATILE, |ctx| {
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Null => None,
+            raw => time_today(raw),
+        })
+    })?;
     for name in [
         "now",
         "sysdate",
@@ -455,6 +476,9 @@ mod tests {
             convert_tz('2024-01-01 12:00:00', '+00:00', 'Europe/Paris') => NULL
             convert_tz('1000-01-01 12:00:00', '+00:00', '+02:00') => 1000-01-01 12:00:00
             convert_tz(NULL, '+00:00', '+02:00') => NULL
+            tutti_time_today('10:00:00.5') => 2001-09-09 10:00:00.500000
+            tutti_time_today('-23:00:06') => 2001-09-08 00:59:54.000000
+            tutti_time_today('48:00:00') => 2001-09-11 00:00:00.000000
             ",
         );
         set_function_settings(FunctionSettings::default());
