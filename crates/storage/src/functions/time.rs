@@ -252,9 +252,10 @@ fn from_unixtime(ctx: &Context<'_>) -> Result<Option<String>> {
 
 /// `CONVERT_TZ(d, from, to)`: `d` read in zone `from`, shown in zone `to` (offsets and
 /// `SYSTEM`; a named zone is NULL, as in a MariaDB without time zone tables). A value
-/// outside TIMESTAMP's range is returned as it is, as MariaDB does.
+/// outside TIMESTAMP's range is returned as it is, a date with a zero part is NULL, as
+/// MariaDB does.
 fn convert_tz(ctx: &Context<'_>) -> Option<String> {
-    let s = stamp(ctx.get_raw(0))?;
+    let s = stamp(ctx.get_raw(0)).filter(|s| full(&s.p))?;
     let zone = |i| {
         TimeZone::parse(&text_of(ctx.get_raw(i)))
             .filter(|_| !matches!(ctx.get_raw(i), ValueRef::Null))
@@ -262,7 +263,7 @@ fn convert_tz(ctx: &Context<'_>) -> Option<String> {
     let (from, to) = (zone(1)?, zone(2)?);
     let local = micros_of(&s.p) as i128;
     let utc_secs = local / 1_000_000 - (EPOCH_DAYNR * 86_400) as i128 - from.offset() as i128;
-    let out = if full(&s.p) && (0..=TIMESTAMP_MAX as i128).contains(&utc_secs) {
+    let out = if (0..=TIMESTAMP_MAX as i128).contains(&utc_secs) {
         at_micros(local + ((to.offset() - from.offset()) * 1_000_000) as i128)?
     } else {
         s.p
@@ -476,6 +477,7 @@ mod tests {
             convert_tz('2024-01-01 12:00:00', '+00:00', 'Europe/Paris') => NULL
             convert_tz('1000-01-01 12:00:00', '+00:00', '+02:00') => 1000-01-01 12:00:00
             convert_tz(NULL, '+00:00', '+02:00') => NULL
+            convert_tz('2022-00-00', '+00:00', '+07:05') => NULL
             tutti_time_today('10:00:00.5') => 2001-09-09 10:00:00.500000
             tutti_time_today('-23:00:06') => 2001-09-08 00:59:54.000000
             tutti_time_today('48:00:00') => 2001-09-11 00:00:00.000000
