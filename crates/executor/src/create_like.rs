@@ -28,6 +28,7 @@ impl Session {
     ) -> Result<Response, ExecError> {
         if Env::table(self, &table).is_some() {
             if if_not_exists {
+                crate::diagnostics::note_table_exists(&table);
                 return Ok(Response::ok());
             }
             return Err(ExecError::TableExists(table.to_string()));

@@ -44,6 +44,7 @@ impl Session {
         self.commit()?;
         if !cs.or_replace && Env::table(self, &cs.table).is_some() {
             if cs.if_not_exists {
+                crate::diagnostics::note_table_exists(&cs.table);
                 return Ok(Response::ok());
             }
             return Err(ExecError::TableExists(cs.table.to_string()));

@@ -45,6 +45,12 @@ pub enum ExecError {
     /// find those missing too).
     #[error("Unknown table '{0}'")]
     DroppedOthers(String),
+    /// DROP VIEW of what is no view, after it dropped the others: final.
+    #[error("Unknown VIEW: '{0}'")]
+    UnknownView(String),
+    /// DROP TABLE of a view.
+    #[error("'{0}' is a view")]
+    IsView(String),
     /// Column does not exist.
     #[error("Unknown column '{0}' in 'field list'")]
     UnknownColumn(String),

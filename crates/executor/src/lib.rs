@@ -19,6 +19,7 @@
 pub mod catalog;
 mod create_like;
 mod create_select;
+mod diagnostics;
 mod error;
 pub mod keys;
 pub mod locks;

@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tutti_sql::{DdlStmt, Env, Query, QueryKind, Stmt, TableInfo, TableName, VarScope};
+use tutti_sql::{Env, Query, QueryKind, Stmt, TableInfo, TableName, VarScope};
 use tutti_wsrep::Value;
 
+use crate::diagnostics::{self, Diagnostics};
 use crate::error::BINARY_EXECUTE;
 use crate::result::{Column, Response};
 use crate::txn::Txn;
@@ -62,6 +63,8 @@ pub struct Session {
     /// `PREPARE name`: the statement id of each name.
     pub(crate) named: HashMap<String, u32>,
     next_stmt: u32,
+    /// The latest statement's warnings, notes and error.
+    pub(crate) diag: Diagnostics,
 }
 
 impl Session {
@@ -80,6 +83,7 @@ impl Session {
             prepared: HashMap::new(),
             named: HashMap::new(),
             next_stmt: 1,
+            diag: Diagnostics::default(),
         }
     }
 
@@ -125,6 +129,8 @@ impl Session {
                 return Some(Value::Int(self.exec.provider.auto_increment().1 as i64))
             }
             "last_insert_id" => return Some(Value::Int(self.last_insert_id as i64)),
+            "warning_count" => return Some(Value::Int(self.diag.warning_count() as i64)),
+            "error_count" => return Some(Value::Int(self.diag.error_count() as i64)),
             "timestamp" if self.fixed_clock().is_some() => {
                 return self.fixed_clock().map(Value::Int);
             }
@@ -195,12 +201,16 @@ impl Session {
         };
         let mut out = Vec::with_capacity(req.len());
         self.begin_statement(sql);
+        self.diag.start_request();
         let mut rows_before_last = false;
-        while let Some(stmt) = req.next(self) {
+        loop {
+            self.diag.next_statement();
+            let Some(stmt) = req.next(self) else { break };
             let last = req.is_empty();
             let mut r = self.run_translated(stmt, last, &mut rows_before_last);
             if r.as_ref().is_err_and(ExecError::depends_on_schema) && self.catch_up() {
                 if let Some(stmt) = req.again(self) {
+                    self.diag.retry();
                     r = self.run_translated(stmt, last, &mut rows_before_last);
                 }
             }
@@ -340,6 +350,8 @@ impl Session {
             .map(|p| p.sql.clone())
             .unwrap_or_default();
         self.begin_statement(&sql_text);
+        self.diag.start_request();
+        self.diag.next_statement();
         let r = self.run_prepared(id, params, BINARY_EXECUTE);
         self.end_statement();
         r
@@ -414,7 +426,25 @@ impl Session {
         *self.info.interrupt.lock() = None;
     }
 
+    /// The protocol layer's report of the error the latest statement failed with.
+    pub fn record_error(&mut self, code: u16, message: &str) {
+        self.diag.error(code, message);
+    }
+
+    /// Conditions raised by each statement of the latest request, for their OK packets.
+    pub fn warning_counts(&self) -> &[u16] {
+        self.diag.per_statement()
+    }
+
     pub(crate) fn run(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
+        let keeps = diagnostics::keeps(&stmt);
+        self.diag.enter();
+        let r = self.run_stmt(stmt, params);
+        self.diag.leave(keeps);
+        r
+    }
+
+    fn run_stmt(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
         tutti_storage::set_function_settings(self.function_settings());
         tutti_storage::set_current_connection(u64::from(self.info.id));
         if self.is_killed() {
@@ -440,8 +470,11 @@ impl Session {
                 self.take_assignments(&mut r);
                 r
             }
-            Stmt::Ddl(d) => self.ddl(d),
-            Stmt::DropTables { ddl, unknown } => self.drop_tables(ddl, unknown),
+            Stmt::Ddl(d) => {
+                self.note_databases(&d.ddl);
+                self.ddl(d)
+            }
+            Stmt::DropTables(d) => self.drop_tables(d),
             Stmt::CreateSelect(cs) => self.create_select(cs, params),
             Stmt::CreateLike {
                 table,
@@ -484,12 +517,41 @@ impl Session {
                 r.map(|_| Response::ok())
             }
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
+            Stmt::Noted { notes, stmt } => {
+                for n in notes {
+                    tutti_storage::raise(tutti_storage::Level::Note, n.code, n.message);
+                }
+                self.run_stmt(*stmt, params)
+            }
         }
     }
 
-    /// `DROP TABLE` naming missing tables: drops the others, then fails with 1051. A table
-    /// another node created meanwhile fails it with a schema error first, so that the
-    /// statement is translated once more after this node caught up.
+    /// Notes `CREATE DATABASE IF NOT EXISTS` of a database that exists (1007) and `DROP
+    /// DATABASE IF EXISTS` of one that does not (1008), as MariaDB does.
+    fn note_databases(&self, ddl: &tutti_wsrep::Ddl) {
+        use tutti_storage::{raise, Level::Note};
+        match ddl {
+            tutti_wsrep::Ddl::CreateDatabase {
+                name,
+                if_not_exists: true,
+                ..
+            } if self.database_exists(name) => raise(
+                Note,
+                1007,
+                format!("Can't create database '{name}'; database exists"),
+            ),
+            tutti_wsrep::Ddl::DropDatabase {
+                name,
+                if_exists: true,
+            } if !self.database_exists(name) => raise(
+                Note,
+                1008,
+                format!("Can't drop database '{name}'; database doesn't exist"),
+            ),
+            _ => {}
+        }
+    }
+
     /// Takes what the statement assigned (see tutti_storage's `variables`): `@v := x` into
     /// the user variables, `LAST_INSERT_ID(x)` into the session's last insert id and the OK
     /// packet's insert id.
@@ -510,20 +572,54 @@ impl Session {
         }
     }
 
-    fn drop_tables(
-        &mut self,
-        ddl: DdlStmt,
-        unknown: Vec<TableName>,
-    ) -> Result<Response, ExecError> {
-        let names: Vec<String> = unknown.iter().map(|t| t.to_string()).collect();
-        if self.catch_up() && unknown.iter().any(|t| Env::table(self, t).is_some()) {
-            return Err(ExecError::UnknownTable(names.join(",")));
-        }
-        if matches!(&ddl.ddl, tutti_wsrep::Ddl::Schema { statements, .. } if !statements.is_empty())
+    /// `DROP TABLE|VIEW` naming what does not exist or is of the other kind: drops the
+    /// others, then fails naming the missing ones (1051, or 4092 for views), or notes them
+    /// with `IF EXISTS`. An object another node created meanwhile fails it with a schema
+    /// error first, so that the statement is translated once more after this node caught
+    /// up.
+    fn drop_tables(&mut self, d: tutti_sql::DropTables) -> Result<Response, ExecError> {
+        use tutti_storage::{raise, Level};
+        let joined = |list: &[TableName]| {
+            let names: Vec<String> = list.iter().map(|t| t.to_string()).collect();
+            names.join(",")
+        };
+        let (unknown, views) = (joined(&d.unknown), d.views);
+        if !d.if_exists
+            && self.catch_up()
+            && d.unknown
+                .iter()
+                .filter(|t| !d.wrong_kind.contains(t))
+                .any(|t| Env::table(self, t).is_some())
         {
-            self.ddl(ddl)?;
+            return Err(ExecError::UnknownTable(unknown));
         }
-        Err(ExecError::DroppedOthers(names.join(",")))
+        if views {
+            for t in &d.wrong_kind {
+                raise(Level::Warning, 1347, format!("'{t}' is not of type 'VIEW'"));
+            }
+        } else if let Some(view) = d.wrong_kind.first() {
+            if !d.if_exists {
+                return Err(ExecError::IsView(view.to_string()));
+            }
+            raise(Level::Note, 1965, format!("'{view}' is a view"));
+        }
+        if matches!(&d.ddl.ddl, tutti_wsrep::Ddl::Schema { statements, .. } if !statements.is_empty())
+        {
+            self.ddl(d.ddl)?;
+        }
+        match (d.unknown.is_empty(), d.if_exists, views) {
+            (true, _, _) => Ok(Response::ok()),
+            (false, true, false) => {
+                raise(Level::Note, 1051, format!("Unknown table '{unknown}'"));
+                Ok(Response::ok())
+            }
+            (false, true, true) => {
+                raise(Level::Note, 4092, format!("Unknown VIEW: '{unknown}'"));
+                Ok(Response::ok())
+            }
+            (false, false, false) => Err(ExecError::DroppedOthers(unknown)),
+            (false, false, true) => Err(ExecError::UnknownView(unknown)),
+        }
     }
 
     /// Fails unless the node may serve; reads pass with `wsrep_dirty_reads`.

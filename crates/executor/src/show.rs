@@ -193,7 +193,19 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             filter(s, rows(&cols, list), f)?
         }
         Show::Processlist { full } => processlist(s, full),
-        Show::Warnings | Show::Errors => rows(&["Level", "Code", "Message"], vec![]),
+        Show::Warnings => s.diag.show(false),
+        Show::Errors => s.diag.show(true),
+        Show::Count { errors } => {
+            let (name, n) = if errors {
+                ("@@session.error_count", s.diag.error_count())
+            } else {
+                ("@@session.warning_count", s.diag.warning_count())
+            };
+            ResultSet {
+                columns: vec![Column::int(name)],
+                rows: vec![vec![Value::Int(n as i64)]],
+            }
+        }
         Show::Engines => rows(
             &[
                 "Engine",

@@ -357,6 +357,7 @@ pub fn capture(
         let mut s = w.prepare_cached(stmt.sql)?;
         bind(&mut s, stmt.params)?;
         tutti_storage::clear_assigned();
+        tutti_storage::clear_conditions();
         s.raw_execute()
             .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };

@@ -163,6 +163,12 @@ impl Session {
                 }
                 if let Response::Ok { affected_rows, .. } = &resp {
                     self.row_count = *affected_rows as i64;
+                    let ignored = q.offered_rows.unwrap_or(0).saturating_sub(*affected_rows);
+                    for _ in 0..ignored {
+                        let table = q.target.as_ref().map(|t| t.to_string()).unwrap_or_default();
+                        let msg = format!("Duplicate entry for a unique key of '{table}'");
+                        tutti_storage::warn(1062, msg);
+                    }
                 }
                 Ok(resp)
             }

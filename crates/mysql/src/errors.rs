@@ -36,6 +36,8 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::NoSuchTable(_) => ER_NO_SUCH_TABLE,
         E::TableExists(_) => ER_TABLE_EXISTS_ERROR,
         E::UnknownTable(_) | E::DroppedOthers(_) => ER_BAD_TABLE_ERROR,
+        E::UnknownView(_) => ER_UNKNOWN_VIEW,
+        E::IsView(_) => ER_IT_IS_A_VIEW,
         E::UnknownColumn(_) => ER_BAD_FIELD_ERROR,
         E::AmbiguousColumn(_) => ER_NON_UNIQ_ERROR,
         E::ColumnCount => ER_WRONG_VALUE_COUNT_ON_ROW,

@@ -145,6 +145,13 @@ impl Shim {
         results: QueryResultWriter<'a, W>,
     ) -> io::Result<()> {
         let status = self.status();
+        let warnings = self
+            .session
+            .lock()
+            .as_ref()
+            .map(|s| s.warning_counts().to_vec())
+            .unwrap_or_default();
+        let warnings_of = |i: usize| warnings.get(i).copied().unwrap_or(0);
         let n = out.len();
         let mut w = results;
         let mut rows = None;
@@ -153,6 +160,9 @@ impl Shim {
             match r {
                 Err(e) => {
                     let (kind, msg) = mysql_error(&e);
+                    if let Some(s) = self.session.lock().as_mut() {
+                        s.record_error(kind as u16, &msg);
+                    }
                     return w.error(kind, msg.as_bytes()).await;
                 }
                 Ok(Response::Ok {
@@ -169,6 +179,7 @@ impl Shim {
                         last_insert_id,
                         status_flags,
                         info,
+                        warnings: warnings_of(i),
                         ..Default::default()
                     };
                     w = w.complete_one(ok).await?;
@@ -184,6 +195,7 @@ impl Shim {
         };
         self.columns = rs.columns.iter().map(values::column).collect();
         let mut rw = w.start(&self.columns).await?;
+        rw.set_warnings(warnings_of(n - 1));
         for row in &rs.rows {
             for (v, c) in row.iter().zip(&rs.columns) {
                 match (c.kind, v) {
@@ -288,6 +300,9 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
             }
             Err(e) => {
                 let (kind, msg) = mysql_error(&e);
+                if let Some(s) = self.session.get_mut().as_mut() {
+                    s.record_error(kind as u16, &msg);
+                }
                 info.error(kind, msg.as_bytes()).await
             }
         }

@@ -28,7 +28,7 @@ use crate::ddl::{drop_index_sql, rename_table_sql};
 use crate::dispatch::{Res, StmtInfo};
 use crate::names::{quote_str, quoted, resolve};
 use crate::rebuild::{self, Placement, Rebuild};
-use crate::{DdlStmt, SqlError, Stmt, TableInfo, TableName};
+use crate::{DdlStmt, Note, SqlError, Stmt, TableInfo, TableName};
 use tutti_wsrep::Ddl;
 
 /// Table options accepted and ignored (each takes `[=] value`).
@@ -67,9 +67,15 @@ struct Alter<'a> {
     after: Vec<String>,
     /// MariaDB copies the table for this ALTER (see `DdlStmt::copied_rows`).
     copies_rows: bool,
+    /// MariaDB's notes: an `IF [NOT] EXISTS` that skipped, an option InnoDB lacks.
+    notes: Vec<Note>,
 }
 
 impl Alter<'_> {
+    fn note(&mut self, code: u16, message: String) {
+        self.notes.push(Note { code, message });
+    }
+
     fn catalog(&mut self) -> Result<&TableInfo, SqlError> {
         let env = self.info.env;
         let table = &self.table;
@@ -134,6 +140,7 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
         rebuild: false,
         after: vec![],
         copies_rows: false,
+        notes: vec![],
     };
     loop {
         operation(p, &mut a)?;
@@ -148,16 +155,17 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
     }
     a.statements.append(&mut a.after);
     if a.statements.is_empty() {
-        return Ok(Stmt::Noop(info.text().to_string()));
+        return Ok(Stmt::Noop(info.text().to_string()).noted(a.notes));
     }
-    Ok(Stmt::Ddl(DdlStmt {
+    let ddl = Stmt::Ddl(DdlStmt {
         ddl: Ddl::Schema {
             database: a.table.db.clone(),
             statements: a.statements,
         },
         tables: a.tables,
         copied_rows: a.copies_rows,
-    }))
+    });
+    Ok(ddl.noted(a.notes))
 }
 
 fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
@@ -191,9 +199,17 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
         return Ok(());
     }
     // InnoDB keeps rows in primary-key order and has no switchable indexes: MariaDB accepts
-    // these and changes nothing (with a note), so does tutti.
-    if p.eat_words(&["ENABLE", "KEYS"]) || p.eat_words(&["DISABLE", "KEYS"]) {
+    // these and changes nothing (ENABLE with a note), so does tutti.
+    if p.eat_words(&["DISABLE", "KEYS"]) {
         a.catalog()?;
+        return Ok(());
+    }
+    if p.eat_words(&["ENABLE", "KEYS"]) {
+        a.catalog()?;
+        let (db, t) = (&a.table.db, &a.table.table);
+        let what =
+            format!("Storage engine InnoDB of the table `{db}`.`{t}` doesn't have this option");
+        a.note(1031, what);
         return Ok(());
     }
     if p.eat_words(&["ORDER", "BY"]) {
@@ -246,6 +262,7 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
             let def = p.parse_column_def()?;
             let position = column_position(p)?;
             if a.model()?.has_column(&def.name.value) {
+                a.note(1060, format!("Duplicate column name '{}'", def.name.value));
                 return Ok(());
             }
             return add_column(a, &def, position).map_err(Into::into);
@@ -274,6 +291,8 @@ fn apply(a: &mut Alter<'_>, op: AlterTableOperation) -> Result<(), SqlError> {
         } => {
             for c in column_names {
                 if if_exists && !a.model()?.has_column(&c.value) {
+                    let what = format!("Can't DROP COLUMN `{}`; check that it exists", c.value);
+                    a.note(1091, what);
                     continue;
                 }
                 drop_column(a, &c.value)?;

@@ -76,6 +76,14 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
     if !env.database_exists(&table.db) {
         return Err(SqlError::UnknownDatabase(table.db.clone()).into());
     }
+    if ct.if_not_exists && env.table(&table).is_some() {
+        let note = crate::Note {
+            code: TABLE_EXISTS,
+            message: format!("Table '{}' already exists", table.table),
+        };
+        let noop = Stmt::Noop(format!("CREATE TABLE IF NOT EXISTS {table}"));
+        return Ok(noop.noted(vec![note]));
+    }
     let binary_default = binary_default_collation(&ct.table_options);
     let mut columns: Vec<ColumnOut> = ct
         .columns
@@ -225,6 +233,9 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         copied_rows: false,
     }))
 }
+
+/// MySQL's code for a table that exists (`ER_TABLE_EXISTS_ERROR`).
+const TABLE_EXISTS: u16 = 1050;
 
 /// True when the global `innodb_force_primary_key` refuses tables without a PRIMARY KEY.
 fn force_primary_key(env: &dyn Env) -> bool {

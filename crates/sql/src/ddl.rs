@@ -21,7 +21,7 @@ use crate::cursor::Cursor;
 use crate::dispatch::{Res, StmtInfo};
 use crate::names::{check_schema, quote_str, resolve};
 use crate::rewrite::Rewriter;
-use crate::{DdlStmt, Env, SqlError, Stmt, TableName};
+use crate::{DdlStmt, DropTables, Env, SqlError, Stmt, TableName};
 use tutti_wsrep::Ddl;
 
 fn schema(database: String, statements: Vec<String>, tables: Vec<TableName>) -> Stmt {
@@ -166,14 +166,25 @@ pub(crate) fn drop(
         }
         other => return Err(SqlError::Unsupported(format!("DROP {other}")).into()),
     };
-    let mut tables: Vec<TableName> = names
+    let named: Vec<TableName> = names
         .iter()
         .map(|n| resolve(env, n))
         .collect::<Result<_, _>>()?;
-    // MySQL drops the tables that exist, then fails naming the others (1051).
-    let mut unknown = Vec::new();
-    if kind == "TABLE" && !if_exists {
-        (tables, unknown) = tables.into_iter().partition(|t| env.table(t).is_some());
+    let views = kind == "VIEW";
+    // A view named in DROP TABLE (a table in DROP VIEW) is left alone; MySQL drops the
+    // others, then fails naming the missing ones (a note with IF EXISTS, which also keeps
+    // them in the statement: another node may have created one meanwhile).
+    let (mut tables, mut unknown, mut wrong_kind) = (Vec::new(), Vec::new(), Vec::new());
+    for t in named {
+        match env.table(&t).map(|info| info.is_view()) {
+            Some(v) if v != views => wrong_kind.push(t),
+            Some(_) => tables.push(t),
+            None if if_exists => {
+                unknown.push(t.clone());
+                tables.push(t);
+            }
+            None => unknown.push(t),
+        }
     }
     let statements = tables
         .iter()
@@ -184,13 +195,23 @@ pub(crate) fn drop(
         .collect();
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
     let ddl = schema(database, statements, tables);
-    if unknown.is_empty() {
+    if unknown.is_empty() && wrong_kind.is_empty() {
         return Ok(ddl);
     }
     let Stmt::Ddl(ddl) = ddl else {
         unreachable!("schema() is DDL")
     };
-    Ok(Stmt::DropTables { ddl, unknown })
+    if views {
+        // a table named in DROP VIEW is also unknown as a view
+        unknown.extend(wrong_kind.iter().cloned());
+    }
+    Ok(Stmt::DropTables(DropTables {
+        ddl,
+        unknown,
+        wrong_kind,
+        views,
+        if_exists,
+    }))
 }
 
 /// `TRUNCATE [TABLE] t` → `DELETE FROM "db.t"`.

@@ -112,6 +112,7 @@ fn finish(
         decimal_columns: rw.decimal_columns.clone().unwrap_or_default(),
         result_types: rw.result_types.clone().unwrap_or_default(),
         found_rows_sql: None,
+        offered_rows: None,
     })
 }
 
@@ -169,7 +170,8 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         if let Some(c) = omitted_without_default(&ins, &columns, t).filter(|_| strict) {
             return Err(SqlError::NoDefault(c));
         }
-        stored::insert(&mut ins, &columns, t, strict);
+        let ignore = ins.ignore;
+        stored::insert(&mut ins, &columns, t, strict, ignore);
     }
     let alias = ins.insert_alias.take();
     if let Some(on) = ins.on.take() {
@@ -230,14 +232,17 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     if ins.on.is_some() {
         upsert_select_needs_where(&mut ins);
     }
-    Ok(finish(
-        info,
-        &rw,
-        ins.to_string(),
-        kind,
-        Some(target),
-        autoinc,
-    ))
+    let offered_rows = match ins.source.as_ref().map(|s| s.body.as_ref()) {
+        Some(SetExpr::Values(v)) if ins.or == Some(SqliteOnConflict::Ignore) => {
+            Some(v.rows.len() as u64)
+        }
+        _ => None,
+    };
+    let mut stmt = finish(info, &rw, ins.to_string(), kind, Some(target), autoinc);
+    if let Stmt::Query(q) = &mut stmt {
+        q.offered_rows = offered_rows;
+    }
+    Ok(stmt)
 }
 
 /// The first NOT NULL column without DEFAULT the INSERT leaves out (all of them with

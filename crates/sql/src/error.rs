@@ -61,7 +61,7 @@ impl SqlError {
     pub fn syntax_near(near: &str, line: u64) -> SqlError {
         SqlError::Syntax(format!(
             "You have an error in your SQL syntax; check the manual that corresponds to your \
-             MySQL server version for the right syntax to use near '{near}' at line {line}"
+             MariaDB server version for the right syntax to use near '{near}' at line {line}"
         ))
     }
 }

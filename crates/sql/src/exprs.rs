@@ -686,11 +686,7 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
     match ty {
         T::Char(Some(n)) | T::Character(Some(n)) | T::Varchar(Some(n)) | T::Nvarchar(Some(n)) => {
             if let CharacterLength::IntegerLength { length, .. } = n {
-                let text = cast(x, T::Text);
-                return Ok(func(
-                    "substr",
-                    vec![text, number("1"), number(length.to_string())],
-                ));
+                return Ok(func("tutti_cast_char", vec![x, number(length.to_string())]));
             }
         }
         T::Binary(Some(n)) | T::Varbinary(Some(BinaryLength::IntegerLength { length: n })) => {

@@ -93,7 +93,9 @@ pub(crate) fn show(p: &mut Parser<'_>, env: &dyn Env) -> Res<Stmt> {
                 .map_err(Fail::from);
         };
         p.next_token();
-        Show::Empty(format!("COUNT(*) {what}"))
+        Show::Count {
+            errors: what == "ERRORS",
+        }
     } else if p.eat_word("WARNINGS") {
         skip_rest(p);
         Show::Warnings
@@ -389,7 +391,7 @@ mod tests {
         assert_eq!(show("SHOW WARNINGS LIMIT 10"), Show::Warnings);
         assert_eq!(
             show("SHOW COUNT(*) WARNINGS"),
-            Show::Empty("COUNT(*) WARNINGS".into())
+            Show::Count { errors: false }
         );
         assert_eq!(show("SHOW ERRORS"), Show::Errors);
         assert_eq!(show("SHOW STORAGE ENGINES"), Show::Engines);

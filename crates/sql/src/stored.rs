@@ -341,9 +341,51 @@ pub(crate) fn copied(
     }
 }
 
+/// With `INSERT IGNORE`, or in a non-strict `sql_mode` for several rows, a NULL written
+/// into a NOT NULL column is its type's implicit default (0, '', the zero date), with MariaDB's
+/// warning 1048: `tutti_not_null(v, default, 'column', row)`. The AUTO_INCREMENT column
+/// is left alone (a NULL there asks for an id).
+fn not_null(table: &TableInfo, column: &str, value: Expr, row: usize) -> Expr {
+    let Some(c) = table
+        .columns
+        .iter()
+        .find(|c| c.name.eq_ignore_ascii_case(column) && c.not_null)
+    else {
+        return value;
+    };
+    let literal = matches!(&value, Expr::Value(v) if v.value != SqlValue::Null);
+    if literal || table.autoinc.as_deref() == Some(c.name.as_str()) {
+        return value;
+    }
+    let decl = c.decl_type.to_ascii_uppercase();
+    let base = decl.split(['(', ' ']).next().unwrap_or_default();
+    let default = match base {
+        "DATE" => string("0000-00-00"),
+        "DATETIME" | "TIMESTAMP" => string("0000-00-00 00:00:00"),
+        "TIME" => string("00:00:00"),
+        _ if integer_range(&decl).is_some()
+            || DecimalType::of_decl(&decl).is_some()
+            || matches!(base, "FLOAT" | "DOUBLE" | "REAL" | "BIT" | "YEAR") =>
+        {
+            number("0")
+        }
+        _ => string(""),
+    };
+    func(
+        "tutti_not_null",
+        vec![value, default, string(&c.name), number(row.to_string())],
+    )
+}
+
 /// Wraps the values an INSERT writes into checked columns. `columns`: the column list
 /// (empty: all columns, in order).
-pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo, strict: bool) {
+pub(crate) fn insert(
+    ins: &mut Insert,
+    columns: &[Ident],
+    table: &TableInfo,
+    strict: bool,
+    ignore: bool,
+) {
     let names: Vec<String> = if columns.is_empty() {
         table.columns.iter().map(|c| c.name.clone()).collect()
     } else {
@@ -357,17 +399,25 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo, str
         return;
     };
     if let SetExpr::Values(v) = src.body.as_mut() {
+        // A single row outside strict mode still fails on a NULL (1048), unless IGNORE.
+        let guard = ignore || !strict && v.rows.len() > 1;
         for (row, values) in v.rows.iter_mut().enumerate() {
             for (i, e) in values.content.iter_mut().enumerate() {
+                let mut value = std::mem::replace(e, crate::ast_build::null());
                 if let Some(Some(kind)) = types.get(i) {
-                    let value = std::mem::replace(e, crate::ast_build::null());
-                    *e = store(*kind, value, &qualified(table, &names[i]), row + 1, strict);
+                    value = store(*kind, value, &qualified(table, &names[i]), row + 1, strict);
                 }
+                *e = if guard {
+                    not_null(table, &names[i], value, row + 1)
+                } else {
+                    value
+                };
             }
         }
         return;
     }
-    let names: Vec<String> = names.iter().map(|n| qualified(table, n)).collect();
+    let plain_names = names;
+    let names: Vec<String> = plain_names.iter().map(|n| qualified(table, n)).collect();
     if let SetExpr::Select(sel) = src.body.as_mut() {
         let plain = |i: &SelectItem| {
             matches!(
@@ -384,10 +434,11 @@ pub(crate) fn insert(ins: &mut Insert, columns: &[Ident], table: &TableInfo, str
                         SelectItem::ExprWithAlias { expr, alias } => (expr, alias),
                         _ => unreachable!("checked above"),
                     };
-                *item = SelectItem::ExprWithAlias {
-                    expr: store(kind, value, &names[i], 1, strict),
-                    alias,
-                };
+                let mut expr = store(kind, value, &names[i], 1, strict);
+                if !strict {
+                    expr = not_null(table, &plain_names[i], expr, 1);
+                }
+                *item = SelectItem::ExprWithAlias { expr, alias };
             }
             return;
         }

@@ -139,7 +139,7 @@ mod tests {
             e,
             SqlError::Syntax(
                 "You have an error in your SQL syntax; check the manual that corresponds to your \
-                 MySQL server version for the right syntax to use near 'FORM t' at line 1"
+                 MariaDB server version for the right syntax to use near 'FORM t' at line 1"
                     .into()
             )
         );

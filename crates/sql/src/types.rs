@@ -97,6 +97,14 @@ pub struct TableInfo {
 pub const INVISIBLE_KEY: &str = "_rowid_";
 
 impl TableInfo {
+    /// True for a view.
+    pub fn is_view(&self) -> bool {
+        self.create_sql
+            .trim_start()
+            .get(..11)
+            .is_some_and(|s| s.eq_ignore_ascii_case("CREATE VIEW"))
+    }
+
     /// True for a table without a PRIMARY KEY (keyed by [`INVISIBLE_KEY`]).
     pub fn has_invisible_key(&self) -> bool {
         self.autoinc.as_deref() == Some(INVISIBLE_KEY)
@@ -162,14 +170,8 @@ pub enum Stmt {
         /// `KILL QUERY`: stop the statement, keep the connection.
         query_only: bool,
     },
-    /// `DROP TABLE` naming tables that do not exist: the others are dropped (`ddl`, which
-    /// may drop nothing), then the statement fails with 1051 naming `unknown`.
-    DropTables {
-        /// Drops the tables that exist.
-        ddl: DdlStmt,
-        /// The tables that do not.
-        unknown: Vec<TableName>,
-    },
+    /// `DROP TABLE|VIEW` naming what does not exist or is of the other kind.
+    DropTables(DropTables),
     /// `CREATE TABLE table LIKE source`: the executor copies the source's definition.
     CreateLike {
         /// The new table.
@@ -209,6 +211,36 @@ pub enum Stmt {
     /// Accepted and without effect in tutti (`UNLOCK TABLES`, `ANALYZE TABLE`, `DO 1`, an
     /// empty statement, ...); the text says what it was.
     Noop(String),
+    /// A statement with the notes MariaDB gives with it (`CREATE TABLE IF NOT EXISTS` of
+    /// an existing table, `ALTER TABLE ... DROP COLUMN IF EXISTS` of a missing column).
+    Noted {
+        /// The notes.
+        notes: Vec<Note>,
+        /// What runs.
+        stmt: Box<Stmt>,
+    },
+}
+
+/// A note (`SHOW WARNINGS` level `Note`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    /// MySQL's code.
+    pub code: u16,
+    /// MySQL's text.
+    pub message: String,
+}
+
+impl Stmt {
+    /// `self` with `notes` (itself when there are none).
+    pub fn noted(self, notes: Vec<Note>) -> Stmt {
+        if notes.is_empty() {
+            return self;
+        }
+        Stmt::Noted {
+            notes,
+            stmt: Box::new(self),
+        }
+    }
 }
 
 /// What kind of SQLite statement a [`Query`] is.
@@ -270,6 +302,9 @@ pub struct Query {
     /// `SELECT SQL_CALC_FOUND_ROWS ... LIMIT n`: SQLite SQL (same parameters) counting the
     /// rows the query would return without its LIMIT, for `FOUND_ROWS()`.
     pub found_rows_sql: Option<String>,
+    /// `INSERT IGNORE ... VALUES`: the rows offered; each one not inserted was a duplicate
+    /// key MariaDB warns of (1062).
+    pub offered_rows: Option<u64>,
 }
 
 /// The rows a locking SELECT reads, and how to lock them.
@@ -297,6 +332,24 @@ pub struct DdlStmt {
     /// copying (a column's type changed), not one InnoDB does in place (ADD/DROP COLUMN,
     /// a DEFAULT, a longer VARCHAR, more ENUM members), which reports 0.
     pub copied_rows: bool,
+}
+
+/// `DROP TABLE|VIEW` naming objects that do not exist, or are of the other kind: those
+/// that do are dropped (`ddl`, which may drop nothing), then the statement fails naming
+/// `unknown` (1051, or 4092 for views), or notes them with `IF EXISTS`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DropTables {
+    /// Drops what exists (with `IF EXISTS`, also the unknown ones: another node may have
+    /// created them meanwhile).
+    pub ddl: DdlStmt,
+    /// What does not exist (for DROP VIEW, also the tables of `wrong_kind`).
+    pub unknown: Vec<TableName>,
+    /// Views named in DROP TABLE (1965), tables named in DROP VIEW (warning 1347).
+    pub wrong_kind: Vec<TableName>,
+    /// `DROP VIEW`.
+    pub views: bool,
+    /// `IF EXISTS`.
+    pub if_exists: bool,
 }
 
 /// Where a SET assignment goes.
@@ -407,6 +460,11 @@ pub enum Show {
     },
     /// `SHOW WARNINGS`.
     Warnings,
+    /// `SHOW COUNT(*) WARNINGS` / `SHOW COUNT(*) ERRORS`.
+    Count {
+        /// ERRORS.
+        errors: bool,
+    },
     /// `SHOW ERRORS`.
     Errors,
     /// `SHOW [STORAGE] ENGINES`.

@@ -1913,6 +1913,10 @@ pub enum ErrorKind {
     ER_SLAVE_HAS_MORE_GTIDS_THAN_MASTER = 1885,
     /// CONSTRAINT %`s failed for %`-.192s.%`-.192s (MariaDB)
     ER_CONSTRAINT_FAILED = 4025,
+    /// '%-.192s'.'%-.192s' is a view (MariaDB)
+    ER_IT_IS_A_VIEW = 1965,
+    /// Unknown VIEW: '%-.300s' (MariaDB)
+    ER_UNKNOWN_VIEW = 4092,
 }
 
 impl From<u16> for ErrorKind {
@@ -2807,6 +2811,8 @@ impl From<u16> for ErrorKind {
             1884_u16 => ErrorKind::ER_GTID_UNSAFE_BINLOG_SPLITTABLE_STATEMENT_AND_GTID_GROUP,
             1885_u16 => ErrorKind::ER_SLAVE_HAS_MORE_GTIDS_THAN_MASTER,
             4025_u16 => ErrorKind::ER_CONSTRAINT_FAILED,
+            1965_u16 => ErrorKind::ER_IT_IS_A_VIEW,
+            4092_u16 => ErrorKind::ER_UNKNOWN_VIEW,
             _ => panic!("Unknown error type {}", x),
         }
     }
@@ -2858,7 +2864,9 @@ impl ErrorKind {
             ErrorKind::ER_SP_FETCH_NO_DATA | ErrorKind::ER_SIGNAL_NOT_FOUND => b"02000",
             ErrorKind::ER_BAD_TABLE_ERROR
             | ErrorKind::ER_UNKNOWN_TABLE
-            | ErrorKind::ER_NO_SUCH_TABLE => b"42S02",
+            | ErrorKind::ER_NO_SUCH_TABLE
+            | ErrorKind::ER_IT_IS_A_VIEW
+            | ErrorKind::ER_UNKNOWN_VIEW => b"42S02",
             // MariaDB sends 22007 for 1366 (MySQL's manual says HY000).
             ErrorKind::ER_TRUNCATED_WRONG_VALUE
             | ErrorKind::ER_ILLEGAL_VALUE_FOR_TYPE

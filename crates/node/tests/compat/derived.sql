@@ -5,7 +5,7 @@ CREATE TABLE t1 SELECT a, id, b, c, d, e, g, h, i, j, p, q FROM src;
 SHOW CREATE TABLE t1;
 CREATE TABLE t2 SELECT * FROM src;
 SHOW CREATE TABLE t2;
-CREATE TABLE t3 SELECT 1, -1, 1.5, 00.50, 1e1, 'abc', NULL, a+1, a+i, c*2, c/3, a/2, e+1, 12345678+1, 99999*99999, i*i, -i, a*1.5 FROM src;
+CREATE TABLE t3 SELECT 1, -1, 1.5, 00.50, 1e1, 'abc', NULL, a+1, a+i, c*2, c/5, a/2, e+1, 12345678+1, 99999*99999, i*i, -i, a*1.5 FROM src;
 SHOW CREATE TABLE t3;
 CREATE TABLE t4 SELECT count(*), sum(a), sum(c), avg(a), avg(c), max(b), min(d), max(a), count(b) FROM src;
 SHOW CREATE TABLE t4;

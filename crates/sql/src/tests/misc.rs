@@ -52,7 +52,7 @@ fn mysql_executable_comments_and_hints() {
 
 #[test]
 fn syntax_errors_read_like_mysql() {
-    let prefix = "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near ";
+    let prefix = "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near ";
     assert_eq!(
         err("SELECT * FORM t"),
         SqlError::Syntax(format!("{prefix}'FORM t' at line 1"))

@@ -305,7 +305,7 @@ fn casts_and_functions() {
         ("CAST(x AS UNSIGNED)", "tutti_cast_int(\"x\", 1, 0)"),
         ("CAST(1.5 AS UNSIGNED)", "tutti_cast_int('1.5', 1, 1)"),
         ("CAST(x AS CHAR)", "CAST(\"x\" AS TEXT)"),
-        ("CAST(x AS CHAR(10))", "substr(CAST(\"x\" AS TEXT), 1, 10)"),
+        ("CAST(x AS CHAR(10))", "tutti_cast_char(\"x\", 10)"),
         ("CAST(x AS BINARY(2))", "tutti_cast_binary(\"x\", 2)"),
         (
             "CAST(x AS DECIMAL(10,2))",
@@ -328,7 +328,7 @@ fn casts_and_functions() {
             "tutti_cast_temporal(\"x\", 'time', 0, 0) COLLATE tutti_time",
         ),
         ("CONVERT(x, SIGNED)", "tutti_cast_int(\"x\", 0, 0)"),
-        ("CONVERT(x, CHAR(3))", "substr(CAST(\"x\" AS TEXT), 1, 3)"),
+        ("CONVERT(x, CHAR(3))", "tutti_cast_char(\"x\", 3)"),
         ("CONVERT(x USING utf8mb4)", "\"x\""),
         (
             "GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')",

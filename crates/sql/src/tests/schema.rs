@@ -6,11 +6,22 @@ use tutti_wsrep::Ddl;
 /// The statements of a schema change and the tables it touches.
 pub(crate) fn schema(sql: &str) -> (Vec<String>, Vec<TableName>) {
     match one(sql) {
-        Ok(Stmt::Ddl(DdlStmt {
-            ddl: Ddl::Schema { statements, .. },
-            tables,
-            ..
-        })) => (statements, tables),
+        Ok(
+            Stmt::Ddl(DdlStmt {
+                ddl: Ddl::Schema { statements, .. },
+                tables,
+                ..
+            })
+            | Stmt::DropTables(DropTables {
+                ddl:
+                    DdlStmt {
+                        ddl: Ddl::Schema { statements, .. },
+                        tables,
+                        ..
+                    },
+                ..
+            }),
+        ) => (statements, tables),
         other => panic!("{sql}: {other:?}"),
     }
 }
@@ -323,7 +334,7 @@ fn drop_truncate_rename() {
     );
     // the tables that exist are dropped, then 1051 names the others
     match one("DROP TABLE t, a, other.b").unwrap() {
-        Stmt::DropTables {
+        Stmt::DropTables(DropTables {
             ddl:
                 DdlStmt {
                     ddl: Ddl::Schema { statements, .. },
@@ -331,7 +342,10 @@ fn drop_truncate_rename() {
                     copied_rows: false,
                 },
             unknown,
-        } => {
+            if_exists: false,
+            views: false,
+            ..
+        }) => {
             assert_eq!(statements, [r#"DROP TABLE "app.t""#]);
             assert_eq!(tables, [app("t")]);
             assert_eq!(unknown, [app("a"), TableName::new("other", "b")]);

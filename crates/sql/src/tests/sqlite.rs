@@ -42,6 +42,14 @@ fn run(c: &Connection, env: &TestEnv, sql: &str, params: &[V]) -> Vec<Vec<V>> {
             Stmt::Ddl(DdlStmt {
                 ddl: Ddl::Schema { statements, .. },
                 ..
+            })
+            | Stmt::DropTables(DropTables {
+                ddl:
+                    DdlStmt {
+                        ddl: Ddl::Schema { statements, .. },
+                        ..
+                    },
+                ..
             }) => {
                 for s in statements {
                     c.execute_batch(&s).unwrap_or_else(|e| panic!("{s}: {e}"));

@@ -19,7 +19,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
 use super::decimal::value::Decimal;
-use super::stored::Target;
+use super::stored::{Target, CODE_OUT_OF_RANGE};
 use super::PURE;
 
 /// The number of bits `raw` sets, as MariaDB converts it to a BIT (None: more than 64).
@@ -81,8 +81,8 @@ fn store(ctx: &Context<'_>, bits: Option<u64>) -> Result<Value> {
     };
     let v = match bits {
         Some(v) if v <= max => v,
-        _ if !target.strict => max,
-        _ => return Err(target.too_long()),
+        _ if target.strict => return Err(target.too_long()),
+        _ => target.adjust(CODE_OUT_OF_RANGE, target.out_of_range(), max)?,
     };
     i64::try_from(v)
         .map(Value::Integer)

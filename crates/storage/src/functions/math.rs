@@ -239,18 +239,14 @@ fn scale_of(x: f64) -> i64 {
 }
 
 fn modulo(a: Num, b: Num) -> Option<Value> {
+    if b.f64() == 0.0 {
+        super::diagnostics::warn(1365, "Division by 0");
+        return None;
+    }
     Some(match (a, b) {
-        (Num::Int(x), Num::Int(y)) => {
-            if y == 0 {
-                return None;
-            }
-            Value::Integer(x.wrapping_rem(y))
-        }
+        (Num::Int(x), Num::Int(y)) => Value::Integer(x.wrapping_rem(y)),
         (a, b) => {
             let (x, y) = (a.f64(), b.f64());
-            if y == 0.0 {
-                return None;
-            }
             let r = x % y;
             let dec = |n: Num| match n {
                 Num::Dec(v) => Some(scale_of(v)),

@@ -10,6 +10,7 @@ mod bits;
 mod calendar;
 mod clock;
 mod decimal;
+mod diagnostics;
 mod general_ci;
 mod hash;
 mod interval;
@@ -28,6 +29,7 @@ mod unsigned;
 mod user_locks;
 mod variables;
 
+pub use diagnostics::{clear_conditions, raise, take_conditions, warn, Condition, Level, MAX_KEPT};
 pub use settings::{set_function_settings, FunctionSettings, TimeZone};
 pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,

@@ -34,8 +34,14 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Error, Result};
 
 use super::decimal::value::{Decimal, Parsed};
+use super::diagnostics::{self, Level};
 use super::temporal::{self, Kind};
 use super::PURE;
+
+/// MySQL's codes of the adjustments (warnings outside strict mode).
+pub(crate) const CODE_OUT_OF_RANGE: u16 = 1264;
+pub(crate) const CODE_TRUNCATED: u16 = 1265;
+pub(crate) const CODE_INCORRECT: u16 = 1366;
 
 /// Message prefix of a value out of a column's range (MySQL error 1264).
 pub const OUT_OF_RANGE: &str = "Out of range value for column";
@@ -119,6 +125,23 @@ impl Target {
         q.rsplit('.').next().unwrap_or(q).trim_matches('`')
     }
 
+    /// `value` outside strict mode, with `e` as warning `code`, as MariaDB adjusts; `e` in
+    /// strict mode.
+    pub fn adjust<T>(&self, code: u16, e: Error, value: T) -> Result<T> {
+        if self.strict {
+            return Err(e);
+        }
+        diagnostics::warn_error(code, &e);
+        Ok(value)
+    }
+
+    /// Note 1265 (data truncated): a value kept with less than it had (a DECIMAL's extra
+    /// digits, a date's time, spaces cut), in any mode.
+    pub fn note_truncated(&self) {
+        let msg = format!("{DATA_TRUNCATED} '{}' at row {}", self.short(), self.row);
+        diagnostics::raise(Level::Note, CODE_TRUNCATED, msg);
+    }
+
     /// Error 1264.
     pub fn out_of_range(&self) -> Error {
         let msg = format!("{OUT_OF_RANGE} '{}' at row {}", self.short(), self.row);
@@ -155,15 +178,25 @@ impl Target {
             ValueRef::Text(t) | ValueRef::Blob(t) => {
                 let text = String::from_utf8_lossy(t);
                 match Decimal::parse(&text) {
-                    (Some(d), Parsed::Whole) => Stored::Exact(d),
+                    (Some(d), Parsed::Whole) => {
+                        // MariaDB reads the number and notes the spaces after it.
+                        if text.ends_with(|c: char| c.is_ascii_whitespace()) {
+                            self.note_truncated();
+                        }
+                        Stored::Exact(d)
+                    }
                     // Outside strict mode: the numeric prefix, or 0; a huge number clamps.
-                    (Some(d), Parsed::Prefix) if !self.strict => Stored::Exact(d),
+                    (Some(d), Parsed::Prefix) if !self.strict => {
+                        self.adjust(CODE_TRUNCATED, self.truncated(), Stored::Exact(d))?
+                    }
                     (Some(_), Parsed::Nothing) if !self.strict => {
-                        Stored::Exact(Decimal::from_i64(0))
+                        let zero = Stored::Exact(Decimal::from_i64(0));
+                        self.adjust(CODE_INCORRECT, self.incorrect(&text), zero)?
                     }
                     (None, _) if !self.strict => {
                         let negative = text.trim_start().starts_with('-');
-                        Stored::Double(if negative { f64::MIN } else { f64::MAX })
+                        let max = Stored::Double(if negative { f64::MIN } else { f64::MAX });
+                        self.adjust(CODE_OUT_OF_RANGE, self.out_of_range(), max)?
                     }
                     (None, _) => return Err(self.out_of_range()),
                     (Some(_), Parsed::Prefix | Parsed::Nothing) if self.copy => {
@@ -196,8 +229,11 @@ fn int_store(ctx: &Context<'_>) -> Result<Value> {
     match n {
         // A negative value never fits an unsigned column, even if it rounds to 0.
         Some(n) if (min..=max).contains(&n) && !(min == 0 && negative) => Ok(Value::Integer(n)),
-        _ if !target.strict => Ok(Value::Integer(if negative { min } else { max })),
-        _ => Err(target.out_of_range()),
+        _ => target.adjust(
+            CODE_OUT_OF_RANGE,
+            target.out_of_range(),
+            Value::Integer(if negative { min } else { max }),
+        ),
     }
 }
 
@@ -211,8 +247,11 @@ fn real_store(ctx: &Context<'_>) -> Result<Value> {
     };
     match x {
         x if x.is_finite() => Ok(Value::Real(x)),
-        _ if !target.strict => Ok(Value::Real(if x < 0.0 { f64::MIN } else { f64::MAX })),
-        _ => Err(target.out_of_range()),
+        _ => target.adjust(
+            CODE_OUT_OF_RANGE,
+            target.out_of_range(),
+            Value::Real(if x < 0.0 { f64::MIN } else { f64::MAX }),
+        ),
     }
 }
 
@@ -285,11 +324,15 @@ fn str_store(ctx: &Context<'_>) -> Result<Value> {
             .nth(max as usize)
             .map_or(kept.len(), |(i, _)| i)
     };
-    if !target.strict || kept[end..].bytes().all(|b| b == b' ') {
-        Ok(Value::Text(kept[..end].to_string()))
-    } else {
-        Err(target.too_long())
+    let cut = Value::Text(kept[..end].to_string());
+    if kept[end..].bytes().all(|b| b == b' ') {
+        target.note_truncated();
+        return Ok(cut);
     }
+    if target.strict {
+        return Err(target.too_long());
+    }
+    target.adjust(CODE_TRUNCATED, target.truncated(), cut)
 }
 
 /// The temporal kind and fraction digits of arguments 1 and 2.
@@ -337,7 +380,13 @@ fn canonical(raw: ValueRef<'_>, text: &str, kind: Kind, fsp: u32) -> Option<Stri
 /// `tutti_temporal_store(x, kind, fsp, column, row)`.
 fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
     let (kind, fsp) = kind_and_fsp(ctx)?;
-    let target = Target::of(ctx, 3, kind.word())?;
+    // A YEAR's message names it an integer, as MariaDB's does.
+    let word = if kind == Kind::Year {
+        "integer"
+    } else {
+        kind.word()
+    };
+    let target = Target::of(ctx, 3, word)?;
     let raw = ctx.get_raw(0);
     let Some(text) = text_of(raw) else {
         return Ok(Value::Null);
@@ -346,11 +395,41 @@ fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
         return year(raw, &text, &target);
     }
     match canonical(raw, &text, kind, fsp) {
-        Some(t) => Ok(Value::Text(t)),
-        None if !target.strict => Ok(Value::Text(lenient(&text, kind, fsp))),
-        // "Incorrect date value: '…' for column … at row N" (the target's kind is the word).
-        None => Err(target.incorrect(&text)),
+        Some(t) => {
+            if loses_precision(raw, &text, kind) {
+                target.note_truncated();
+            }
+            Ok(Value::Text(t))
+        }
+        // "Incorrect date value: '…' for column … at row N" (the target's kind is the word);
+        // outside strict mode a TIME beyond the range is 1264, anything else 1265.
+        None => {
+            let beyond = kind == Kind::Time && temporal::clamped_time(&text).hours == 838;
+            let (code, warning) = if beyond {
+                (CODE_OUT_OF_RANGE, target.out_of_range())
+            } else {
+                (CODE_TRUNCATED, target.truncated())
+            };
+            if target.strict {
+                return Err(target.incorrect(&text));
+            }
+            target.adjust(code, warning, Value::Text(lenient(&text, kind, fsp)))
+        }
     }
+}
+
+/// A string that keeps less as a `kind` than it says (MariaDB's note 1265): a DATE given
+/// a time of day, a fraction of more than six digits.
+fn loses_precision(raw: ValueRef<'_>, text: &str, kind: Kind) -> bool {
+    if !matches!(raw, ValueRef::Text(_)) {
+        return false;
+    }
+    if kind == Kind::Date {
+        let time = |p: temporal::Parts| p.hour + p.minute + p.second + p.micros > 0;
+        return temporal::parse_datetime(text).is_some_and(time);
+    }
+    let fraction = text.trim_end().rsplit_once('.').map(|(_, f)| f);
+    fraction.is_some_and(|f| f.len() > 6 && f.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// What MariaDB stores outside strict mode for a value that is no `kind`: a TIME beyond
@@ -472,7 +551,10 @@ fn year(raw: ValueRef<'_>, text: &str, target: &Target) -> Result<Value> {
         Some(Stored::Exact(d)) => d.round_to(0).to_i64(),
         Some(Stored::Double(x)) => Some(x.round() as i64),
     };
-    let two_digit_string = matches!(raw, ValueRef::Text(_)) && text.trim().len() <= 2;
+    let digits = text.trim();
+    let two_digit_string = matches!(raw, ValueRef::Text(_))
+        && (1..=2).contains(&digits.len())
+        && digits.bytes().all(|b| b.is_ascii_digit());
     let year = match n {
         Some(0) if two_digit_string => Some(2000),
         Some(n) => temporal::year_of_number(n),
@@ -480,12 +562,24 @@ fn year(raw: ValueRef<'_>, text: &str, target: &Target) -> Result<Value> {
     };
     match year {
         Some(y) => Ok(Value::Integer(y)),
-        None if !target.strict => Ok(Value::Integer(0)),
-        None => Err(target.out_of_range()),
+        None => target.adjust(CODE_OUT_OF_RANGE, target.out_of_range(), Value::Integer(0)),
     }
 }
 
+/// `tutti_not_null(x, default, column, row)`: `x`, or `default` with warning 1048 when
+/// `x` is NULL (a NULL written into a NOT NULL column outside strict mode).
+fn not_null(ctx: &Context<'_>) -> Result<Value> {
+    let value: Value = ctx.get(0)?;
+    if value != Value::Null {
+        return Ok(value);
+    }
+    let column: String = ctx.get(2)?;
+    diagnostics::warn(1048, format!("Column '{column}' cannot be null"));
+    ctx.get(1)
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("tutti_not_null", 4, PURE, not_null)?;
     for n in [3, 4] {
         c.create_scalar_function("tutti_real_store", n, PURE, real_store)?;
     }

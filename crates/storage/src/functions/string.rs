@@ -250,7 +250,26 @@ fn quote(s: &[u8]) -> Vec<u8> {
     out
 }
 
+/// `tutti_cast_char(x, n)`: `CAST(x AS CHAR(n))`, the first `n` characters of `x`'s
+/// text, with MariaDB's warning 1292 when it cuts.
+fn cast_char(ctx: &Context<'_>) -> Result<Option<String>> {
+    let n = ctx.get::<i64>(1)?.max(0) as usize;
+    if matches!(ctx.get_raw(0), ValueRef::Null) {
+        return Ok(None);
+    }
+    let text = text_of(ctx.get_raw(0));
+    match text.char_indices().nth(n) {
+        None => Ok(Some(text)),
+        Some((end, _)) => {
+            let msg = format!("Truncated incorrect CHAR({n}) value: '{text}'");
+            super::diagnostics::warn(1292, msg);
+            Ok(Some(text[..end].to_string()))
+        }
+    }
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("tutti_cast_char", 2, PURE, cast_char)?;
     c.create_scalar_function("tutti_cut_bytes", 2, PURE, |ctx| {
         let n = ctx.get::<i64>(1)?.max(0) as usize;
         Ok(match ctx.get_raw(0) {

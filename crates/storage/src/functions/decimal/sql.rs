@@ -23,7 +23,8 @@ use rusqlite::{Connection, Result};
 
 use super::collation;
 use super::value::{div_precision_increment, Decimal, MAX_PRECISION, MAX_SCALE};
-use crate::functions::stored::{Stored, Target};
+use crate::functions::diagnostics;
+use crate::functions::stored::{Stored, Target, CODE_OUT_OF_RANGE};
 use crate::functions::PURE;
 
 /// A numeric argument.
@@ -117,14 +118,24 @@ fn store(ctx: &Context<'_>) -> Result<Value> {
         Some(Stored::Exact(d)) => d,
         Some(Stored::Double(x)) => match Decimal::from_f64(x) {
             Some(d) => d,
-            None if !target.strict => Decimal::max_of(p, s, x < 0.0),
-            None => return Err(target.out_of_range()),
+            None => {
+                let max = Decimal::max_of(p, s, x < 0.0);
+                target.adjust(CODE_OUT_OF_RANGE, target.out_of_range(), max)?
+            }
         },
     };
     match fit(&d, p, s) {
-        Ok(d) => Ok(Value::Text(d.to_string())),
-        Err(max) if !target.strict => Ok(Value::Text(max.to_string())),
-        Err(_) => Err(target.out_of_range()),
+        Ok(r) => {
+            if r.cmp(&d) != std::cmp::Ordering::Equal {
+                target.note_truncated();
+            }
+            Ok(Value::Text(r.to_string()))
+        }
+        Err(max) => target.adjust(
+            CODE_OUT_OF_RANGE,
+            target.out_of_range(),
+            Value::Text(max.to_string()),
+        ),
     }
 }
 
@@ -239,6 +250,19 @@ impl Aggregate<Sum, Value> for DecimalAggregate {
     }
 }
 
+/// MySQL's code for a division by zero (`ER_DIVISION_BY_ZERO`), a warning in a SELECT.
+const DIVISION_BY_ZERO: u16 = 1365;
+
+/// A non-NULL value divided by zero: NULL, with MariaDB's warning.
+fn by_zero(ctx: &Context<'_>) -> bool {
+    let zero = match arg(ctx.get_raw(1)) {
+        Arg::Exact(d) => d.is_zero(),
+        Arg::Double(x) => x == 0.0,
+        Arg::Null => false,
+    };
+    zero && !matches!(arg(ctx.get_raw(0)), Arg::Null)
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
     let ops: [(&str, Exact, Float); 5] = [
         ("tutti_dec_add", |a, b| Some(a.add(b)), |a, b| a + b),
@@ -248,7 +272,14 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         ("tutti_dec_mod", Decimal::rem, |a, b| a % b),
     ];
     for (name, e, f) in ops {
-        c.create_scalar_function(name, 2, PURE, move |ctx| Ok(binary(ctx, e, f)))?;
+        let divides = matches!(name, "tutti_dec_div" | "tutti_dec_mod");
+        c.create_scalar_function(name, 2, PURE, move |ctx| {
+            if divides && by_zero(ctx) {
+                diagnostics::warn(DIVISION_BY_ZERO, "Division by 0");
+                return Ok(Value::Null);
+            }
+            Ok(binary(ctx, e, f))
+        })?;
     }
     c.create_scalar_function("tutti_dec_neg", 1, PURE, |ctx| {
         Ok(unary(ctx, |d| Value::Text(d.neg().to_string()), |x| -x))
