@@ -298,10 +298,17 @@ fn qualified(table: &TableInfo, column: &str) -> String {
 }
 
 /// The value assigned to `column`, as the column stores it.
+/// Outside strict mode a NULL into a NOT NULL column is its implicit default, as in MariaDB
+/// (SQLite's `UPDATE OR IGNORE` would skip the row).
 pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr, strict: bool) -> Expr {
-    match storage_of(table, column) {
+    let value = match storage_of(table, column) {
         Some(kind) => store(kind, value, &qualified(table, column), 1, strict),
         None => value,
+    };
+    if strict {
+        value
+    } else {
+        not_null(table, column, value, 1)
     }
 }
 

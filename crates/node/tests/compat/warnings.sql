@@ -72,3 +72,10 @@ SELECT * FROM nn ORDER BY id;
 SET sql_mode = DEFAULT;
 SELECT CAST('hello' AS CHAR(3)), CONVERT('hello', CHAR(8));
 SHOW WARNINGS;
+-- the same for UPDATE IGNORE, and an UPDATE outside strict mode
+UPDATE IGNORE nn SET a = NULL WHERE id = 2;
+SHOW WARNINGS;
+SET sql_mode = '';
+UPDATE nn SET b = NULL WHERE id > 3;
+SET sql_mode = DEFAULT;
+SELECT * FROM nn ORDER BY id;

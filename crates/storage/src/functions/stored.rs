@@ -579,7 +579,8 @@ fn not_null(ctx: &Context<'_>) -> Result<Value> {
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
-    c.create_scalar_function("tutti_not_null", 4, PURE, not_null)?;
+    // Volatile: evaluated (and warning) once per row even for a constant NULL.
+    c.create_scalar_function("tutti_not_null", 4, super::VOLATILE, not_null)?;
     for n in [3, 4] {
         c.create_scalar_function("tutti_real_store", n, PURE, real_store)?;
     }
