@@ -24,8 +24,19 @@ use sqlparser::ast::{
 
 use crate::ast_build::{binop, nested};
 
-/// Aggregate functions (MariaDB's), by lower-case name.
-pub(crate) const AGGREGATES: [&str; 18] = [
+/// MariaDB's standard deviation and variance aggregates, by lower-case name.
+pub(crate) const DEVIATIONS: [&str; 7] = [
+    "std",
+    "stddev",
+    "stddev_pop",
+    "stddev_samp",
+    "variance",
+    "var_pop",
+    "var_samp",
+];
+
+/// The other aggregate functions (MariaDB's), by lower-case name.
+const AGGREGATES: [&str; 11] = [
     "count",
     "sum",
     "min",
@@ -37,13 +48,6 @@ pub(crate) const AGGREGATES: [&str; 18] = [
     "bit_or",
     "bit_and",
     "bit_xor",
-    "std",
-    "stddev",
-    "stddev_pop",
-    "stddev_samp",
-    "variance",
-    "var_pop",
-    "var_samp",
 ];
 
 /// Moves the HAVING condition of a non-aggregate query without GROUP BY into WHERE.
@@ -200,6 +204,7 @@ pub(crate) fn is_aggregate(f: &Function) -> bool {
     f.over.is_none()
         && AGGREGATES
             .iter()
+            .chain(&DEVIATIONS)
             .any(|a| f.name.to_string().eq_ignore_ascii_case(a))
 }
 

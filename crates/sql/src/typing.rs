@@ -801,16 +801,7 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     let Expr::Function(f) = e else { return None };
     let name = function_name(f);
     let name = name.as_str();
-    const DEVIATIONS: [&str; 7] = [
-        "std",
-        "stddev",
-        "stddev_pop",
-        "stddev_samp",
-        "variance",
-        "var_pop",
-        "var_samp",
-    ];
-    if !DEVIATIONS.contains(&name) || f.over.is_some() || f.filter.is_some() {
+    if !crate::having::DEVIATIONS.contains(&name) || f.over.is_some() || f.filter.is_some() {
         return None;
     }
     let [x] = args(f)[..] else { return None };

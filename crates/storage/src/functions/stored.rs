@@ -403,6 +403,7 @@ fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
         }
         // "Incorrect date value: '…' for column … at row N" (the target's kind is the word);
         // outside strict mode a TIME beyond the range is 1264, anything else 1265.
+        None if target.strict => Err(target.incorrect(&text)),
         None => {
             let beyond = kind == Kind::Time && temporal::clamped_time(&text).hours == 838;
             let (code, warning) = if beyond {
@@ -410,9 +411,6 @@ fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
             } else {
                 (CODE_TRUNCATED, target.truncated())
             };
-            if target.strict {
-                return Err(target.incorrect(&text));
-            }
             target.adjust(code, warning, Value::Text(lenient(&text, kind, fsp)))
         }
     }
