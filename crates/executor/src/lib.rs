@@ -38,6 +38,8 @@ pub mod vars;
 pub use error::ExecError;
 pub use result::{Column, ColumnKind, Response, ResultSet};
 pub use session::{PreparedInfo, Session};
+/// MariaDB's text of a FLOAT or DOUBLE value (for the wire).
+pub use tutti_storage::real_text;
 
 use parking_lot::Mutex;
 use std::collections::HashMap;

@@ -58,6 +58,8 @@ pub struct Column {
     pub kind: ColumnKind,
     /// UNSIGNED integer.
     pub unsigned: bool,
+    /// The fixed decimals of a FLOAT(M,D) or DOUBLE(M,D) column.
+    pub decimals: Option<u8>,
 }
 
 impl Column {
@@ -67,6 +69,7 @@ impl Column {
             name: name.into(),
             kind: ColumnKind::Text,
             unsigned: false,
+            decimals: None,
         }
     }
     /// A TEXT column (SHOW results that MariaDB sends as BLOBs of characters).
@@ -82,6 +85,7 @@ impl Column {
             name: name.into(),
             kind: ColumnKind::LongLong,
             unsigned: false,
+            decimals: None,
         }
     }
 }
@@ -152,6 +156,12 @@ pub fn kind_of_decltype(decl: Option<&str>) -> Option<(ColumnKind, bool)> {
         _ => Text,
     };
     Some((kind, unsigned))
+}
+
+/// The fixed decimals of a FLOAT(M,D)/DOUBLE(M,D) declared type.
+pub fn decimals_of_decltype(decl: Option<&str>) -> Option<u8> {
+    let d = tutti_sql::RealType::of_decl(decl?)?.decimals()?;
+    u8::try_from(d).ok()
 }
 
 /// The column kind of a computed column, from its first non-NULL value.

@@ -220,7 +220,10 @@ fn display_type(decl: &str, members: Option<&[String]>) -> String {
         "bigint" => int("bigint", 20, 20),
         "year" => "year(4)".into(),
         "json" => "longtext".into(),
-        "real" | "double" => "double".into(),
+        "real" | "double" | "float" => match tutti_sql::RealType::of_decl(decl) {
+            Some(t) => t.display(),
+            None => d,
+        },
         "char" | "binary" if width.is_none() => format!("{base}(1)"),
         "decimal" => match DecimalType::of_decl(decl) {
             Some(t) => format!("decimal({},{})", t.precision, t.scale),

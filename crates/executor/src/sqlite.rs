@@ -12,7 +12,7 @@ use tutti_storage::Session as SqliteSession;
 use tutti_storage::{apply_changeset, deferred_fk_violations, run_cached, AutoInc};
 use tutti_wsrep::Value;
 
-use crate::result::{kind_of_decltype, kind_of_values, Column, ResultSet};
+use crate::result::{decimals_of_decltype, kind_of_decltype, kind_of_values, Column, ResultSet};
 use crate::{error::from_sqlite, ExecError};
 
 pub(crate) fn to_sql(v: &Value) -> ToSqlOutput<'_> {
@@ -75,10 +75,12 @@ pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet
                     false,
                 )
             });
+            let decimals = decimals_of_decltype(decl.as_deref());
             Column {
                 name,
                 kind,
                 unsigned,
+                decimals,
             }
         })
         .collect();
@@ -147,6 +149,7 @@ pub fn describe(conn: &Connection, sql: &str) -> Result<(usize, Vec<Column>), Ex
                 name: c.name().to_string(),
                 kind,
                 unsigned,
+                decimals: decimals_of_decltype(c.decl_type()),
             }
         })
         .collect();

@@ -201,9 +201,9 @@ impl Shim {
                 match (c.kind, v) {
                     // A YEAR shows four digits (0 is 0000), as MariaDB sends it.
                     (ColumnKind::Year, Value::Int(y)) => {
-                        rw.write_col(Cell(&Value::Text(format!("{y:04}"))))?
+                        rw.write_col(Cell(&Value::Text(format!("{y:04}")), c))?
                     }
-                    _ => rw.write_col(Cell(v))?,
+                    _ => rw.write_col(Cell(v, c))?,
                 }
             }
             rw.end_row().await?;

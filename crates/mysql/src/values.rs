@@ -6,7 +6,7 @@
 
 use opensrv_mysql::{Column, ColumnFlags, ColumnType, ToMysqlValue, ValueInner};
 use std::io::{self, Write};
-use tutti_executor::{Column as ExecColumn, ColumnKind};
+use tutti_executor::{real_text, Column as ExecColumn, ColumnKind};
 use tutti_wsrep::Value;
 
 /// The wire column for an executor column.
@@ -42,6 +42,7 @@ pub fn column(c: &ExecColumn) -> Column {
         _ => {}
     }
     let (charset, column_length, decimals) = definition(c.kind, c.unsigned);
+    let decimals = c.decimals.unwrap_or(decimals);
     if charset == BINARY && !matches!(c.kind, Blob | Bit) {
         // MariaDB flags every column with the binary character set as BINARY.
         colflags |= ColumnFlags::BINARY_FLAG;
@@ -105,12 +106,13 @@ fn lenenc(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
     w.write_all(b)
 }
 
-/// A DOUBLE as MariaDB prints it: the shortest digits that read back the same value, in
-/// exponent form below 1e-15 and from 2^64 up (`1.2345678e-16`, `1.5e20`), fixed otherwise;
-/// -0 prints as 0. Integral values below 2^64 print as integers, unlike
+/// A REAL in a column that is no FLOAT or DOUBLE: the shortest digits that read back the
+/// same value, in exponent form below 1e-15 and from 2^64 up (`1.2345678e-16`, `1.5e20`),
+/// fixed otherwise; -0 prints as 0. Integral values below 2^64 print as integers, unlike
 /// MariaDB's DOUBLE (`1e19`): SQLite holds a BIGINT UNSIGNED above 2^63 as a REAL, and its
-/// digits must read as the integer they are.
-fn real_text(r: f64) -> String {
+/// digits must read as the integer they are. FLOAT and DOUBLE columns print as MariaDB
+/// prints them (storage's `real_text`).
+fn integral_text(r: f64) -> String {
     if r == 0.0 {
         return "0".into();
     }
@@ -130,8 +132,8 @@ fn real_text(r: f64) -> String {
     }
 }
 
-/// A result cell.
-pub struct Cell<'a>(pub &'a Value);
+/// A result cell, and its column.
+pub struct Cell<'a>(pub &'a Value, pub &'a ExecColumn);
 
 impl Cell<'_> {
     fn as_i64(&self) -> i64 {
@@ -154,7 +156,13 @@ impl Cell<'_> {
         match self.0 {
             Value::Null => Vec::new(),
             Value::Int(i) => i.to_string().into_bytes(),
-            Value::Real(r) => real_text(*r).into_bytes(),
+            Value::Real(r) => match self.1.kind {
+                ColumnKind::Float | ColumnKind::Double => {
+                    let single = self.1.kind == ColumnKind::Float;
+                    real_text(*r, single, self.1.decimals.map(u32::from)).into_bytes()
+                }
+                _ => integral_text(*r).into_bytes(),
+            },
             Value::Text(t) => t.as_bytes().to_vec(),
             Value::Blob(b) => b.clone(),
         }
@@ -346,7 +354,9 @@ mod tests {
             decimals: 0,
         };
         let mut out = Vec::new();
-        Cell(&v).to_mysql_bin(&mut out, &c).unwrap();
+        Cell(&v, &ExecColumn::text("c"))
+            .to_mysql_bin(&mut out, &c)
+            .unwrap();
         out
     }
 
@@ -366,7 +376,7 @@ mod tests {
             // A BIGINT UNSIGNED held as a REAL (MariaDB's DOUBLE would print 1e19).
             (1e19, "10000000000000000000"),
         ] {
-            assert_eq!(real_text(r), text);
+            assert_eq!(integral_text(r), text);
         }
     }
 
@@ -396,8 +406,21 @@ mod tests {
             vec![7, 0xe8, 0x07, 2, 29, 13, 5, 9]
         );
         let mut t = Vec::new();
-        Cell(&Value::Real(3.0)).to_mysql_text(&mut t).unwrap();
+        Cell(&Value::Real(3.0), &ExecColumn::text("c"))
+            .to_mysql_text(&mut t)
+            .unwrap();
         assert_eq!(t, b"\x013");
+        let text = |v: f64, kind, decimals| {
+            let c = ExecColumn {
+                kind,
+                decimals,
+                ..ExecColumn::text("c")
+            };
+            String::from_utf8(Cell(&Value::Real(v), &c).text()).unwrap()
+        };
+        assert_eq!(text(1e15, ColumnKind::Double, None), "1e15");
+        assert_eq!(text(f64::from(1.1f32), ColumnKind::Float, None), "1.1");
+        assert_eq!(text(0.0, ColumnKind::Double, Some(2)), "0.00");
     }
 
     #[test]

@@ -151,9 +151,12 @@ pub(crate) fn column(
     binary_default: bool,
 ) -> Result<ColumnOut, SqlError> {
     if matches!(def.data_type, DataType::Bit(Some(n)) if n > 64) {
-        return Err(SqlError::TooBigDisplayWidth(def.name.value.clone()));
+        return Err(SqlError::TooBigDisplayWidth {
+            column: def.name.value.clone(),
+            max: 64,
+        });
     }
-    let mapped = map_type(&def.data_type)?;
+    let mapped = map_type(&def.data_type).map_err(|e| e.in_column(&def.name.value))?;
     let mut out = ColumnOut {
         name: def.name.value.clone(),
         nocase: mapped.text_like && !binary_default,

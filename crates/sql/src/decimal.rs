@@ -37,13 +37,19 @@ impl DecimalType {
     /// above precision).
     pub fn new(precision: u64, scale: u64) -> Result<DecimalType, SqlError> {
         if precision > MAX_PRECISION {
-            return Err(SqlError::TooBigPrecision(precision));
+            return Err(SqlError::TooBigPrecision {
+                precision,
+                column: String::new(),
+            });
         }
         if scale > MAX_SCALE {
-            return Err(SqlError::TooBigScale(scale));
+            return Err(SqlError::TooBigScale {
+                column: String::new(),
+                max: MAX_SCALE,
+            });
         }
         if scale > precision {
-            return Err(SqlError::ScaleAbovePrecision);
+            return Err(SqlError::ScaleAbovePrecision(String::new()));
         }
         Ok(DecimalType {
             precision: precision.max(1) as u32,
@@ -144,9 +150,19 @@ mod tests {
         assert_eq!(t.decl(), "DECIMAL TEXT(10,2)");
         assert_eq!(DecimalType::of_decl(&t.decl()), Some(t));
         assert_eq!(DecimalType::of_decl("DECIMAL(10,2)"), None);
-        assert_eq!(DecimalType::new(66, 2), Err(SqlError::TooBigPrecision(66)));
-        assert_eq!(DecimalType::new(65, 39), Err(SqlError::TooBigScale(39)));
-        assert_eq!(DecimalType::new(5, 6), Err(SqlError::ScaleAbovePrecision));
+        let named = |p, s| DecimalType::new(p, s).map_err(|e| e.in_column("a").to_string());
+        assert_eq!(
+            named(66, 2),
+            Err("Too big precision 66 specified for 'a'. Maximum is 65".into())
+        );
+        assert_eq!(
+            named(65, 39),
+            Err("Too big scale specified for 'a'. Maximum is 38".into())
+        );
+        assert_eq!(
+            named(5, 6),
+            Err("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column 'a')".into())
+        );
     }
 
     #[test]

@@ -36,18 +36,24 @@ pub enum SqlError {
     /// DROP COLUMN of a column the table does not have (MySQL 1091).
     #[error("Can't DROP COLUMN `{0}`; check that it exists")]
     NoSuchColumnToDrop(String),
-    /// A DECIMAL precision above 65 (MySQL 1426).
-    #[error("Too big precision {0} specified. Maximum is 65")]
-    TooBigPrecision(u64),
-    /// A DECIMAL scale above 38 (MySQL 1425).
-    #[error("Too big scale {0} specified. Maximum is 38")]
-    TooBigScale(u64),
-    /// A DECIMAL scale above its precision (MySQL 1427).
-    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D")]
-    ScaleAbovePrecision,
-    /// A BIT wider than 64 (MySQL 1439), with the column's name.
-    #[error("Display width out of range for '{0}' (max = 64)")]
-    TooBigDisplayWidth(String),
+    /// A DECIMAL precision above 65 (MySQL 1426), with the column (or expression) named.
+    #[error("Too big precision {precision} specified for '{column}'. Maximum is 65")]
+    TooBigPrecision { precision: u64, column: String },
+    /// A scale above the type's most (MySQL 1425): 38 for DECIMAL, 30 for FLOAT/DOUBLE.
+    #[error("Too big scale specified for '{column}'. Maximum is {max}")]
+    TooBigScale { column: String, max: u64 },
+    /// A scale above its precision (MySQL 1427).
+    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{0}')")]
+    ScaleAbovePrecision(String),
+    /// A BIT wider than 64 or a FLOAT/DOUBLE(M,D) wider than 255 (MySQL 1439).
+    #[error("Display width out of range for '{column}' (max = {max})")]
+    TooBigDisplayWidth { column: String, max: u64 },
+    /// A view reading a table or column that no longer exists (MySQL 1356).
+    #[error("View '{0}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them")]
+    InvalidView(String),
+    /// A FLOAT(p) with p above 53 (MySQL 1063).
+    #[error("Incorrect column specifier for column '{0}'")]
+    WrongFieldSpec(String),
     /// A DEFAULT the column cannot hold (MySQL 1067).
     #[error("Invalid default value")]
     InvalidDefault,
@@ -57,6 +63,24 @@ pub enum SqlError {
 }
 
 impl SqlError {
+    /// A type error with the column (or expression) it is about named: the type checks
+    /// ([`crate::DecimalType::new`]) do not know the name.
+    pub(crate) fn in_column(self, name: &str) -> SqlError {
+        let column = name.to_string();
+        match self {
+            SqlError::TooBigPrecision { precision, .. } => {
+                SqlError::TooBigPrecision { precision, column }
+            }
+            SqlError::TooBigScale { max, .. } => SqlError::TooBigScale { column, max },
+            SqlError::ScaleAbovePrecision(_) => SqlError::ScaleAbovePrecision(column),
+            SqlError::TooBigDisplayWidth { max, .. } => {
+                SqlError::TooBigDisplayWidth { column, max }
+            }
+            SqlError::WrongFieldSpec(_) => SqlError::WrongFieldSpec(column),
+            other => other,
+        }
+    }
+
     /// MySQL's 1064 message for a syntax error at `near` (the text from there on) on `line`.
     pub fn syntax_near(near: &str, line: u64) -> SqlError {
         SqlError::Syntax(format!(

@@ -78,8 +78,8 @@ impl ExprCtx<'_> {
                 rewrite_value(&v.value).or_else(|| typing::unsigned_literal(&v.value))
             }
             Expr::Function(f) => {
-                numeric_arguments(f);
-                self.bit_strings(f);
+                numeric_arguments(f, &self.scopes);
+                self.column_strings(f);
                 match self.function(f)? {
                     Some(r) => Some(r),
                     None => typing::function(f, &self.scopes),
@@ -97,7 +97,12 @@ impl ExprCtx<'_> {
                 expr,
             } => {
                 typing::numeric(expr);
-                typing::negate(expr, &self.scopes)
+                let exact = typing::negate(expr, &self.scopes);
+                if exact.is_none() && expr.to_string().starts_with('-') {
+                    // `- -1` must not print as `--1`, a comment to SQLite.
+                    **expr = nested(take_box(expr));
+                }
+                exact
             }
             Expr::UnaryOp {
                 op: UnaryOperator::Plus,
@@ -227,8 +232,9 @@ impl ExprCtx<'_> {
         Ok(())
     }
 
-    /// String functions see a BIT column's bytes, not its number (`CONCAT(b)`, `CRC32(b)`).
-    fn bit_strings(&self, f: &mut Function) {
+    /// String functions see a BIT column's bytes, not its number (`CONCAT(b)`, `CRC32(b)`),
+    /// and a FLOAT column's text as MariaDB shows it (see `typing::real_as_text`).
+    fn column_strings(&self, f: &mut Function) {
         const BYTEWISE: [&str; 10] = [
             "concat",
             "concat_ws",
@@ -253,6 +259,8 @@ impl ExprCtx<'_> {
                 if let Some(width) = typing::bit_width(e, &self.scopes) {
                     let col = std::mem::replace(e, crate::ast_build::null());
                     *e = func("tutti_bit_bytes", vec![col, number(width.to_string())]);
+                } else if let Some(text) = typing::real_as_text(e, &self.scopes) {
+                    *e = text;
                 }
             }
         }
@@ -654,7 +662,7 @@ fn typed_literal(t: &sqlparser::ast::TypedString) -> Expr {
 
 /// MySQL's numeric functions read hex and bit literals as numbers (`ROUND(0x41)` is 65; see
 /// `typing::numeric`); string functions (`HEX`, `CONCAT`, ...) read their bytes.
-fn numeric_arguments(f: &mut Function) {
+fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
     const NUMERIC: [&str; 30] = [
         "abs", "acos", "asin", "atan", "atan2", "avg", "ceil", "ceiling", "cos", "cot", "degrees",
         "exp", "floor", "ln", "log", "log10", "log2", "mod", "pow", "power", "radians", "round",
@@ -663,6 +671,13 @@ fn numeric_arguments(f: &mut Function) {
     let name = f.name.to_string().to_ascii_lowercase();
     if NUMERIC.contains(&name.as_str()) {
         typing::numeric_args(f, 0);
+        if let FunctionArguments::List(l) = &mut f.args {
+            for a in &mut l.args {
+                if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
+                    typing::enum_as_number(e, scopes);
+                }
+            }
+        }
     } else if name == "format" {
         if let FunctionArguments::List(l) = &mut f.args {
             if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = l.args.first_mut() {
@@ -680,6 +695,29 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
     ) {
         typing::numeric(&mut x);
     }
+    let numeric_target = matches!(
+        ty,
+        T::Signed
+            | T::SignedInteger
+            | T::Unsigned
+            | T::UnsignedInteger
+            | T::Int(_)
+            | T::Integer(_)
+            | T::BigInt(_)
+            | T::IntUnsigned(_)
+            | T::IntegerUnsigned(_)
+            | T::BigIntUnsigned(_)
+            | T::Decimal(_)
+            | T::Numeric(_)
+            | T::Dec(_)
+            | T::Double(_)
+            | T::DoublePrecision
+            | T::Float(_)
+            | T::Real
+    );
+    if numeric_target {
+        typing::enum_as_number(&mut x, scopes);
+    }
     let zero_dates = crate::stored::zero_date_flags(env);
     // A length cuts the string to that many characters (bytes for BINARY, which also pads
     // with zero bytes), as MariaDB does.
@@ -693,6 +731,17 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
             return Ok(func("tutti_cast_binary", vec![x, number(n.to_string())]));
         }
         _ => {}
+    }
+    if matches!(
+        ty,
+        T::Char(None) | T::Character(None) | T::Varchar(None) | T::Text
+    ) {
+        if let Some(text) = typing::real_as_text(&x, scopes) {
+            x = text;
+        } else if typing::type_of(&x, scopes) == typing::NumType::Double {
+            // SQLite would spell a REAL its own way (`1.0e+40`).
+            x = func("tutti_real_text", vec![x, number("0"), number("-1")]);
+        }
     }
     let target = match ty {
         T::Signed | T::SignedInteger | T::Int(_) | T::Integer(_) | T::BigInt(_) => {

@@ -26,6 +26,7 @@
 //!   `dates` reads back (MySQL has no plural units, so the spelling is unambiguous).
 //!
 //! * A hex literal spelled `x'..'` gets a `_binary` introducer (see `standard_hex`).
+//! * `REGEXP NULL` becomes `REGEXP (NULL)`, which sqlparser parses.
 //!
 //! Statements are split at top-level `;` tokens; empty statements are dropped here.
 
@@ -159,11 +160,13 @@ fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
         binary_prefix_to_cast(&mut tokens);
     }
     compound_units(&mut tokens);
+    parenthesize_regexp_null(&mut tokens);
     let mut params = 0;
     let mut i = 0;
     while i < tokens.len() {
         let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
         let prev_is_unsigned = i > 0 && is_word(&tokens[i - 1].token, "UNSIGNED");
+        let prev_is_double = i > 0 && is_word(&tokens[i - 1].token, "DOUBLE");
         let t = &mut tokens[i];
         match &t.token {
             Token::Placeholder(p) if p == "?" => {
@@ -172,6 +175,15 @@ fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
             }
             Token::StringConcat => t.token = Token::make_keyword("OR"),
             tok if is_word(tok, "MOD") && !next_is_paren => t.token = Token::Mod,
+            // `REAL(M,D)` and `DOUBLE PRECISION(M,D)` are `DOUBLE(M,D)` (sqlparser takes
+            // the shape only after DOUBLE).
+            tok if is_word(tok, "REAL") && next_is_paren => {
+                t.token = Token::make_word("DOUBLE", None)
+            }
+            tok if is_word(tok, "PRECISION") && prev_is_double && next_is_paren => {
+                tokens.remove(i);
+                continue;
+            }
             tok if is_word(tok, "ZEROFILL") => {
                 if prev_is_unsigned {
                     tokens.remove(i);
@@ -190,6 +202,35 @@ fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
         update_ignore,
         start,
         end,
+    }
+}
+
+/// `x REGEXP NULL` → `x REGEXP (NULL)`: sqlparser takes a NULL right after REGEXP/RLIKE for
+/// the start of `NOT NULL` and then misses the pattern.
+fn parenthesize_regexp_null(tokens: &mut Vec<TokenWithSpan>) {
+    let mut i = 1;
+    while i < tokens.len() {
+        let after_regexp =
+            is_word(&tokens[i - 1].token, "REGEXP") || is_word(&tokens[i - 1].token, "RLIKE");
+        if after_regexp && is_word(&tokens[i].token, "NULL") {
+            let span = tokens[i].span;
+            tokens.insert(
+                i,
+                TokenWithSpan {
+                    token: Token::LParen,
+                    span,
+                },
+            );
+            tokens.insert(
+                i + 2,
+                TokenWithSpan {
+                    token: Token::RParen,
+                    span,
+                },
+            );
+            i += 2;
+        }
+        i += 1;
     }
 }
 
@@ -401,5 +442,17 @@ mod tests {
         assert_eq!(text(&lexed("SELECT a || b")[0]), "SELECT a OR b");
         assert_eq!(text(&lexed("x INT(5) ZEROFILL")[0]), "x INT ( 5 ) UNSIGNED");
         assert_eq!(text(&lexed("x INT UNSIGNED ZEROFILL")[0]), "x INT UNSIGNED");
+    }
+
+    #[test]
+    fn real_shapes_and_regexp_null() {
+        assert_eq!(
+            text(&lexed("a REAL(5,2), b DOUBLE PRECISION(10,10), c REAL")[0]),
+            "a DOUBLE ( 5 , 2 ) , b DOUBLE ( 10 , 10 ) , c REAL"
+        );
+        assert_eq!(
+            text(&lexed("SELECT 1 REGEXP NULL, a RLIKE null")[0]),
+            "SELECT 1 REGEXP ( NULL ) , a RLIKE ( null )"
+        );
     }
 }

@@ -18,9 +18,9 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::{
-    Expr, JoinConstraint, JoinOperator, ObjectName, ObjectNamePart, Query, Select, SelectItem,
-    SelectItemQualifiedWildcardKind, SetExpr, SetQuantifier, Statement, TableAlias, TableFactor,
-    TableWithJoins, Value as SqlValue, VisitMut, VisitorMut,
+    Expr, JoinConstraint, JoinOperator, ObjectName, ObjectNamePart, OrderByKind, Query, Select,
+    SelectItem, SelectItemQualifiedWildcardKind, SetExpr, SetQuantifier, Statement, TableAlias,
+    TableFactor, TableWithJoins, Value as SqlValue, VisitMut, VisitorMut,
 };
 
 use crate::ast_build::select_star_from;
@@ -219,12 +219,47 @@ impl<'a> Rewriter<'a> {
         self.withs.push(with);
         self.ctes.push(names);
         crate::having::aggregate_elsewhere(q, self.ex.scopes.is_empty());
+        self.order_enums_by_index(q);
         if !q.locks.is_empty() {
             let spec = crate::locking::LockSpec::of(&q.locks)?;
             self.lock = Some(self.lock.map_or(spec, |l| l.merge(spec)));
             q.locks.clear();
         }
         fix_set_expr(&mut q.body)
+    }
+
+    /// `ORDER BY e` of an ENUM column sorts by the members' order (see `enums`). Only a
+    /// column named as such (not a select item's alias for something else).
+    fn order_enums_by_index(&self, q: &mut Query) {
+        let (SetExpr::Select(s), Some(order)) = (q.body.as_ref(), q.order_by.as_mut()) else {
+            return;
+        };
+        let OrderByKind::Expressions(items) = &mut order.kind else {
+            return;
+        };
+        let aliased = |name: &str| {
+            s.projection.iter().any(|i| {
+                matches!(i, SelectItem::ExprWithAlias { alias, .. }
+                    if alias.value.eq_ignore_ascii_case(name))
+            })
+        };
+        let columns: Vec<&mut Expr> = items
+            .iter_mut()
+            .map(|i| &mut i.expr)
+            .filter(|e| match e {
+                Expr::Identifier(i) => !aliased(&i.value),
+                Expr::CompoundIdentifier(ids) => ids.len() == 2,
+                _ => false,
+            })
+            .collect();
+        if columns.is_empty() {
+            return;
+        }
+        let mut scopes = self.ex.scopes.clone();
+        scopes.push(self.scope_of(&s.from));
+        for e in columns {
+            crate::typing::enum_as_number(e, &scopes);
+        }
     }
 
     fn pre_select(&mut self, s: &mut Select) -> Result<(), SqlError> {
@@ -395,12 +430,19 @@ impl<'a> Rewriter<'a> {
                     let table = resolve_parts(self.ex.env, &ids)?;
                     *name = sqlite_object(&table);
                     // The enclosing SELECT's scope already looked it up in the catalog.
+                    let broken = |t: &TableInfo| t.is_view() && t.columns.is_empty();
                     let in_scope = self
                         .ex
                         .scopes
                         .last()
-                        .is_some_and(|scope| scope.iter().any(|s| s.table.name == table));
-                    if in_scope || self.ex.env.table(&table).is_some() {
+                        .and_then(|scope| scope.iter().find(|s| s.table.name == table))
+                        .map(|s| broken(&s.table));
+                    let known = in_scope.or_else(|| self.ex.env.table(&table).map(|t| broken(&t)));
+                    if known == Some(true) {
+                        // A view over a table that is gone (the catalog knows no columns).
+                        return Err(SqlError::InvalidView(table.to_string()));
+                    }
+                    if known.is_some() {
                         if !self.tables.contains(&table) {
                             self.tables.push(table.clone());
                         }
@@ -484,7 +526,9 @@ impl VisitorMut for Rewriter<'_> {
             for item in &mut s.projection {
                 if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item
                 {
-                    if let Some(fixed) = crate::typing::fixed_deviation(e, scopes) {
+                    if let Some(fixed) = crate::typing::fixed_deviation(e, scopes)
+                        .or_else(|| crate::typing::float_shown(e, scopes))
+                    {
                         *e = fixed;
                     }
                 }

@@ -7,8 +7,9 @@
 //!   (1264, 1265, 1366) when it does not fit or is no number. The AUTO_INCREMENT column is
 //!   left to `autoinc`. BIGINT UNSIGNED holds 0..2^63-1 (SQLite integers are signed 64-bit);
 //!   larger values are refused with 1264 rather than stored inexactly.
-//! * FLOAT/DOUBLE: `tutti_real_store(v, 'column', row)` — a number, or 1265/1366 for a
-//!   string that is not one (FLOAT(M,D)'s rounding and range are not applied).
+//! * FLOAT/DOUBLE: `tutti_real_store(v, m, d, flags, 'column', row)` — the number as the
+//!   type holds it (see `real`: FLOAT(M,D)'s rounding and range, a FLOAT's single precision,
+//!   UNSIGNED), 1264 out of range, 1265/1366 for a string that is not a number.
 //! * CHAR/VARCHAR/TEXT/BINARY/VARBINARY/BLOB: `tutti_str_store(v, max, flags, 'column', row)`
 //!   — longer than the column is 1406; a CHAR loses its trailing spaces.
 //! * BIT(n): `tutti_bit_store(v, n, 'column', row)` — the number (a string by its bytes),
@@ -32,23 +33,26 @@ use sqlparser::ast::{
 use crate::ast_build::{func, number, query, select, string};
 use crate::decimal::DecimalType;
 use crate::names::quoted;
+use crate::real::RealType;
 use crate::TableInfo;
 
 /// How a column stores values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Storage {
     /// DECIMAL(p, s).
     Decimal(DecimalType),
     /// An integer type: its range.
     Integer(i64, i64),
     /// FLOAT, DOUBLE, REAL.
-    Real,
+    Real(RealType),
     /// A string type: its length limit and `tutti_str_store` flags.
     Text(u64, i64),
     /// A temporal type: its `tutti_temporal_store` kind and fraction digits.
     Temporal(&'static str, u32),
     /// BIT(n): its width.
     Bit(u64),
+    /// ENUM: its members.
+    Enum(Vec<String>),
 }
 
 /// `tutti_str_store` flag: the limit counts bytes.
@@ -78,7 +82,7 @@ fn text_or_temporal(decl: &str) -> Option<Storage> {
         "TIMESTAMP" => Some(Storage::Temporal("timestamp", length().unwrap_or(0) as u32)),
         "TIME" => Some(Storage::Temporal("time", length().unwrap_or(0) as u32)),
         "YEAR" => Some(Storage::Temporal("year", 0)),
-        "FLOAT" | "DOUBLE" | "REAL" => Some(Storage::Real),
+        "FLOAT" | "DOUBLE" | "REAL" => RealType::of_decl(&d).map(Storage::Real),
         "BIT" => Some(Storage::Bit(length().unwrap_or(1))),
         _ => None,
     }
@@ -125,6 +129,9 @@ fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
     if let Some(ty) = DecimalType::of_decl(&c.decl_type) {
         return Some(Storage::Decimal(ty));
     }
+    if c.decl_type.to_ascii_uppercase().starts_with("ENUM") {
+        return table.enum_members(&c.name).map(Storage::Enum);
+    }
     integer_range(&c.decl_type)
         .map(|(min, max)| Storage::Integer(min, max))
         .or_else(|| text_or_temporal(&c.decl_type))
@@ -133,11 +140,11 @@ fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
 /// True when `value` is known to fit as it is: NULL, an integer literal in range, a short
 /// string for a string column, or the row an upsert proposed for this very column
 /// (`excluded."c"`, already stored once).
-fn fits(kind: Storage, value: &Expr, column: &str) -> bool {
+fn fits(kind: &Storage, value: &Expr, column: &str) -> bool {
     let literal = |e: &Expr, negate: bool| match e {
         Expr::Value(v) => match &v.value {
             SqlValue::Null => true,
-            SqlValue::SingleQuotedString(t) => match kind {
+            SqlValue::SingleQuotedString(t) => match *kind {
                 Storage::Text(max, flags) => {
                     let n = if flags & BYTES != 0 {
                         t.len()
@@ -150,7 +157,7 @@ fn fits(kind: Storage, value: &Expr, column: &str) -> bool {
             },
             // A column's DEFAULT, printed verbatim: valid since CREATE TABLE.
             SqlValue::Number(n, _) if n.starts_with('\'') => true,
-            SqlValue::Number(n, _) => match (kind, n.parse::<i64>()) {
+            SqlValue::Number(n, _) => match (kind.clone(), n.parse::<i64>()) {
                 (Storage::Integer(min, max), Ok(i)) => {
                     let i = if negate { i.checked_neg() } else { Some(i) };
                     i.is_some_and(|i| (min..=max).contains(&i))
@@ -231,7 +238,7 @@ fn store_as(
 ) -> Expr {
     if matches!(
         kind,
-        Storage::Integer(..) | Storage::Decimal(_) | Storage::Real
+        Storage::Integer(..) | Storage::Decimal(_) | Storage::Real(_)
     ) {
         // `0x41` and `b'101'` are numbers to a numeric column.
         crate::typing::numeric(&mut value);
@@ -241,7 +248,7 @@ fn store_as(
         .next()
         .unwrap_or(qualified)
         .trim_matches('`');
-    if fits(kind, &value, column) {
+    if fits(&kind, &value, column) {
         return value;
     }
     let (name, value, type_args) = match kind {
@@ -258,7 +265,19 @@ fn store_as(
             crate::typing::operand(value),
             vec![number(min.to_string()), number(max.to_string())],
         ),
-        Storage::Real => ("tutti_real_store", crate::typing::operand(value), vec![]),
+        Storage::Real(ty) => {
+            let (m, d) = ty.shape.unwrap_or((0, 0));
+            let flags = u8::from(ty.single) | u8::from(ty.unsigned) << 1;
+            (
+                "tutti_real_store",
+                crate::typing::operand(value),
+                vec![
+                    number(m.to_string()),
+                    number(d.to_string()),
+                    number(flags.to_string()),
+                ],
+            )
+        }
         Storage::Text(max, flags) => (
             "tutti_str_store",
             value,
@@ -270,6 +289,11 @@ fn store_as(
             vec![string(kind), number(fsp.to_string())],
         ),
         Storage::Bit(width) => (BIT_STORE, value, vec![number(width.to_string())]),
+        Storage::Enum(members) => (
+            "tutti_enum_store",
+            value,
+            members.iter().map(string).collect(),
+        ),
     };
     let mut args = vec![value];
     args.extend(type_args);
@@ -332,7 +356,7 @@ pub(crate) fn copied(
         .columns
         .first()
         .is_some_and(|c| crate::rebuild::base_type(&c.decl_type) == old_base);
-    let mode = match kind {
+    let mode = match &kind {
         _ if !strict => "0",
         Storage::Text(..) if !same_type => "1",
         _ => "2",
@@ -412,7 +436,8 @@ pub(crate) fn insert(
             for (i, e) in values.content.iter_mut().enumerate() {
                 let mut value = std::mem::replace(e, crate::ast_build::null());
                 if let Some(Some(kind)) = types.get(i) {
-                    value = store(*kind, value, &qualified(table, &names[i]), row + 1, strict);
+                    let column = qualified(table, &names[i]);
+                    value = store(kind.clone(), value, &column, row + 1, strict);
                 }
                 *e = if guard {
                     not_null(table, &names[i], value, row + 1)
@@ -434,7 +459,9 @@ pub(crate) fn insert(
         };
         if sel.projection.len() == names.len() && sel.projection.iter().all(plain) {
             for (i, item) in sel.projection.iter_mut().enumerate() {
-                let Some(kind) = types[i] else { continue };
+                let Some(kind) = types[i].clone() else {
+                    continue;
+                };
                 let (value, alias) =
                     match std::mem::replace(item, SelectItem::Wildcard(Default::default())) {
                         SelectItem::UnnamedExpr(e) => (e, quoted(format!("c{}", i + 1))),
@@ -465,7 +492,7 @@ fn through_cte(inner: Query, names: &[String], types: &[Option<Storage>], strict
             let e = Expr::Identifier(quoted(c.clone()));
             SelectItem::ExprWithAlias {
                 expr: match ty {
-                    Some(kind) => store(*kind, e, name, 1, strict),
+                    Some(kind) => store(kind.clone(), e, name, 1, strict),
                     None => e,
                 },
                 alias: quoted(c.clone()),

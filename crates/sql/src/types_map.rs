@@ -7,9 +7,9 @@
 //!
 //! * Integers keep their name plus ` UNSIGNED`, and a display width that is not the type's
 //!   default (`INT(3)`, `INT UNSIGNED(5)`). `BOOL`/`BOOLEAN` → `TINYINT(1)`.
-//! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `BINARY(n)`, `VARBINARY(n)`, `*BLOB`, `FLOAT`, `DOUBLE`, `DOUBLE PRECISION`, `REAL`, `DATE`, `DATETIME(n)`,
-//!   `TIMESTAMP(n)`, `TIME(n)`, `YEAR`, `BIT(n)` keep their name. UNSIGNED on non-integer
-//!   types (deprecated in MySQL) is dropped.
+//! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `BINARY(n)`, `VARBINARY(n)`, `*BLOB`, `DATE`, `DATETIME(n)`,
+//!   `TIMESTAMP(n)`, `TIME(n)`, `YEAR`, `BIT(n)` keep their name.
+//! * `FLOAT`, `DOUBLE`, `REAL`: see `real` (`FLOAT(7,4)`, `DOUBLE UNSIGNED`).
 //! * `DECIMAL(p,s)`, `NUMERIC(p,s)` → `DECIMAL TEXT(p,s)` (TEXT affinity: exact text, see
 //!   `decimal`).
 //! * `JSON` → `JSON TEXT` (TEXT affinity; plain `JSON` would get NUMERIC affinity).
@@ -23,6 +23,7 @@
 use sqlparser::ast::{BinaryLength, CharacterLength, DataType, EnumMember, ExactNumberInfo};
 
 use crate::decimal::DecimalType;
+use crate::real::RealType;
 use crate::SqlError;
 
 /// A translated column type.
@@ -108,6 +109,11 @@ fn decimal(info: &ExactNumberInfo) -> Result<MappedType, SqlError> {
     })
 }
 
+/// `FLOAT`/`DOUBLE` with their precision, shape and sign: see [`crate::real`].
+fn real(double: bool, info: &ExactNumberInfo, unsigned: bool) -> Result<MappedType, SqlError> {
+    Ok(plain(RealType::of_info(double, info, unsigned)?.decl()))
+}
+
 /// Maps a MySQL column type.
 pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
     use DataType as T;
@@ -165,10 +171,12 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
         T::Decimal(i) | T::DecimalUnsigned(i) | T::Dec(i) | T::DecUnsigned(i) | T::Numeric(i) => {
             decimal(i)?
         }
-        T::Float(_) | T::FloatUnsigned(_) => plain("FLOAT"),
-        T::Double(_) | T::DoubleUnsigned(_) => plain("DOUBLE"),
-        T::DoublePrecision | T::DoublePrecisionUnsigned => plain("DOUBLE PRECISION"),
-        T::Real | T::RealUnsigned => plain("REAL"),
+        T::Float(i) => real(false, i, false)?,
+        T::FloatUnsigned(i) => real(false, i, true)?,
+        T::Double(i) => real(true, i, false)?,
+        T::DoubleUnsigned(i) => real(true, i, true)?,
+        T::DoublePrecision | T::Real => real(true, &ExactNumberInfo::None, false)?,
+        T::DoublePrecisionUnsigned | T::RealUnsigned => real(true, &ExactNumberInfo::None, true)?,
         T::Date => plain("DATE"),
         T::Datetime(n) => plain(with_len("DATETIME", *n)),
         T::Timestamp(n, _) => plain(with_len("TIMESTAMP", *n)),
@@ -229,8 +237,11 @@ mod tests {
             ("NUMERIC", "DECIMAL TEXT(10,0)"),
             ("FLOAT", "FLOAT"),
             ("DOUBLE", "DOUBLE"),
-            ("DOUBLE PRECISION", "DOUBLE PRECISION"),
-            ("REAL", "REAL"),
+            ("DOUBLE PRECISION", "DOUBLE"),
+            ("FLOAT(25)", "DOUBLE"),
+            ("REAL UNSIGNED", "DOUBLE UNSIGNED"),
+            ("FLOAT(7,4) UNSIGNED", "FLOAT UNSIGNED(7,4)"),
+            ("REAL", "DOUBLE"),
             ("DATE", "DATE"),
             ("DATETIME(6)", "DATETIME(6)"),
             ("TIMESTAMP", "TIMESTAMP"),

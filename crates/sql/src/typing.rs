@@ -400,6 +400,11 @@ fn double_comparison(l: &Expr, op: BinaryOperator, r: &Expr) -> Expr {
     binop(real(l), op, real(r))
 }
 
+/// A numeric type.
+fn is_number(t: NumType) -> bool {
+    matches!(t, NumType::Int | NumType::Decimal | NumType::Double)
+}
+
 fn exact(t: NumType) -> bool {
     matches!(
         t,
@@ -535,6 +540,48 @@ fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
         }
         _ => None,
     }
+}
+
+/// An ENUM column read as a number becomes its member's index (see `enums`).
+pub(crate) fn enum_as_number(e: &mut Expr, scopes: &Scopes) {
+    if let Some(index) = enum_index(e, scopes) {
+        *e = index;
+    }
+}
+
+/// `tutti_enum_index(e, members...)` of an ENUM column `e`; None for other expressions.
+pub(crate) fn enum_index(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let (table, column) = match e {
+        Expr::Identifier(i) => owned_column(scopes, None, &i.value)?,
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            owned_column(scopes, Some(&ids[0].value), &ids[1].value)?
+        }
+        _ => return None,
+    };
+    if !column.decl_type.to_ascii_uppercase().starts_with("ENUM") {
+        return None;
+    }
+    let members = table.enum_members(&column.name)?;
+    Some(crate::enums::index_of(e.clone(), &members))
+}
+
+/// A FLOAT or DOUBLE column read by a string function, as MariaDB shows it (a FLOAT's 6
+/// digits, a `(M,D)` type's fixed decimals): `tutti_real_text(c, single, decimals)`. None
+/// for other expressions and plain DOUBLE columns (whose text storage gives already).
+pub(crate) fn real_as_text(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let ty = crate::real::RealType::of_decl(decl_of(e, scopes)?)?;
+    if !ty.single && ty.shape.is_none() {
+        return None;
+    }
+    let decimals = ty.decimals().map_or(-1, i64::from);
+    Some(func(
+        "tutti_real_text",
+        vec![
+            e.clone(),
+            number(if ty.single { "1" } else { "0" }),
+            number(decimals.to_string()),
+        ],
+    ))
 }
 
 /// The `tutti_temporal_store` kind and fraction digits of a DATE/DATETIME/TIMESTAMP/TIME
@@ -712,6 +759,33 @@ pub(crate) fn rounding(name: &str, x: &Expr, scopes: &Scopes) -> Option<Expr> {
 /// compared, as IN is).
 pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -> Option<Expr> {
     let t = type_of(x, scopes);
+    let types: Vec<NumType> = list.iter().map(|e| type_of(e, scopes)).collect();
+    let numbers = types.iter().any(|t| is_number(*t));
+    if numbers && types.iter().all(|t| is_number(*t) || *t == NumType::Null) {
+        if let Some(index) = enum_index(x, scopes) {
+            // An ENUM in a list of numbers: its index.
+            return Some(Expr::InList {
+                expr: Box::new(index),
+                list: list.to_vec(),
+                negated,
+            });
+        }
+    }
+    let strings = t == NumType::Str || types.contains(&NumType::Str);
+    let temporal_involved = temporal(x, scopes) || list.iter().any(|e| temporal(e, scopes));
+    if strings && (numbers || is_number(t)) && !temporal_involved {
+        // Strings and numbers: MariaDB compares them all as doubles (SQLite would find no
+        // text equal to a number).
+        let double = |e: &Expr| match type_of(e, scopes) {
+            NumType::Str => cast(nested(e.clone()), DataType::Real),
+            _ => e.clone(),
+        };
+        return Some(Expr::InList {
+            expr: Box::new(double(x)),
+            list: list.iter().map(double).collect(),
+            negated,
+        });
+    }
     if matches!(t, NumType::Str | NumType::Other)
         && !collation_decided(x)
         && list
@@ -816,13 +890,32 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     ))
 }
 
+/// A result column MariaDB types FLOAT though it is no column (`MAX(f)`, `LEAST(f, g)`,
+/// `COALESCE(f)` of FLOAT columns): shown with a FLOAT's 6 digits, as the column would be,
+/// `tutti_float_value(x)`. Only as a result column: in arithmetic it stays the double.
+pub(crate) fn float_shown(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coalesce", "ifnull"];
+    let Expr::Function(f) = e else { return None };
+    if !SAME_TYPE.contains(&function_name(f).as_str()) || f.over.is_some() {
+        return None;
+    }
+    let float = |x: &Expr| {
+        decl_of(x, scopes)
+            .and_then(crate::real::RealType::of_decl)
+            .is_some_and(|t| t.single && t.shape.is_none())
+    };
+    let a = args(f);
+    (!a.is_empty() && a.iter().all(|x| float(x)))
+        .then(|| func("tutti_float_value", vec![e.clone()]))
+}
+
 /// `CAST(x AS DECIMAL[(p[,s])])` → `tutti_dec_cast(x, p, s)` (default precision 10, scale 0).
 pub(crate) fn cast_decimal(
     mut x: Expr,
     info: &ExactNumberInfo,
     scopes: &Scopes,
 ) -> Result<Expr, crate::SqlError> {
-    let ty = DecimalType::of_info(info)?;
+    let ty = DecimalType::of_info(info).map_err(|e| e.in_column(&x.to_string()))?;
     temporal_as_number(&mut x, scopes);
     Ok(decimal_result(
         "tutti_dec_cast",
@@ -941,6 +1034,8 @@ pub(crate) fn binary_operands(l: &mut Expr, op: &BinaryOperator, r: &mut Expr, s
         | B::PGBitwiseShiftRight => {
             numeric(l);
             numeric(r);
+            enum_as_number(l, scopes);
+            enum_as_number(r, scopes);
             if !matches!(l, Expr::Interval(_)) && !matches!(r, Expr::Interval(_)) {
                 temporal_as_number(l, scopes);
                 temporal_as_number(r, scopes);
@@ -949,6 +1044,13 @@ pub(crate) fn binary_operands(l: &mut Expr, op: &BinaryOperator, r: &mut Expr, s
         B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {
             comparison_operands(l, r, scopes);
             comparison_operands(r, l, scopes);
+            // An ENUM compared with a number compares its index.
+            if is_number(type_of(r, scopes)) {
+                enum_as_number(l, scopes);
+            }
+            if is_number(type_of(l, scopes)) {
+                enum_as_number(r, scopes);
+            }
         }
         _ => {}
     }

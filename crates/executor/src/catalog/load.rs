@@ -98,10 +98,10 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
     let Some(name) = TableName::from_sqlite_name(table) else {
         return Ok(None);
     };
-    let columns = columns_of(c, table)?;
-    if columns.is_empty() {
-        return Ok(None);
-    }
+    let columns = match columns_of(c, table) {
+        Ok(columns) if !columns.is_empty() => columns,
+        _ => return broken_view(c, table, name),
+    };
     let pk = primary_key(c, table)?;
     // A table without PRIMARY KEY is keyed by its rowid, the invisible key.
     let invisible = pk.is_empty().then_some(INVISIBLE_KEY);
@@ -184,6 +184,38 @@ pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
         primary,
         uniques,
         foreign_keys,
+    }))
+}
+
+/// A view whose columns SQLite cannot work out (a table it reads was dropped): known by
+/// its definition alone, without columns, so that it can still be dropped or replaced.
+fn broken_view(
+    c: &Connection,
+    table: &str,
+    name: TableName,
+) -> Result<Option<TableMeta>, ExecError> {
+    let Ok(create_sql) = create_sql(c, table) else {
+        return Ok(None);
+    };
+    let info = TableInfo {
+        name,
+        columns: vec![],
+        autoinc: None,
+        indexes: vec![],
+        referenced: false,
+        create_sql,
+    };
+    if !info.is_view() {
+        return Ok(None);
+    }
+    let key = [INVISIBLE_KEY.to_string()];
+    let primary = key_def(row_namespace(table), &key, &[INVISIBLE_KEY])
+        .ok_or_else(|| ExecError::Sqlite(format!("view {table}: no key")))?;
+    Ok(Some(TableMeta {
+        info,
+        primary,
+        uniques: vec![],
+        foreign_keys: vec![],
     }))
 }
 

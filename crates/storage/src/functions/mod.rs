@@ -11,6 +11,7 @@ mod calendar;
 mod clock;
 mod decimal;
 mod diagnostics;
+mod gcvt;
 mod general_ci;
 mod hash;
 mod interval;
@@ -30,6 +31,7 @@ mod user_locks;
 mod variables;
 
 pub use diagnostics::{clear_conditions, raise, take_conditions, warn, Condition, Level, MAX_KEPT};
+pub use gcvt::{double_text, real_text};
 pub use settings::{set_function_settings, FunctionSettings, TimeZone};
 pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
@@ -62,6 +64,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     aggregate::register(c)?;
     decimal::register(c)?;
     stored::register(c)?;
+    gcvt::register(c)?;
     bits::register(c)?;
     unsigned::register(c)?;
     variables::register(c)?;
@@ -169,7 +172,7 @@ fn text_of(v: ValueRef<'_>) -> String {
     match v {
         ValueRef::Null => String::new(),
         ValueRef::Integer(i) => i.to_string(),
-        ValueRef::Real(r) => r.to_string(),
+        ValueRef::Real(r) => double_text(r),
         ValueRef::Text(t) | ValueRef::Blob(t) => String::from_utf8_lossy(t).into_owned(),
     }
 }

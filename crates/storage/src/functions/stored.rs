@@ -8,8 +8,9 @@
 //!   Strings convert by their numeric form: `' 12 '` is 12, `'1e3'` 1000, `'12abc'` is error
 //!   1265 (data truncated), `'abc'` and `''` error 1366 (incorrect value).
 //! * `tutti_dec_store(x, p, s, column, row)`: a DECIMAL(p, s) column (in `decimal`).
-//! * `tutti_real_store(x, column, row)`: a FLOAT or DOUBLE column: the number (strings by
-//!   their numeric form, as for integers); beyond a double's range is 1264.
+//! * `tutti_real_store(x, m, d, flags, column, row)`: a FLOAT or DOUBLE column: the number
+//!   (strings by their numeric form, as for integers) as the type holds it (single
+//!   precision, `(M,D)`'s rounding and range, UNSIGNED); beyond the range is 1264.
 //! * `tutti_str_store(x, max, flags, column, row)`: a string column of at most `max`
 //!   characters (bytes with flag [`BYTES`]): longer is error 1406, unless only spaces are cut
 //!   (MariaDB then truncates); a `CHAR` ([`CHAR`]) drops trailing spaces, as MariaDB
@@ -35,6 +36,7 @@ use rusqlite::{Connection, Error, Result};
 
 use super::decimal::value::{Decimal, Parsed};
 use super::diagnostics::{self, Level};
+use super::gcvt;
 use super::temporal::{self, Kind};
 use super::PURE;
 
@@ -237,38 +239,57 @@ fn int_store(ctx: &Context<'_>) -> Result<Value> {
     }
 }
 
-/// `tutti_real_store(x, column, row)`.
+/// `tutti_real_store(x, m, d, flags, column, row)`: a FLOAT ([`SINGLE`]) or DOUBLE, of at
+/// most `m` digits with `d` decimals when `m` > 0, [`UNSIGNED`] or not. As MariaDB's
+/// `Field_real::truncate_double`: a negative value in an UNSIGNED column is out of range
+/// (0), the fraction is rounded to `d` digits (half to even), a value beyond the type's
+/// largest is out of range (clamped to it); a FLOAT keeps the nearest single-precision value.
 fn real_store(ctx: &Context<'_>) -> Result<Value> {
-    let target = Target::of(ctx, 1, "double")?;
+    let (m, d, flags): (i64, i64, i64) = (ctx.get(1)?, ctx.get(2)?, ctx.get(3)?);
+    let target = Target::of(ctx, 4, "double")?;
     let x = match target.number(ctx.get_raw(0))? {
         None => return Ok(Value::Null),
         Some(Stored::Exact(d)) => d.to_f64(),
         Some(Stored::Double(x)) => x,
     };
-    match x {
-        x if x.is_finite() => Ok(Value::Real(x)),
-        _ => target.adjust(
-            CODE_OUT_OF_RANGE,
-            target.out_of_range(),
-            Value::Real(if x < 0.0 { f64::MIN } else { f64::MAX }),
-        ),
+    let single = flags & SINGLE != 0;
+    if flags & UNSIGNED != 0 && x < 0.0 {
+        return target.adjust(CODE_OUT_OF_RANGE, target.out_of_range(), Value::Real(0.0));
     }
+    let mut max = if single {
+        f64::from(f32::MAX)
+    } else {
+        f64::MAX
+    };
+    let mut x = x;
+    if m > 0 {
+        let scale = 10f64.powi(d as i32);
+        max = max.min(10f64.powi((m - d) as i32) - 1.0 / scale);
+        if x.is_finite() {
+            let floor = x.floor();
+            x = floor + ((x - floor) * scale).round_ties_even() / scale;
+        }
+    }
+    // A FLOAT(M,D) keeps the rounded double: MariaDB keeps the nearest single, but shows
+    // it, and everything computed from it, with D decimals, which hides the difference.
+    let stored = |x: f64| {
+        if single && m == 0 {
+            f64::from(x as f32)
+        } else {
+            x
+        }
+    };
+    if x.abs() > max {
+        let clamped = Value::Real(stored(max.copysign(x)));
+        return target.adjust(CODE_OUT_OF_RANGE, target.out_of_range(), clamped);
+    }
+    Ok(Value::Real(stored(x)))
 }
 
-/// A double as MariaDB converts it to a string: the shortest digits that read back the
-/// same, in plain notation for exponents from -5 to 14, else as `1.25e78` / `1.25e-94`.
-fn double_text(x: f64) -> String {
-    let sci = format!("{x:e}");
-    let exp: i32 = sci
-        .rsplit_once('e')
-        .and_then(|(_, e)| e.parse().ok())
-        .unwrap_or(0);
-    if (-5..15).contains(&exp) {
-        x.to_string()
-    } else {
-        sci
-    }
-}
+/// `tutti_real_store` flag: a FLOAT (single precision).
+const SINGLE: i64 = 1;
+/// `tutti_real_store` flag: UNSIGNED.
+const UNSIGNED: i64 = 2;
 
 /// `tutti_str_store(x, max, flags, column, row)`.
 fn str_store(ctx: &Context<'_>) -> Result<Value> {
@@ -287,8 +308,19 @@ fn str_store(ctx: &Context<'_>) -> Result<Value> {
             };
         }
         Value::Integer(i) => i.to_string(),
-        // A double becomes text as MariaDB writes it (`1.25e78`, `0.0001225`).
-        Value::Real(r) => double_text(*r),
+        // A double becomes text as MariaDB writes it in the column's width (`1.25e78`,
+        // `0.0001225`; `123.5` for 123.456 in a CHAR(5)).
+        Value::Real(r) => {
+            let spelled = gcvt::spell(*r, max.clamp(1, gcvt::WIDE as i64) as usize, false);
+            if spelled.lossy {
+                if target.strict {
+                    return Err(target.too_long());
+                }
+                let text = Value::Text(spelled.text.clone());
+                target.adjust(CODE_TRUNCATED, target.truncated(), text)?;
+            }
+            spelled.text
+        }
     };
     let value = match value {
         Value::Real(_) => Value::Text(text.clone()),
@@ -579,7 +611,7 @@ fn not_null(ctx: &Context<'_>) -> Result<Value> {
 pub(crate) fn register(c: &Connection) -> Result<()> {
     // Volatile: evaluated (and warning) once per row even for a constant NULL.
     c.create_scalar_function("tutti_not_null", 4, super::VOLATILE, not_null)?;
-    for n in [3, 4] {
+    for n in [6, 7] {
         c.create_scalar_function("tutti_real_store", n, PURE, real_store)?;
     }
     for n in [5, 6] {
@@ -706,22 +738,41 @@ mod tests {
     #[test]
     fn doubles_are_numbers() {
         let c = db();
-        let store = |v: &str, strict: i64| {
+        let store = |v: &str, shape: &str, strict: i64| {
             c.query_row(
-                &format!("SELECT tutti_real_store({v}, '`db`.`t`.`f`', 1, {strict})"),
+                &format!("SELECT tutti_real_store({v}, {shape}, '`db`.`t`.`f`', 1, {strict})"),
                 [],
                 |r| r.get::<_, f64>(0),
             )
             .map_err(|e| e.to_string())
         };
-        assert_eq!(store("' 1.5'", 1), Ok(1.5));
-        assert_eq!(store("12", 1), Ok(12.0));
-        assert_eq!(store("'x'", 0), Ok(0.0));
-        assert_eq!(store("'1.5e0x'", 0), Ok(1.5));
-        assert!(store("'x'", 1)
+        let double = "0, 0, 0";
+        assert_eq!(store("' 1.5'", double, 1), Ok(1.5));
+        assert_eq!(store("12", double, 1), Ok(12.0));
+        assert_eq!(store("'x'", double, 0), Ok(0.0));
+        assert_eq!(store("'1.5e0x'", double, 0), Ok(1.5));
+        assert!(store("'x'", double, 1)
             .unwrap_err()
             .contains("Incorrect double value: 'x'"));
-        assert!(store("'1.5x'", 1).unwrap_err().contains("Data truncated"));
+        assert!(store("'1.5x'", double, 1)
+            .unwrap_err()
+            .contains("Data truncated"));
+        // FLOAT: single precision, clamped to its largest outside strict mode.
+        assert_eq!(store("1.1", "0, 0, 1", 1), Ok(f64::from(1.1f32)));
+        assert_eq!(store("1e40", "0, 0, 1", 0), Ok(f64::from(f32::MAX)));
+        assert!(store("1e40", "0, 0, 1", 1)
+            .unwrap_err()
+            .contains("Out of range"));
+        // (M,D): rounded to D decimals (half to even on the double), at most M digits.
+        assert_eq!(store("12345.678", "6, 2, 0", 0), Ok(9999.99));
+        assert_eq!(store("-11", "4, 3, 0", 0), Ok(-9.999));
+        assert_eq!(store("0.005e0", "6, 2, 0", 1), Ok(0.0));
+        assert_eq!(store("1.2344", "6, 3, 0", 1), Ok(1.234));
+        // UNSIGNED: a negative value is out of range (0).
+        assert_eq!(store("-5", "0, 0, 2", 0), Ok(0.0));
+        assert!(store("-5", "0, 0, 2", 1)
+            .unwrap_err()
+            .contains("Out of range"));
     }
 
     #[test]

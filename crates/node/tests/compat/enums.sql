@@ -1,0 +1,20 @@
+-- ENUM in a numeric context is its member's index; ORDER BY sorts by the members' order.
+-- Strings and numbers in one IN list compare as numbers.
+CREATE TABLE e (id INT PRIMARY KEY, s ENUM('new', 'active', 'done', '5'));
+INSERT INTO e VALUES (1, 'done'), (2, 'new'), (3, 'active'), (4, '5'), (5, 'NEW'), (6, NULL);
+SELECT id, s, s + 0, CAST(s AS SIGNED) FROM e ORDER BY id;
+SELECT id FROM e ORDER BY s, id;
+SELECT id FROM e ORDER BY s DESC, id;
+SELECT id FROM e WHERE s = 2 ORDER BY id;
+SELECT id FROM e WHERE s IN (1, 4) ORDER BY id;
+SELECT id FROM e WHERE s = 'Active';
+SELECT s, SUM(s), COUNT(*) FROM e GROUP BY s ORDER BY s;
+SELECT '1.0' IN (1, 2), 1 IN ('1.0', 2), '0x' IN (0), 'a' IN (0, 1), 'b' IN ('a', 'B');
+SELECT id FROM e WHERE id IN ('1', '3.0', 'x') ORDER BY id;
+DROP TABLE e;
+-- a view whose table is gone can still be dropped
+CREATE TABLE t (a INT PRIMARY KEY);
+CREATE VIEW v AS SELECT a FROM t;
+DROP TABLE t;
+SELECT * FROM v;
+DROP VIEW v;
