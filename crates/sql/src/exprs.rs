@@ -161,6 +161,7 @@ impl ExprCtx<'_> {
                 }
                 let bounds = [&mut **low, &mut **high];
                 typing::temporal_operands(expr, bounds.into_iter(), &self.scopes);
+                typing::between_operands(expr, low, high, &self.scopes);
                 None
             }
             Expr::Like {

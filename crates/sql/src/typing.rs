@@ -459,12 +459,13 @@ fn comparison(
     let numeric_column =
         |e: &Expr, t: NumType| is_column(e) && matches!(t, NumType::Int | NumType::Double);
     let string_constant = |e: &Expr, t: NumType| t == NumType::Str && is_literal(e);
-    let real = |e: &Expr| cast(nested(e.clone()), DataType::Real);
+    // NUMERIC keeps an integer exact (a REAL would round `'97716021308405775'`).
+    let number = |e: &Expr| cast(nested(e.clone()), DataType::Numeric(ExactNumberInfo::None));
     if numeric_column(l, lt) && string_constant(r, rt) {
-        return Some(binop(l.clone(), op.clone(), real(r)));
+        return Some(binop(l.clone(), op.clone(), number(r)));
     }
     if string_constant(l, lt) && numeric_column(r, rt) {
-        return Some(binop(real(l), op.clone(), r.clone()));
+        return Some(binop(number(l), op.clone(), r.clone()));
     }
     // A stored DECIMAL column compares by number through its collation (and an index).
     let stored = |e: &Expr| {
@@ -774,16 +775,30 @@ pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -
     let strings = t == NumType::Str || types.contains(&NumType::Str);
     let temporal_involved = temporal(x, scopes) || list.iter().any(|e| temporal(e, scopes));
     if strings && (numbers || is_number(t)) && !temporal_involved {
-        // Strings and numbers: MariaDB compares them all as doubles (SQLite would find no
-        // text equal to a number).
-        let double = |e: &Expr| match type_of(e, scopes) {
-            NumType::Str => cast(nested(e.clone()), DataType::Real),
-            _ => e.clone(),
-        };
-        return Some(Expr::InList {
-            expr: Box::new(double(x)),
-            list: list.iter().map(double).collect(),
-            negated,
+        // Strings and numbers: MariaDB compares `x` with each item as `x = item` would
+        // (`'1.0' IN (1, 2)` as numbers, `s IN ('a', 1)` with 'a' as strings); SQLite
+        // would find no text equal to a number.
+        let any = list
+            .iter()
+            .map(|item| {
+                comparison(
+                    x,
+                    &BinaryOperator::Eq,
+                    item,
+                    t,
+                    type_of(item, scopes),
+                    scopes,
+                )
+                .unwrap_or_else(|| binop(x.clone(), BinaryOperator::Eq, item.clone()))
+            })
+            .reduce(|a, b| binop(a, BinaryOperator::Or, b))?;
+        return Some(if negated {
+            Expr::UnaryOp {
+                op: UnaryOperator::Not,
+                expr: Box::new(nested(any)),
+            }
+        } else {
+            nested(any)
         });
     }
     if matches!(t, NumType::Str | NumType::Other)
@@ -1053,6 +1068,23 @@ pub(crate) fn binary_operands(l: &mut Expr, op: &BinaryOperator, r: &mut Expr, s
             }
         }
         _ => {}
+    }
+}
+
+/// `x BETWEEN low AND high` over strings and numbers: MariaDB compares all three as
+/// numbers (one type for the three), so the strings are read as numbers (`'a' BETWEEN 0
+/// AND blob_col` is `0 <= 0 AND 0 <= 1`).
+pub(crate) fn between_operands(x: &mut Expr, low: &mut Expr, high: &mut Expr, scopes: &Scopes) {
+    let types = [x as &Expr, low, high].map(|e| type_of(e, scopes));
+    let temporal_involved = [x as &Expr, low, high].iter().any(|e| temporal(e, scopes));
+    if temporal_involved || !types.contains(&NumType::Str) || !types.iter().any(|t| is_number(*t)) {
+        return;
+    }
+    for (e, t) in [x, low, high].into_iter().zip(types) {
+        if t == NumType::Str {
+            let s = std::mem::replace(e, crate::ast_build::null());
+            *e = cast(nested(s), DataType::Numeric(ExactNumberInfo::None));
+        }
     }
 }
 

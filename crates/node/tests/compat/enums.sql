@@ -11,6 +11,13 @@ SELECT id FROM e WHERE s = 'Active';
 SELECT s, SUM(s), COUNT(*) FROM e GROUP BY s ORDER BY s;
 SELECT '1.0' IN (1, 2), 1 IN ('1.0', 2), '0x' IN (0), 'a' IN (0, 1), 'b' IN ('a', 'B');
 SELECT id FROM e WHERE id IN ('1', '3.0', 'x') ORDER BY id;
+CREATE TABLE m (id BIGINT PRIMARY KEY, s VARCHAR(10), b TINYBLOB);
+INSERT INTO m VALUES (97716021308405775, 'a', '1'), (1, 'b', '-2'), (2, '1', '3');
+SELECT id FROM m WHERE id IN ('97716021308405775', 1) ORDER BY id;
+SELECT s FROM m WHERE s IN ('a', 1) ORDER BY s;
+SELECT id FROM m WHERE 'a' BETWEEN 0 AND b ORDER BY id;
+SELECT id FROM m WHERE '#' BETWEEN b AND 0 ORDER BY id;
+DROP TABLE m;
 DROP TABLE e;
 -- a view whose table is gone can still be dropped
 CREATE TABLE t (a INT PRIMARY KEY);
