@@ -840,6 +840,22 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
             "GROUP_CONCAT(DISTINCT ... SEPARATOR ...)".into(),
         ));
     }
+    let ordered = list
+        .clauses
+        .iter()
+        .any(|c| matches!(c, FunctionArgumentClause::OrderBy(_)));
+    if list.duplicate_treatment.is_some() && !ordered {
+        // MariaDB keeps DISTINCT values in a sorted tree: they come out in order.
+        if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = list.args.first() {
+            list.clauses.push(FunctionArgumentClause::OrderBy(vec![
+                sqlparser::ast::OrderByExpr {
+                    expr: e.clone(),
+                    options: Default::default(),
+                    with_fill: None,
+                },
+            ]));
+        }
+    }
     if !is_comma {
         let sep = rewrite_value(&separator).unwrap_or_else(|| Expr::value(separator));
         list.args

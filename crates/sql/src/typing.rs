@@ -905,11 +905,13 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     ))
 }
 
+/// Functions whose result has their arguments' type (`MAX(d)` is a DATE for a DATE `d`).
+const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coalesce", "ifnull"];
+
 /// A result column MariaDB types FLOAT though it is no column (`MAX(f)`, `LEAST(f, g)`,
 /// `COALESCE(f)` of FLOAT columns): shown with a FLOAT's 6 digits, as the column would be,
 /// `tutti_float_value(x)`. Only as a result column: in arithmetic it stays the double.
 pub(crate) fn float_shown(e: &Expr, scopes: &Scopes) -> Option<Expr> {
-    const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coalesce", "ifnull"];
     let Expr::Function(f) = e else { return None };
     if !SAME_TYPE.contains(&function_name(f).as_str()) || f.over.is_some() {
         return None;
@@ -1179,10 +1181,18 @@ fn temporal(e: &Expr, scopes: &Scopes) -> bool {
     // FROM_UNIXTIME(n, format) is text.
     let formatted =
         |f: &Function| matches!(&f.args, FunctionArguments::List(l) if l.args.len() > 1);
+    // MAX(d), LEAST(d, e), COALESCE(d) of temporal values keep their type.
+    let same_type = |f: &Function| {
+        SAME_TYPE.contains(&function_name(f).as_str()) && {
+            let a = args(f);
+            !a.is_empty() && a.iter().all(|x| temporal(x, scopes))
+        }
+    };
     temporal_kind(e, scopes).is_some()
         || matches!(unnested(e), Expr::Function(f)
             if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str())
                 && !(function_name(f) == "from_unixtime" && formatted(f)))
+        || matches!(unnested(e), Expr::Function(f) if same_type(f))
 }
 
 /// A temporal value where MySQL reads it as a number (`d + 0` is 20010203, `CAST(t AS

@@ -18,6 +18,12 @@ SELECT s FROM m WHERE s IN ('a', 1) ORDER BY s;
 SELECT id FROM m WHERE 'a' BETWEEN 0 AND b ORDER BY id;
 SELECT id FROM m WHERE '#' BETWEEN b AND 0 ORDER BY id;
 DROP TABLE m;
+-- GROUP_CONCAT(DISTINCT x) comes out sorted; MAX of a TIME is a TIME in arithmetic
+CREATE TABLE g (id INT PRIMARY KEY, a INT, b VARCHAR(10), t TIME);
+INSERT INTO g VALUES (1, 1, 'bb', '10:10:10'), (2, 1, 'a', '01:00:00'), (3, 1, 'ccc', '00:00:01'), (4, 2, 'x', NULL), (5, 2, 'A', '-01:00:00');
+SELECT a, GROUP_CONCAT(DISTINCT b) FROM g GROUP BY a ORDER BY a;
+SELECT MAX(t) + 1, MIN(t) + 0, MAX(t) FROM g;
+DROP TABLE g;
 DROP TABLE e;
 -- a view whose table is gone can still be dropped
 CREATE TABLE t (a INT PRIMARY KEY);
