@@ -844,6 +844,11 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
         .clauses
         .iter()
         .any(|c| matches!(c, FunctionArgumentClause::OrderBy(_)));
+    if list.duplicate_treatment.is_some() && f.over.is_some() {
+        return Err(SqlError::Unsupported(
+            "GROUP_CONCAT(DISTINCT ...) as a window function".into(),
+        ));
+    }
     if list.duplicate_treatment.is_some() && !ordered {
         // MariaDB keeps DISTINCT values in a sorted tree: they come out in order.
         if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = list.args.first() {

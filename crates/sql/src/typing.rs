@@ -568,7 +568,7 @@ pub(crate) fn enum_index(e: &Expr, scopes: &Scopes) -> Option<Expr> {
 
 /// A FLOAT or DOUBLE column read by a string function, as MariaDB shows it (a FLOAT's 6
 /// digits, a `(M,D)` type's fixed decimals): `tutti_real_text(c, single, decimals)`. None
-/// for other expressions and plain DOUBLE columns (whose text storage gives already).
+/// for other expressions and plain DOUBLE columns (which the string functions spell).
 pub(crate) fn real_as_text(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     let ty = crate::real::RealType::of_decl(decl_of(e, scopes)?)?;
     if !ty.single && ty.shape.is_none() {
