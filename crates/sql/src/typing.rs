@@ -599,7 +599,7 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
     if widen_dates(&mut wl, &mut wr, scopes) {
         return Some(binop(wl, op.clone(), wr));
     }
-    let temporal = |e: &Expr| temporal_kind(e, scopes);
+    let temporal = |e: &Expr| value_kind(e, scopes);
     if let (Some(t), true) = (temporal(l), temporal_constant(r)) {
         return Some(binop(l.clone(), op.clone(), as_temporal(r, t)));
     }
@@ -617,6 +617,41 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
         return Some(binop(today_at(l, t), op.clone(), r.clone()));
     }
     None
+}
+
+/// The temporal kind of a column, or of `STR_TO_DATE(s, 'format')`, which is a DATETIME
+/// when the format reads a time of day and a DATE otherwise (with fraction digits for `%f`).
+fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
+    if let Some(t) = temporal_kind(e, scopes) {
+        return Some(t);
+    }
+    let Expr::Function(f) = unnested(e) else {
+        return None;
+    };
+    if function_name(f) != "str_to_date" {
+        return None;
+    }
+    let [_, format] = args(f)[..] else {
+        return None;
+    };
+    let Expr::Value(v) = format else { return None };
+    let SqlValue::SingleQuotedString(format) = &v.value else {
+        return None;
+    };
+    let specifiers: Vec<char> = format
+        .split('%')
+        .skip(1)
+        .filter_map(|p| p.chars().next())
+        .collect();
+    let timed = specifiers.iter().any(|c| "HhIiklpSsTrf".contains(*c));
+    let dated = specifiers
+        .iter()
+        .any(|c| "YyMmbcDdejUuVvWwXxa".contains(*c));
+    match (dated, timed) {
+        (true, false) => Some(("date", 0)),
+        (true, true) => Some(("datetime", if specifiers.contains(&'f') { 6 } else { 0 })),
+        _ => None,
+    }
 }
 
 /// A TIME value as a datetime of the current day, as a value of the column's type.
@@ -661,14 +696,15 @@ fn as_temporal(c: &Expr, (kind, fsp): (&str, u32)) -> Expr {
     )
 }
 
-/// `x [NOT] IN (..)` and `x BETWEEN a AND b` with a temporal column `x`: its constants are
-/// read as the column's type, as `=` reads them (`d BETWEEN '2001-2-5' AND '01-04-14'`).
+/// `x [NOT] IN (..)` and `x BETWEEN a AND b` with a temporal column (or `STR_TO_DATE`) `x`:
+/// its constants are read as the column's type, as `=` reads them (`d BETWEEN '2001-2-5'
+/// AND '01-04-14'`).
 pub(crate) fn temporal_operands<'a>(
     x: &Expr,
     items: impl Iterator<Item = &'a mut Expr>,
     scopes: &Scopes,
 ) {
-    let Some(t) = temporal_kind(x, scopes) else {
+    let Some(t) = value_kind(x, scopes) else {
         return;
     };
     for e in items {
