@@ -82,7 +82,7 @@ fn session_functions_and_variables() {
     let Stmt::Query(v) = &v[0] else { panic!() };
     assert_eq!(
         v.sql,
-        r#"SELECT 'it''s' AS "@x", 'it''s' + 1 AS "@X + 1", NULL AS "@unset" FROM "app.t" AS "t" WHERE "a" = CAST('it''s' AS REAL)"#
+        r#"SELECT 'it''s' AS "@x", 'it''s' + 1 AS "@X + 1", NULL AS "@unset" FROM "app.t" AS "t" WHERE "a" = CAST('it''s' AS NUMERIC)"#
     );
     assert!(v.volatile);
     // In a statement that assigns, reads see earlier rows' assignments.
