@@ -255,8 +255,8 @@ impl<'a> Rewriter<'a> {
         if columns.is_empty() {
             return;
         }
-        let mut scopes = self.ex.scopes.clone();
-        scopes.push(self.scope_of(&s.from));
+        // The SELECT's own tables decide: no copy of the enclosing queries' scopes.
+        let scopes = vec![self.scope_of(&s.from)];
         for e in columns {
             crate::typing::enum_as_number(e, &scopes);
         }

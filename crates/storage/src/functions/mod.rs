@@ -31,7 +31,8 @@ mod user_locks;
 mod variables;
 
 pub use diagnostics::{clear_conditions, raise, take_conditions, warn, Condition, Level, MAX_KEPT};
-pub use gcvt::{double_text, real_text};
+use gcvt::double_text;
+pub use gcvt::real_text;
 pub use settings::{set_function_settings, FunctionSettings, TimeZone};
 pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
