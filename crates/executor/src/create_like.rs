@@ -5,13 +5,14 @@
 //! keeps it in `sqlite_schema`, is copied with the names changed: the table statement and
 //! one statement per index (`"db.s.key"` → `"db.t.key"`), the FOREIGN KEY constraints
 //! removed. They run as one schema change in total order, so every node copies the same
-//! definition. Renaming works on SQLite's tokens, never on raw text, so a column or a
+//! definition (`CREATE TEMPORARY TABLE t LIKE s`: the session's own; either may be
+//! temporary). Renaming works on SQLite's tokens, never on raw text, so a column or a
 //! string that merely contains the name is left alone.
 
 use sqlparser::dialect::SQLiteDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
-use tutti_sql::{DdlStmt, Env, TableName};
+use tutti_sql::{DdlStmt, TableName, TempDdl};
 use tutti_wsrep::Ddl;
 
 use crate::result::Response;
@@ -19,33 +20,23 @@ use crate::session::Session;
 use crate::ExecError;
 
 impl Session {
-    /// Runs a `CREATE TABLE table LIKE source`.
+    /// Runs a `CREATE [TEMPORARY] TABLE table LIKE source`.
     pub(crate) fn create_like(
         &mut self,
         table: TableName,
         source: TableName,
         if_not_exists: bool,
+        temporary: bool,
     ) -> Result<Response, ExecError> {
-        if Env::table(self, &table).is_some() {
+        let exists = self.table_exists(&table, temporary)?;
+        if exists {
             if if_not_exists {
                 crate::diagnostics::note_table_exists(&table);
                 return Ok(Response::ok());
             }
             return Err(ExecError::TableExists(table.to_string()));
         }
-        let definition: Vec<(String, String)> = {
-            let reader = self
-                .exec
-                .storage
-                .reader()
-                .map_err(|e| ExecError::Sqlite(e.to_string()))?;
-            let mut stmt = reader.prepare(
-                "SELECT type, sql FROM sqlite_schema WHERE tbl_name = ?1 AND sql IS NOT NULL \
-                 ORDER BY type <> 'table', rowid",
-            )?;
-            let rows = stmt.query_map([source.sqlite_name()], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<Result<_, _>>()?
-        };
+        let definition = self.definition(&source)?;
         if definition.is_empty() {
             return Err(ExecError::NoSuchTable(source.to_string()));
         }
@@ -54,6 +45,13 @@ impl Session {
             .iter()
             .map(|(kind, sql)| renamed(sql, &old, &new, kind == "table"))
             .collect::<Result<Vec<_>, _>>()?;
+        if temporary {
+            return self.temporary_ddl(TempDdl {
+                statements: tutti_sql::temporary_statements(&statements)?,
+                tables: vec![table],
+                then: None,
+            });
+        }
         self.ddl(DdlStmt {
             ddl: Ddl::Schema {
                 database: table.db.clone(),
@@ -62,6 +60,25 @@ impl Session {
             tables: vec![table],
             copied_rows: false,
         })
+    }
+
+    /// The SQLite statements that define a table and its indexes, as SQLite keeps them (a
+    /// temporary table's in the `temp` schema of the session's own connection).
+    fn definition(&self, source: &TableName) -> Result<Vec<(String, String)>, ExecError> {
+        let read = |c: &rusqlite::Connection, schema: &str| -> Result<_, ExecError> {
+            let mut stmt = c.prepare(&format!(
+                "SELECT type, sql FROM {schema}.sqlite_schema WHERE tbl_name = ?1 \
+                 AND sql IS NOT NULL ORDER BY type <> 'table', rowid"
+            ))?;
+            let rows = stmt.query_map([source.sqlite_name()], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            Ok(rows.collect::<Result<Vec<(String, String)>, _>>()?)
+        };
+        let schema = if self.temporary(source).is_some() {
+            "temp"
+        } else {
+            "main"
+        };
+        read(&*self.conn_for(source)?, schema)
     }
 }
 

@@ -19,7 +19,7 @@
 //! BINARY(0), as MariaDB): such a column can differ from MariaDB's in width, never in the
 //! values it holds.
 
-use tutti_sql::{CreateSelect, Env, ResultType, Stmt};
+use tutti_sql::{CreateSelect, ResultType, Stmt};
 use tutti_wsrep::Value;
 
 use crate::result::Response;
@@ -41,21 +41,28 @@ impl Session {
         params: &[Value],
     ) -> Result<Response, ExecError> {
         self.check_ready(false)?;
-        self.commit()?;
-        if !cs.or_replace && Env::table(self, &cs.table).is_some() {
+        let temporary = cs.temporary();
+        if !temporary {
+            self.commit()?;
+        }
+        if !cs.or_replace && self.table_exists(&cs.table, temporary)? {
             if cs.if_not_exists {
                 crate::diagnostics::note_table_exists(&cs.table);
                 return Ok(Response::ok());
             }
             return Err(ExecError::TableExists(cs.table.to_string()));
         }
-        let reader = self
-            .exec
-            .storage
-            .reader()
-            .map_err(|e| ExecError::Sqlite(e.to_string()))?;
-        let (declared, rows) = sqlite::query_declared(&reader, &cs.select.sql, params)?;
-        drop(reader);
+        let (declared, rows) = if self.touches_temporary(&cs.select) {
+            let conn = self.temporary_reader(&cs.select)?;
+            sqlite::query_declared(conn, &cs.select.sql, params)?
+        } else {
+            let reader = self
+                .exec
+                .storage
+                .reader()
+                .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+            sqlite::query_declared(&reader, &cs.select.sql, params)?
+        };
         let columns: Vec<(String, String)> = declared
             .iter()
             .enumerate()
@@ -71,15 +78,22 @@ impl Session {
             .collect();
         self.run_all(&cs.create_sql(&columns)?, &[])?;
         let names: Vec<String> = declared.into_iter().map(|(n, _)| n).collect();
-        let filled = self
-            .run_all(&cs.insert_sql(&names), params)
-            .and_then(|r| self.commit().map(|()| r));
+        let filled = self.run_all(&cs.insert_sql(&names), params).and_then(|r| {
+            if temporary {
+                Ok(r)
+            } else {
+                self.commit().map(|()| r)
+            }
+        });
         match filled {
             Ok(r) => Ok(r),
             Err(e) => {
-                self.rollback();
+                if !temporary {
+                    self.rollback();
+                }
                 let drop = format!(
-                    "DROP TABLE `{}`.`{}`",
+                    "DROP {}TABLE `{}`.`{}`",
+                    if temporary { "TEMPORARY " } else { "" },
                     cs.table.db.replace('`', "``"),
                     cs.table.table.replace('`', "``")
                 );

@@ -32,6 +32,7 @@ mod set;
 mod show;
 mod show_table;
 mod sqlite;
+mod temporary;
 mod txn;
 pub mod vars;
 

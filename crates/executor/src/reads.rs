@@ -79,6 +79,9 @@ impl Session {
 
     /// The rows of a SELECT: locked, in the transaction's read view, or the newest state.
     fn read_rows(&mut self, q: &Query, params: &[Value]) -> Result<ResultSet, ExecError> {
+        if self.touches_temporary(q) {
+            return self.temporary_read(q, params);
+        }
         Ok(match (&q.row_lock, self.txn.is_some()) {
             (Some(lock), true) => {
                 let r = self.locking_read(q, lock, params);

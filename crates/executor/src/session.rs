@@ -11,6 +11,7 @@ use tutti_wsrep::Value;
 use crate::diagnostics::{self, Diagnostics};
 use crate::error::BINARY_EXECUTE;
 use crate::result::{Column, Response};
+use crate::temporary::TempTables;
 use crate::txn::Txn;
 use crate::{sqlite, vars, ExecError, Executor, SessionInfo};
 
@@ -40,6 +41,8 @@ struct Prepared {
 /// or adjusted), when the session set one.
 struct CacheKey {
     epoch: u64,
+    /// The epoch of the session's temporary tables.
+    temporary: u64,
     db: Option<String>,
     sql_mode: Option<Value>,
     /// GROUP_CONCAT's limit, written into translations that cut its result.
@@ -65,6 +68,8 @@ pub struct Session {
     next_stmt: u32,
     /// The latest statement's warnings, notes and error.
     pub(crate) diag: Diagnostics,
+    /// The session's temporary tables (from its first one).
+    pub(crate) temp: Option<TempTables>,
 }
 
 impl Session {
@@ -84,6 +89,7 @@ impl Session {
             named: HashMap::new(),
             next_stmt: 1,
             diag: Diagnostics::default(),
+            temp: None,
         }
     }
 
@@ -280,12 +286,19 @@ impl Session {
         let stmt = stmts.pop().expect("one statement");
         let (params, columns) = match &stmt {
             Stmt::Query(q) => {
-                let reader = self
-                    .exec
-                    .storage
-                    .reader()
-                    .map_err(|e| ExecError::Sqlite(e.to_string()))?;
-                let (_, cols) = sqlite::describe(&reader, &q.sql)?;
+                let (_, cols) = match &self.temp {
+                    Some(temp) if self.touches_temporary(q) => {
+                        sqlite::describe(temp.conn(), &q.sql)?
+                    }
+                    _ => {
+                        let reader = self
+                            .exec
+                            .storage
+                            .reader()
+                            .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+                        sqlite::describe(&reader, &q.sql)?
+                    }
+                };
                 (
                     q.params,
                     if q.kind == QueryKind::Select {
@@ -319,6 +332,7 @@ impl Session {
     fn cache_key(&self) -> CacheKey {
         CacheKey {
             epoch: self.exec.storage.schema_epoch(),
+            temporary: self.temporary_epoch(),
             db: self.db.clone(),
             sql_mode: self.vars.get("sql_mode").cloned(),
             group_concat_max_len: self.vars.get("group_concat_max_len").cloned(),
@@ -329,6 +343,7 @@ impl Session {
     /// execution of a prepared statement asks).
     fn still_valid(&self, k: &CacheKey) -> bool {
         k.epoch == self.exec.storage.schema_epoch()
+            && k.temporary == self.temporary_epoch()
             && k.db == self.db
             && k.sql_mode.as_ref() == self.vars.get("sql_mode")
             && k.group_concat_max_len.as_ref() == self.vars.get("group_concat_max_len")
@@ -406,6 +421,7 @@ impl Session {
     /// `COM_RESET_CONNECTION`: roll back, forget variables and prepared statements.
     pub fn reset(&mut self) {
         self.rollback();
+        self.temp = None;
         tutti_storage::release_all_locks(u64::from(self.info.id));
         self.vars.clear();
         self.user_vars.clear();
@@ -444,7 +460,7 @@ impl Session {
         r
     }
 
-    fn run_stmt(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
+    pub(crate) fn run_stmt(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
         tutti_storage::set_function_settings(self.function_settings());
         tutti_storage::set_current_connection(u64::from(self.info.id));
         if self.is_killed() {
@@ -480,7 +496,9 @@ impl Session {
                 table,
                 source,
                 if_not_exists,
-            } => self.create_like(table, source, if_not_exists),
+                temporary,
+            } => self.create_like(table, source, if_not_exists, temporary),
+            Stmt::Temporary(d) => self.temporary_ddl(d),
             Stmt::Begin {
                 read_only,
                 consistent_snapshot,
@@ -585,6 +603,7 @@ impl Session {
         };
         let (unknown, views) = (joined(&d.unknown), d.views);
         if !d.if_exists
+            && !d.temporary
             && self.catch_up()
             && d.unknown
                 .iter()
@@ -722,6 +741,9 @@ impl Env for Session {
     }
 
     fn table(&self, name: &TableName) -> Option<TableInfo> {
+        if let Some(t) = self.temporary(name) {
+            return Some(t.info.clone());
+        }
         self.exec
             .catalog
             .table(&self.exec.storage, &name.sqlite_name())
@@ -732,5 +754,9 @@ impl Env for Session {
 
     fn database_exists(&self, name: &str) -> bool {
         Session::database_exists(self, name)
+    }
+
+    fn is_temporary(&self, name: &TableName) -> bool {
+        self.temporary(name).is_some()
     }
 }

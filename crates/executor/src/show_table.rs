@@ -28,13 +28,6 @@ fn text(s: impl Into<String>) -> Value {
     Value::Text(s.into())
 }
 
-fn reader(s: &Session) -> Result<tutti_storage::Reader, ExecError> {
-    s.exec
-        .storage
-        .reader()
-        .map_err(|e| ExecError::Sqlite(e.to_string()))
-}
-
 /// A CHECK constraint: its name (None when unnamed) and its expression in MySQL's quoting.
 struct Check {
     name: Option<String>,
@@ -328,10 +321,20 @@ struct Table {
     name: TableName,
     meta: Arc<TableMeta>,
     def: Definition,
+    /// One of the session's temporary tables.
+    temporary: bool,
 }
 
 impl Table {
     fn load(s: &Session, t: &TableName) -> Result<Table, ExecError> {
+        if let Some(meta) = s.temporary(t) {
+            return Ok(Table {
+                name: t.clone(),
+                def: Definition::parse(&meta.info.create_sql),
+                meta: meta.clone(),
+                temporary: true,
+            });
+        }
         let meta = s
             .exec
             .catalog
@@ -345,6 +348,7 @@ impl Table {
             name: t.clone(),
             meta,
             def: Definition::parse(sql.as_deref().unwrap_or("")),
+            temporary: false,
         })
     }
 
@@ -452,7 +456,7 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
             (n, false) => format!("  KEY `{n}` ({})", quote_list(&i.columns)),
         });
     }
-    let reader = reader(s)?;
+    let reader = s.conn_for(t)?;
     lines.extend(foreign_key_lines(&reader, &table)?);
     let mut unnamed = 0;
     for c in &table.def.checks {
@@ -476,8 +480,9 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
         _ => String::new(),
     };
     let ddl = format!(
-        "CREATE TABLE `{}` (\n{}\n) ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 \
+        "CREATE {}TABLE `{}` (\n{}\n) ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 \
          COLLATE=utf8mb4_general_ci",
+        if table.temporary { "TEMPORARY " } else { "" },
         t.table,
         lines.join(",\n")
     );
@@ -622,7 +627,7 @@ pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSe
 /// `SHOW INDEX`. Cardinality is the table's row count (MariaDB shows InnoDB's estimate).
 pub(crate) fn index(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
     let table = Table::load(s, t)?;
-    let count: i64 = reader(s)?.query_row(
+    let count: i64 = s.conn_for(t)?.query_row(
         &format!(
             "SELECT COUNT(*) FROM {}",
             tutti_sql::quote_ident(&t.sqlite_name())

@@ -330,6 +330,35 @@ pub fn capture(
         tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
         return Err(ExecError::Deadlock);
     }
+    let done = execute_write(w, autoinc, stmt, c"main")?;
+    let changeset = session.changeset()?;
+    Ok(Captured {
+        changeset,
+        affected: done.affected,
+        rewritten: done.rewritten,
+        insert_id: done.insert_id,
+    })
+}
+
+/// What a write statement did.
+pub struct Written {
+    /// Rows it changed.
+    pub affected: u64,
+    /// First AUTO_INCREMENT id it generated.
+    pub insert_id: Option<i64>,
+    /// Every row an UPDATE rewrote, changed or not: (SQLite table, rowid and current values).
+    pub rewritten: Vec<(String, Vec<Value>)>,
+}
+
+/// Runs a write statement in the connection's open transaction and counts the rows it
+/// affected as MySQL does; its target table is in `schema` (`main`, or `temp` for a
+/// session's temporary table).
+pub fn execute_write(
+    w: &Connection,
+    autoinc: &AutoInc,
+    stmt: &WriteStmt<'_>,
+    schema: &std::ffi::CStr,
+) -> Result<Written, ExecError> {
     if let Some((table, offset, increment)) = &stmt.autoinc {
         // The largest id ever used: AUTOINCREMENT tables keep it in sqlite_sequence (updated
         // by every insert, replicated ones too), so ids are never reused, as in MySQL 8.
@@ -346,11 +375,11 @@ pub fn capture(
         };
         autoinc.prepare(max, *offset, *increment);
     }
-    // The statement's own changes, when its count needs them (attached after the replay).
+    // The statement's own changes, when its count needs them.
     let mut own = match (stmt.count, &stmt.target) {
         (Count::Changes, _) | (_, None) => None,
         _ => {
-            let mut s = SqliteSession::new(w)?;
+            let mut s = SqliteSession::new_in(w, schema)?;
             s.attach(stmt.target.as_deref())?;
             Some(s)
         }
@@ -389,11 +418,9 @@ pub fn capture(
         .as_ref()
         .filter(|_| !stmt.invisible_key)
         .and_then(|_| autoinc.first_generated());
-    let changeset = session.changeset()?;
-    Ok(Captured {
-        changeset,
+    Ok(Written {
         affected,
-        rewritten,
         insert_id,
+        rewritten,
     })
 }

@@ -88,6 +88,9 @@ impl Session {
         if let Some(txn) = self.txn.take() {
             self.exec.locks.release(txn.id);
         }
+        if let Some(temp) = &mut self.temp {
+            temp.end(false);
+        }
     }
 
     /// Commits the open transaction, if any: replicates its write-set and waits until it
@@ -98,6 +101,9 @@ impl Session {
         };
         let result = self.replicate_txn(&mut txn);
         self.exec.locks.release(txn.id);
+        if let Some(temp) = &mut self.temp {
+            temp.end(result.is_ok());
+        }
         result
     }
 
@@ -154,7 +160,11 @@ impl Session {
         if implicit {
             self.begin(false);
         }
-        let result = self.capture_in_txn(q, params);
+        let result = if self.touches_temporary(q) {
+            self.temporary_write(q, params)
+        } else {
+            self.capture_in_txn(q, params)
+        };
         let autocommit = implicit && self.autocommit();
         match result {
             Ok(resp) => {

@@ -28,6 +28,8 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::InvalidView(_) => ER_VIEW_INVALID,
             SqlError::InvalidDefault => ER_INVALID_DEFAULT,
             SqlError::TooBigDisplayWidth { .. } => ER_TOO_BIG_DISPLAYWIDTH,
+            SqlError::TemporaryForeignKey(_) => ER_CANT_CREATE_TABLE,
+            SqlError::ViewOfTemporary(_) => ER_VIEW_SELECT_TMPTABLE,
         },
         E::Deadlock => ER_LOCK_DEADLOCK,
         E::LockWaitTimeout => ER_LOCK_WAIT_TIMEOUT,

@@ -28,8 +28,7 @@ use crate::ddl::{drop_index_sql, rename_table_sql};
 use crate::dispatch::{Res, StmtInfo};
 use crate::names::{quote_str, quoted, resolve};
 use crate::rebuild::{self, Placement, Rebuild};
-use crate::{DdlStmt, Note, SqlError, Stmt, TableInfo, TableName};
-use tutti_wsrep::Ddl;
+use crate::{Note, SqlError, Stmt, TableInfo, TableName};
 
 /// Table options accepted and ignored (each takes `[=] value`).
 const IGNORED_OPTIONS: [&str; 12] = [
@@ -157,14 +156,13 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
     if a.statements.is_empty() {
         return Ok(Stmt::Noop(info.text().to_string()).noted(a.notes));
     }
-    let ddl = Stmt::Ddl(DdlStmt {
-        ddl: Ddl::Schema {
-            database: a.table.db.clone(),
-            statements: a.statements,
-        },
-        tables: a.tables,
-        copied_rows: a.copies_rows,
-    });
+    let ddl = crate::temporary::ddl_for(
+        info.env,
+        a.table.db.clone(),
+        a.statements,
+        a.tables,
+        a.copies_rows,
+    )?;
     Ok(ddl.noted(a.notes))
 }
 

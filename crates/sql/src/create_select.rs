@@ -72,6 +72,11 @@ pub(crate) fn create_select(info: &StmtInfo<'_>, mut ct: CreateTable) -> Res<Stm
 }
 
 impl CreateSelect {
+    /// `CREATE TEMPORARY TABLE ... SELECT`.
+    pub fn temporary(&self) -> bool {
+        self.create.temporary
+    }
+
     /// The CREATE TABLE (MySQL text) for the SELECT's columns, given as (name, MySQL type):
     /// as MariaDB orders them, the defined columns the SELECT does not give first, then
     /// the SELECT's, each with its definition when the statement defines it.

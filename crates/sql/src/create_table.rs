@@ -61,13 +61,11 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             table,
             source,
             if_not_exists: ct.if_not_exists,
+            temporary: ct.temporary,
         });
     }
     if ct.clone.is_some() {
         return Err(SqlError::Unsupported("CREATE TABLE ... CLONE".into()).into());
-    }
-    if ct.temporary {
-        return Err(SqlError::Unsupported("CREATE TEMPORARY TABLE".into()).into());
     }
     if ct.partition_by.is_some() {
         return Err(SqlError::Unsupported("partitioned tables".into()).into());
@@ -76,7 +74,13 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
     if !env.database_exists(&table.db) {
         return Err(SqlError::UnknownDatabase(table.db.clone()).into());
     }
-    if ct.if_not_exists && env.table(&table).is_some() {
+    // A temporary table may hide a table of the same name, and a table be created under one.
+    let exists = if ct.temporary {
+        env.is_temporary(&table)
+    } else {
+        env.table(&table).is_some() && !env.is_temporary(&table)
+    };
+    if ct.if_not_exists && exists {
         let note = crate::Note {
             code: TABLE_EXISTS,
             message: format!("Table '{}' already exists", table.table),
@@ -136,6 +140,10 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
                 parts: key_parts(&i.columns)?,
                 implicit: false,
             }),
+            TableConstraint::ForeignKey(_) if ct.temporary => {
+                let name = format!("`{}`.`{}`", table.db, table.table);
+                return Err(SqlError::TemporaryForeignKey(name).into());
+            }
             TableConstraint::ForeignKey(fk) => {
                 let parent = resolve_parent(env, &table, &fk.foreign_table)?;
                 if parent != table {
@@ -217,6 +225,21 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         body.join(", ")
     )];
     statements.extend(index_statements(&table, keys, &pk, ct.if_not_exists)?);
+    if ct.temporary {
+        let mut statements = crate::temporary_statements(&statements)?;
+        if ct.or_replace {
+            let drop = format!(
+                "DROP TABLE IF EXISTS temp.{}",
+                quote_str(&table.sqlite_name())
+            );
+            statements.insert(0, drop);
+        }
+        return Ok(Stmt::Temporary(crate::TempDdl {
+            statements,
+            tables: vec![table],
+            then: None,
+        }));
+    }
     if ct.or_replace {
         // CREATE OR REPLACE TABLE: MariaDB drops the table first.
         statements.insert(

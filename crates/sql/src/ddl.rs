@@ -3,7 +3,8 @@
 //! * `CREATE DATABASE|SCHEMA [IF NOT EXISTS] d [CHARACTER SET ..] [COLLATE ..]` and
 //!   `DROP DATABASE|SCHEMA [IF EXISTS] d` → `Ddl::CreateDatabase` / `Ddl::DropDatabase`.
 //! * `DROP TABLE [IF EXISTS] a, b` → one `DROP TABLE` per table; `DROP VIEW` likewise.
-//! * `TRUNCATE [TABLE] t` → `DELETE FROM "db.t"`, executed in total order like other DDL.
+//! * `TRUNCATE [TABLE] t` → `DELETE FROM "db.t"` (and its AUTO_INCREMENT back to 1),
+//!   executed in total order like other DDL.
 //! * `CREATE [UNIQUE] INDEX i ON t (..)` → `CREATE [UNIQUE] INDEX "db.t.i" ON "db.t" (..)`.
 //! * `DROP INDEX i ON t` → `DROP INDEX "<its SQLite name>"`, looked up in the catalog.
 //! * `RENAME TABLE a TO b` → `ALTER TABLE "db.a" RENAME TO "db.b"`. SQLite keeps index names
@@ -11,8 +12,11 @@
 //!   the naming scheme.
 //! * `CREATE [OR REPLACE] VIEW v [(cols)] AS select` → `CREATE VIEW "db.v" AS <translated
 //!   select>` (OR REPLACE drops the old view first); a view may not capture session values.
+//!   `ALTER VIEW v AS select` defines an existing view anew the same way.
 
-use sqlparser::ast::{CreateIndex, CreateView, ObjectName, ObjectType, RenameTable, Truncate};
+use sqlparser::ast::{
+    CreateIndex, CreateView, Ident, ObjectName, ObjectType, Query, RenameTable, Truncate,
+};
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
 
@@ -21,6 +25,7 @@ use crate::cursor::Cursor;
 use crate::dispatch::{Res, StmtInfo};
 use crate::names::{check_schema, quote_str, resolve};
 use crate::rewrite::Rewriter;
+use crate::temporary::ddl_for;
 use crate::{DdlStmt, DropTables, Env, SqlError, Stmt, TableName};
 use tutti_wsrep::Ddl;
 
@@ -111,7 +116,13 @@ pub(crate) fn create_index(env: &dyn Env, ci: CreateIndex) -> Res<Stmt> {
         &key_parts(&ci.columns)?,
         ci.if_not_exists,
     );
-    Ok(schema(table.db.clone(), vec![sql], vec![table]))
+    Ok(ddl_for(
+        env,
+        table.db.clone(),
+        vec![sql],
+        vec![table],
+        false,
+    )?)
 }
 
 /// `DROP INDEX "<sqlite name>"` for MySQL index `name` on `table`.
@@ -143,9 +154,6 @@ pub(crate) fn drop(
     table: Option<ObjectName>,
     temporary: bool,
 ) -> Res<Stmt> {
-    if temporary {
-        return Err(SqlError::Unsupported("DROP TEMPORARY TABLE".into()).into());
-    }
     let kind = match object_type {
         ObjectType::Table => "TABLE",
         ObjectType::View => "VIEW",
@@ -162,7 +170,7 @@ pub(crate) fn drop(
                 .map(|i| i.value.clone())
                 .unwrap_or(name);
             let sql = drop_index_sql(env, &t, &name)?;
-            return Ok(schema(t.db.clone(), vec![sql], vec![t]));
+            return Ok(ddl_for(env, t.db.clone(), vec![sql], vec![t], false)?);
         }
         other => return Err(SqlError::Unsupported(format!("DROP {other}")).into()),
     };
@@ -171,6 +179,54 @@ pub(crate) fn drop(
         .map(|n| resolve(env, n))
         .collect::<Result<_, _>>()?;
     let views = kind == "VIEW";
+    // The session's temporary tables go first (they hide tables of the same names).
+    let (temp, named): (Vec<TableName>, Vec<TableName>) = named
+        .into_iter()
+        .partition(|t| !views && env.is_temporary(t));
+    let rest = if temporary {
+        let unknown = (!named.is_empty()).then(|| {
+            Stmt::DropTables(DropTables {
+                ddl: ddl_stmt(schema(String::new(), vec![], vec![])),
+                unknown: named,
+                wrong_kind: vec![],
+                views,
+                if_exists,
+                temporary,
+            })
+        });
+        if temp.is_empty() {
+            return Ok(unknown.unwrap_or(Stmt::Noop("DROP TEMPORARY TABLE".into())));
+        }
+        unknown
+    } else if named.is_empty() && !temp.is_empty() {
+        None
+    } else {
+        Some(drop_named(env, named, views, if_exists))
+    };
+    if temp.is_empty() {
+        return Ok(rest.expect("tables to drop"));
+    }
+    let statements = temp
+        .iter()
+        .map(|t| format!("DROP TABLE temp.{}", quote_str(&t.sqlite_name())))
+        .collect();
+    Ok(Stmt::Temporary(crate::TempDdl {
+        statements,
+        tables: temp,
+        then: rest.map(Box::new),
+    }))
+}
+
+fn ddl_stmt(stmt: Stmt) -> DdlStmt {
+    let Stmt::Ddl(ddl) = stmt else {
+        unreachable!("schema() is DDL")
+    };
+    ddl
+}
+
+/// `DROP TABLE|VIEW` of tables that are not temporary.
+fn drop_named(env: &dyn Env, named: Vec<TableName>, views: bool, if_exists: bool) -> Stmt {
+    let kind = if views { "VIEW" } else { "TABLE" };
     // A view named in DROP TABLE (a table in DROP VIEW) is left alone; MySQL drops the
     // others, then fails naming the missing ones (a note with IF EXISTS, which also keeps
     // them in the statement: another node may have created one meanwhile).
@@ -196,22 +252,20 @@ pub(crate) fn drop(
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
     let ddl = schema(database, statements, tables);
     if unknown.is_empty() && wrong_kind.is_empty() {
-        return Ok(ddl);
+        return ddl;
     }
-    let Stmt::Ddl(ddl) = ddl else {
-        unreachable!("schema() is DDL")
-    };
     if views {
         // a table named in DROP VIEW is also unknown as a view
         unknown.extend(wrong_kind.iter().cloned());
     }
-    Ok(Stmt::DropTables(DropTables {
-        ddl,
+    Stmt::DropTables(DropTables {
+        ddl: ddl_stmt(ddl),
         unknown,
         wrong_kind,
         views,
         if_exists,
-    }))
+        temporary: false,
+    })
 }
 
 /// `TRUNCATE [TABLE] t` → `DELETE FROM "db.t"`.
@@ -221,12 +275,20 @@ pub(crate) fn truncate(env: &dyn Env, t: Truncate) -> Res<Stmt> {
         .iter()
         .map(|n| resolve(env, &n.name))
         .collect::<Result<_, _>>()?;
-    let statements = tables
-        .iter()
-        .map(|t| format!("DELETE FROM {}", quote_str(&t.sqlite_name())))
-        .collect();
+    let mut statements = Vec::new();
+    for t in &tables {
+        let name = t.sqlite_name();
+        statements.push(format!("DELETE FROM {}", quote_str(&name)));
+        // AUTO_INCREMENT starts again at 1 (SQLite keeps the largest id in sqlite_sequence,
+        // which exists once an AUTOINCREMENT table does).
+        let autoinc = env.table(t).and_then(|i| i.autoinc);
+        if autoinc.is_some_and(|c| c != crate::INVISIBLE_KEY) {
+            let name = name.replace('\'', "''");
+            statements.push(format!("DELETE FROM sqlite_sequence WHERE name = '{name}'"));
+        }
+    }
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
-    Ok(schema(database, statements, tables))
+    Ok(ddl_for(env, database, statements, tables, false)?)
 }
 
 /// `RENAME TABLE a TO b [, c TO d]`.
@@ -241,7 +303,7 @@ pub(crate) fn rename_tables(env: &dyn Env, renames: Vec<RenameTable>) -> Res<Stm
         tables.push(new);
     }
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
-    Ok(schema(database, statements, tables))
+    Ok(ddl_for(env, database, statements, tables, false)?)
 }
 
 /// `ALTER TABLE "db.a" RENAME TO "db.b"`, then the indexes re-created under the new name.
@@ -268,14 +330,51 @@ pub(crate) fn rename_table_sql(env: &dyn Env, old: &TableName, new: &TableName) 
 
 /// `CREATE [OR REPLACE] VIEW v [(cols)] AS select`.
 pub(crate) fn create_view(info: &StmtInfo<'_>, cv: CreateView) -> Res<Stmt> {
-    let env = info.env;
     if cv.materialized {
         return Err(SqlError::Unsupported("materialized views".into()).into());
     }
-    let view = resolve(env, &cv.name)?;
-    let mut query = cv.query;
+    let columns = cv.columns.iter().map(|c| c.name.value.clone()).collect();
+    let view = resolve(info.env, &cv.name)?;
+    view_definition(
+        info,
+        view,
+        columns,
+        cv.query,
+        cv.or_replace,
+        cv.if_not_exists,
+    )
+}
+
+/// `ALTER VIEW v [(cols)] AS select`: the view, which must exist, defined anew.
+pub(crate) fn alter_view(
+    info: &StmtInfo<'_>,
+    name: ObjectName,
+    columns: Vec<Ident>,
+    query: Box<Query>,
+) -> Res<Stmt> {
+    let view = resolve(info.env, &name)?;
+    if !info.env.table(&view).is_some_and(|t| t.is_view()) {
+        return Err(SqlError::NoSuchTable(view.to_string()).into());
+    }
+    let columns = columns.into_iter().map(|c| c.value).collect();
+    view_definition(info, view, columns, query, true, false)
+}
+
+/// `CREATE VIEW "db.v" [(cols)] AS <translated select>` (OR REPLACE drops the old one).
+fn view_definition(
+    info: &StmtInfo<'_>,
+    view: TableName,
+    columns: Vec<String>,
+    mut query: Box<Query>,
+    or_replace: bool,
+    if_not_exists: bool,
+) -> Res<Stmt> {
+    let env = info.env;
     let mut rw = Rewriter::new(env).with_source(info.source());
     rw.query(&mut query)?;
+    if let Some(t) = rw.tables.iter().find(|t| env.is_temporary(t)) {
+        return Err(SqlError::ViewOfTemporary(t.table.clone()).into());
+    }
     if rw.ex.volatile {
         return Err(
             SqlError::Unsupported("session variables or functions in a view".into()).into(),
@@ -283,24 +382,16 @@ pub(crate) fn create_view(info: &StmtInfo<'_>, cv: CreateView) -> Res<Stmt> {
     }
     let name = quote_str(&view.sqlite_name());
     let mut statements = Vec::new();
-    if cv.or_replace {
+    if or_replace {
         statements.push(format!("DROP VIEW IF EXISTS {name}"));
     }
-    let columns = if cv.columns.is_empty() {
+    let columns = if columns.is_empty() {
         String::new()
     } else {
-        let cols: Vec<String> = cv
-            .columns
-            .iter()
-            .map(|c| quote_str(&c.name.value))
-            .collect();
+        let cols: Vec<String> = columns.iter().map(|c| quote_str(c)).collect();
         format!(" ({})", cols.join(", "))
     };
-    let ine = if cv.if_not_exists {
-        "IF NOT EXISTS "
-    } else {
-        ""
-    };
+    let ine = if if_not_exists { "IF NOT EXISTS " } else { "" };
     statements.push(format!("CREATE VIEW {ine}{name}{columns} AS {query}"));
     Ok(schema(view.db.clone(), statements, vec![view]))
 }

@@ -159,6 +159,7 @@ fn route(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
             session::session(p, info)
         }
         "ALTER" if p.peek_is(1, "TABLE") => alter::alter_table(p, info),
+        "ALTER" if p.peek_is(1, "VIEW") => generic(p, info),
         "ALTER" => unsupported(format!("ALTER {}", p.peek_word(1).unwrap_or_default())),
         "CREATE" => create(p, info),
         "DROP" => drop(p, info),
@@ -191,6 +192,12 @@ fn generic(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         S::CreateTable(ct) => create_table::create_table(info.env, ct)?,
         S::CreateIndex(ci) => ddl::create_index(info.env, ci)?,
         S::CreateView(cv) => ddl::create_view(info, cv)?,
+        S::AlterView {
+            name,
+            columns,
+            query,
+            with_options,
+        } if with_options.is_empty() => ddl::alter_view(info, name, columns, query)?,
         S::Drop {
             object_type,
             if_exists,
@@ -205,9 +212,9 @@ fn generic(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
     })
 }
 
-/// A CREATE TABLE that is not LIKE, a clone or TEMPORARY (handled by `create_table`).
+/// A CREATE TABLE that is not LIKE or a clone (handled by `create_table`).
 fn plain_create(ct: &sqlparser::ast::CreateTable) -> bool {
-    ct.like.is_none() && ct.clone.is_none() && !ct.temporary
+    ct.like.is_none() && ct.clone.is_none()
 }
 
 /// The first words of a statement, to name it in an error.
@@ -245,12 +252,14 @@ fn create(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         "RESOURCE",
     ];
     let mut kind = String::new();
+    let mut kind_at = 0;
     for n in 1..64 {
         if matches!(p.peek_nth_token_ref(n).token, Token::EOF) {
             break;
         }
         if let Some(w) = p.peek_word(n).filter(|w| KINDS.contains(&w.as_str())) {
             kind = w;
+            kind_at = n;
             break;
         }
     }
@@ -258,7 +267,8 @@ fn create(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         "DATABASE" | "SCHEMA" => ddl::create_database(p),
         "TABLE" | "INDEX" | "UNIQUE" | "VIEW" => generic(p, info),
         "FULLTEXT" | "SPATIAL" => unsupported(format!("{kind} indexes")),
-        "TEMPORARY" => unsupported("CREATE TEMPORARY TABLE"),
+        "TEMPORARY" if p.peek_is(kind_at + 1, "TABLE") => generic(p, info),
+        "TEMPORARY" => unsupported("this CREATE TEMPORARY statement"),
         "" => unsupported("this CREATE statement"),
         k => unsupported(format!("CREATE {k}")),
     }
@@ -269,7 +279,11 @@ fn drop(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
     match p.peek_word(1).unwrap_or_default().as_str() {
         "DATABASE" | "SCHEMA" => ddl::drop_database(p),
         "TABLE" | "INDEX" | "VIEW" => generic(p, info),
-        "TEMPORARY" => unsupported("DROP TEMPORARY TABLE"),
+        "TEMPORARY" if p.peek_is(2, "TABLE") => generic(p, info),
+        "TEMPORARY" => unsupported(format!(
+            "DROP TEMPORARY {}",
+            p.peek_word(2).unwrap_or_default()
+        )),
         "PREPARE" => prepared::prepared(p, info.env),
         k => unsupported(format!("DROP {k}")),
     }

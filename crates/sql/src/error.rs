@@ -57,6 +57,14 @@ pub enum SqlError {
     /// A DEFAULT the column cannot hold (MySQL 1067).
     #[error("Invalid default value")]
     InvalidDefault,
+    /// A FOREIGN KEY on a temporary table (MySQL 1005, errno 150), as `` `db`.`t` ``.
+    #[error(
+        "Can't create table {0} (errno: 150 \"Foreign key constraint is incorrectly formed\")"
+    )]
+    TemporaryForeignKey(String),
+    /// A view reading a temporary table (MySQL 1352).
+    #[error("View's SELECT refers to a temporary table '{0}'")]
+    ViewOfTemporary(String),
     /// A wrong value or argument (MySQL 1231 / 1210), with explanation.
     #[error("{0}")]
     WrongArguments(String),

@@ -53,6 +53,7 @@ mod show;
 mod stored;
 mod subquery;
 mod syntax;
+mod temporary;
 mod types;
 mod types_map;
 mod typing;
@@ -72,6 +73,7 @@ pub use names::quote_str as quote_ident;
 pub use real::RealType;
 pub use result_types::ResultType;
 pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};
+pub use temporary::temporary_statements;
 pub use tutti_wsrep::Value;
 pub use types::*;
 

@@ -44,7 +44,7 @@ pub(crate) struct Rewriter<'a> {
     /// The locking clause removed (`FOR UPDATE`, `FOR SHARE`), if any.
     pub lock: Option<crate::locking::LockSpec>,
     /// Base tables named (resolved), and whether anything else was (a view).
-    tables: Vec<TableName>,
+    pub(crate) tables: Vec<TableName>,
     other_objects: bool,
     /// WITH clauses already rewritten, put back after their query's visit (one per query).
     withs: Vec<Option<sqlparser::ast::With>>,

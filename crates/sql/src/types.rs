@@ -127,6 +127,11 @@ pub trait Env {
     fn table(&self, name: &TableName) -> Option<TableInfo>;
     /// Whether the database exists.
     fn database_exists(&self, name: &str) -> bool;
+    /// Whether `name` is one of the session's temporary tables (which hide a table of the
+    /// same name, as in MySQL).
+    fn is_temporary(&self, _name: &TableName) -> bool {
+        false
+    }
 }
 
 /// One translated statement.
@@ -180,7 +185,11 @@ pub enum Stmt {
         source: TableName,
         /// `IF NOT EXISTS`.
         if_not_exists: bool,
+        /// `CREATE TEMPORARY TABLE ... LIKE`.
+        temporary: bool,
     },
+    /// A change to the session's temporary tables (see [`TempDdl`]).
+    Temporary(TempDdl),
     /// `CREATE TABLE ... SELECT` (see [`CreateSelect`]).
     CreateSelect(crate::CreateSelect),
     /// `PREPARE name FROM text`: a named prepared statement of the session.
@@ -334,6 +343,19 @@ pub struct DdlStmt {
     pub copied_rows: bool,
 }
 
+/// A change to the session's temporary tables: never replicated (as in Galera), run by the
+/// session on its own connection, where SQLite's `temp` schema holds them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TempDdl {
+    /// SQLite statements: `CREATE TEMP TABLE "db.t"`, `CREATE INDEX temp."db.t.i"`; others
+    /// name the table unqualified (SQLite looks in `temp` first).
+    pub statements: Vec<String>,
+    /// The temporary tables it creates, drops or changes.
+    pub tables: Vec<TableName>,
+    /// What runs after it: the rest of a `DROP TABLE` that also names other tables.
+    pub then: Option<Box<Stmt>>,
+}
+
 /// `DROP TABLE|VIEW` naming objects that do not exist, or are of the other kind: those
 /// that do are dropped (`ddl`, which may drop nothing), then the statement fails naming
 /// `unknown` (1051, or 4092 for views), or notes them with `IF EXISTS`.
@@ -350,6 +372,8 @@ pub struct DropTables {
     pub views: bool,
     /// `IF EXISTS`.
     pub if_exists: bool,
+    /// `DROP TEMPORARY TABLE`: `unknown` are no temporary tables of the session (final).
+    pub temporary: bool,
 }
 
 /// Where a SET assignment goes.

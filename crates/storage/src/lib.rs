@@ -151,6 +151,20 @@ impl Storage {
         self.readers.get()
     }
 
+    /// A connection of one session's own, for its temporary tables: the database is
+    /// read-only through it (everything replicated is written on the writer), SQLite's
+    /// `temp` schema is writable, and `tutti_autoinc()` has the returned state of its own.
+    pub fn session_connection(&self) -> Result<(Connection, Arc<AutoInc>), StorageError> {
+        use rusqlite::OpenFlags;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let conn = open_connection_with(&self.path, flags)?;
+        let autoinc = Arc::new(AutoInc::default());
+        functions::register_session(&conn, autoinc.clone())?;
+        Ok((conn, autoinc))
+    }
+
     /// The state of the `tutti_autoinc()` SQL function on the writer connection.
     pub fn autoinc(&self) -> &AutoInc {
         &self.autoinc
@@ -243,7 +257,15 @@ pub fn register_sql_functions(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Opens a connection with tutti's settings and SQL functions.
 fn open_connection(path: &Path) -> Result<Connection, StorageError> {
-    let conn = Connection::open(path)?;
+    open_connection_with(path, rusqlite::OpenFlags::default())
+}
+
+/// [`open_connection`] with SQLite's open flags.
+fn open_connection_with(
+    path: &Path,
+    flags: rusqlite::OpenFlags,
+) -> Result<Connection, StorageError> {
+    let conn = Connection::open_with_flags(path, flags)?;
     // Double quotes are identifiers, never string literals: otherwise a misspelled column
     // ("nosuchcol") would silently become a string.
     conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_DQS_DML, false)?;

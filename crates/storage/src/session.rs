@@ -29,9 +29,15 @@ fn check(rc: c_int) -> rusqlite::Result<()> {
 impl<'c> Session<'c> {
     /// A session on `conn`'s main database, recording tables without a PRIMARY KEY by rowid.
     pub fn new(conn: &'c Connection) -> rusqlite::Result<Session<'c>> {
+        Session::new_in(conn, c"main")
+    }
+
+    /// A session on one of `conn`'s databases (`main`, `temp`).
+    pub fn new_in(conn: &'c Connection, schema: &std::ffi::CStr) -> rusqlite::Result<Session<'c>> {
         let mut raw: *mut ffi::sqlite3_session = std::ptr::null_mut();
-        // SAFETY: the handle is valid while `conn` is borrowed, which the lifetime ensures.
-        check(unsafe { ffi::sqlite3session_create(conn.handle(), c"main".as_ptr(), &mut raw) })?;
+        // SAFETY: the handle is valid while `conn` is borrowed, which the lifetime ensures;
+        // `schema` is NUL-terminated.
+        check(unsafe { ffi::sqlite3session_create(conn.handle(), schema.as_ptr(), &mut raw) })?;
         let session = Session {
             raw,
             conn: PhantomData,

@@ -54,10 +54,13 @@ fn declare_autoinc_type(create_sql: &str, column: &str, columns: &mut [ColumnInf
     }
 }
 
-/// The table's SQLite definition.
+/// The table's SQLite definition (a temporary table's, on a session's own connection).
 fn create_sql(c: &Connection, table: &str) -> Result<String, ExecError> {
     let sql: Option<String> = c
-        .prepare_cached("SELECT sql FROM sqlite_schema WHERE name = ?1")?
+        .prepare_cached(
+            "SELECT sql FROM temp.sqlite_schema WHERE name = ?1 \
+             UNION ALL SELECT sql FROM main.sqlite_schema WHERE name = ?1 LIMIT 1",
+        )?
         .query_row([table], |r| r.get(0))?;
     Ok(sql.unwrap_or_default())
 }
@@ -94,7 +97,7 @@ fn key_def(namespace: String, key: &[String], image: &[&str]) -> Option<KeyDef> 
 }
 
 /// Metadata of a table by SQLite name (None if it does not exist).
-pub(super) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, ExecError> {
+pub(crate) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, ExecError> {
     let Some(name) = TableName::from_sqlite_name(table) else {
         return Ok(None);
     };

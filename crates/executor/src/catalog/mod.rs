@@ -6,6 +6,8 @@
 
 mod load;
 
+pub(crate) use load::table as load_table;
+
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;

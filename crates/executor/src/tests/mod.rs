@@ -4,6 +4,7 @@ use super::*;
 use std::time::Duration;
 
 mod isolation;
+mod temporary;
 use tutti_replication::Replication;
 use tutti_storage::Durability;
 

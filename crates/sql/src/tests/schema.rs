@@ -277,10 +277,6 @@ fn refused_create_table_forms() {
             "CREATE TABLE t7 (a INT PRIMARY KEY, b INT GENERATED ALWAYS AS (a + 1) STORED)",
             "generated columns",
         ),
-        (
-            "CREATE TEMPORARY TABLE t7 (a INT PRIMARY KEY)",
-            "CREATE TEMPORARY TABLE",
-        ),
         ("CREATE FULLTEXT INDEX f ON t (b)", "FULLTEXT indexes"),
     ];
     for (sql, what) in cases {
@@ -289,6 +285,33 @@ fn refused_create_table_forms() {
     assert!(matches!(
         err("CREATE TABLE t7 (a INT PRIMARY KEY, g GEOMETRY)"),
         SqlError::Unsupported(_)
+    ));
+}
+
+#[test]
+fn temporary_tables_are_made_in_the_temp_schema() {
+    match one("CREATE TEMPORARY TABLE t7 (a INT PRIMARY KEY, b INT, KEY kb (b))") {
+        Ok(Stmt::Temporary(TempDdl {
+            statements, tables, ..
+        })) => {
+            assert_eq!(
+                statements,
+                vec![
+                    r#"CREATE TEMP TABLE "app.t7" ("a" INT NOT NULL, "b" INT, PRIMARY KEY ("a"))"#,
+                    r#"CREATE INDEX temp."app.t7.kb" ON "app.t7" ("b")"#,
+                ]
+            );
+            assert_eq!(tables, vec![app("t7")]);
+        }
+        other => panic!("{other:?}"),
+    }
+    match one("DROP TEMPORARY TABLE IF EXISTS t7") {
+        Ok(Stmt::DropTables(d)) => assert!(d.temporary && d.unknown == vec![app("t7")]),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        err("CREATE TEMPORARY TABLE t7 (a INT, FOREIGN KEY (a) REFERENCES t (a))"),
+        SqlError::TemporaryForeignKey(_)
     ));
 }
 

@@ -286,6 +286,11 @@ pub(crate) fn register_reader_stubs(c: &Connection) -> Result<()> {
 
 pub(crate) fn register_writer(c: &Connection, autoinc: Arc<AutoInc>) -> Result<()> {
     user_locks::register_writer(c)?;
+    register_session(c, autoinc)
+}
+
+/// `tutti_autoinc()` with its state (the writer's, or a session's for its temporary tables).
+pub(crate) fn register_session(c: &Connection, autoinc: Arc<AutoInc>) -> Result<()> {
     c.create_scalar_function("tutti_autoinc", 1, VOLATILE, move |ctx| {
         let explicit = match ctx.get_raw(0) {
             ValueRef::Null => None,

@@ -1,0 +1,321 @@
+//! The session's temporary tables (`CREATE TEMPORARY TABLE`): its own, never replicated
+//! (Galera does not replicate them either), gone when the session ends.
+//!
+//! They live in SQLite's `temp` schema of a connection of the session's own, opened with
+//! its first temporary table. The database is read-only through that connection, so it
+//! also runs every statement that reads a temporary table together with other tables. A
+//! statement touches a temporary table when the table's SQLite name is in its translated
+//! SQL (names are always printed quoted); it then runs there:
+//!
+//! * a read, or a write of a temporary table: other tables are read at their newest state,
+//!   or inside a transaction in that connection's snapshot (taken at its first statement);
+//! * a write runs in a savepoint of its own, so a failing statement changes nothing; inside
+//!   a transaction the connection's SQLite transaction stays open until COMMIT or ROLLBACK,
+//!   which apply to the temporary tables too (as to InnoDB's);
+//!
+//! Refused with a clear error (1235): writing a replicated table from a temporary one
+//! (`INSERT INTO t SELECT ... FROM tmp`), and reading a temporary table together with replicated tables in a
+//! transaction that has already changed replicated tables (its changes exist only as a
+//! changeset on the writer, which cannot see the temporary tables).
+
+use rusqlite::Connection;
+use std::collections::HashMap;
+use std::sync::Arc;
+use tutti_sql::{Query, QueryKind, SqlError, TableName, TempDdl};
+use tutti_storage::{run_cached, AutoInc};
+use tutti_wsrep::Value;
+
+use crate::catalog::{self, TableMeta};
+use crate::result::{Response, ResultSet};
+use crate::session::Session;
+use crate::sqlite::{self, Count, WriteStmt};
+use crate::{error::from_sqlite, ExecError};
+
+/// A connection that sees a table: a pooled reader, or the session's own for a temporary
+/// table.
+pub(crate) enum TableConn<'a> {
+    Pooled(tutti_storage::Reader),
+    Own(&'a Connection),
+}
+
+impl std::ops::Deref for TableConn<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        match self {
+            TableConn::Pooled(r) => r,
+            TableConn::Own(c) => c,
+        }
+    }
+}
+
+/// The session's temporary tables and the connection that holds them.
+pub(crate) struct TempTables {
+    conn: Connection,
+    /// `tutti_autoinc()`'s state on `conn`.
+    autoinc: Arc<AutoInc>,
+    /// By lower-case SQLite name.
+    tables: HashMap<String, Arc<TableMeta>>,
+    /// Moves with every change of definitions (prepared statements translate again).
+    pub(crate) epoch: u64,
+}
+
+impl TempTables {
+    fn open(storage: &tutti_storage::Storage) -> Result<TempTables, ExecError> {
+        let (conn, autoinc) = storage
+            .session_connection()
+            .map_err(|e| ExecError::Sqlite(e.to_string()))?;
+        Ok(TempTables {
+            conn,
+            autoinc,
+            tables: HashMap::new(),
+            epoch: 0,
+        })
+    }
+
+    /// The temporary table `name`, if the session has it.
+    pub(crate) fn get(&self, name: &TableName) -> Option<&Arc<TableMeta>> {
+        self.tables.get(&name.sqlite_name().to_ascii_lowercase())
+    }
+
+    /// The connection that holds the tables.
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// True if translated SQL names a temporary table.
+    fn touches(&self, sql: &str) -> bool {
+        if self.tables.is_empty() {
+            return false;
+        }
+        let sql = sql.to_ascii_lowercase();
+        self.tables
+            .keys()
+            .any(|t| sql.contains(&tutti_sql::quote_ident(t)))
+    }
+
+    /// True if every table a query reads is temporary (false when that is not known).
+    fn reads_only_temporary(&self, q: &Query) -> bool {
+        q.reads
+            .as_ref()
+            .is_some_and(|r| r.iter().all(|t| self.get(t).is_some()))
+    }
+
+    /// Opens the connection's SQLite transaction for the MySQL transaction, if not open.
+    fn begin(&self) -> Result<(), ExecError> {
+        if self.conn.is_autocommit() {
+            run_cached(&self.conn, "BEGIN")?;
+        }
+        Ok(())
+    }
+
+    /// Ends the connection's SQLite transaction with the MySQL transaction's. A rollback
+    /// also undoes the transaction's CREATE and DROP of temporary tables (MySQL keeps
+    /// those), so the definitions are read again.
+    pub(crate) fn end(&mut self, commit: bool) {
+        if self.conn.is_autocommit() {
+            return;
+        }
+        let sql = if commit { "COMMIT" } else { "ROLLBACK" };
+        let failed = run_cached(&self.conn, sql).is_err();
+        if failed {
+            tracing::warn!("temporary tables: {sql} failed");
+            let _ = run_cached(&self.conn, "ROLLBACK");
+        }
+        if failed || !commit {
+            if let Err(e) = self.reload_all() {
+                tracing::warn!("temporary tables: reading their definitions failed: {e}");
+            }
+        }
+    }
+
+    /// Reads every temporary table's definition again.
+    fn reload_all(&mut self) -> Result<(), ExecError> {
+        let mut names: Vec<TableName> = self
+            .conn
+            .prepare_cached(
+                "SELECT name FROM temp.sqlite_schema WHERE type = 'table' \
+                 AND substr(name, 1, 7) <> 'sqlite_'",
+            )?
+            .query_map([], |r| r.get::<_, String>(0))?
+            .filter_map(|n| n.ok().and_then(|n| TableName::from_sqlite_name(&n)))
+            .collect();
+        names.extend(self.tables.values().map(|m| m.info.name.clone()));
+        self.reload(&names)
+    }
+
+    /// Runs a statement in a savepoint: all of it or nothing.
+    fn atomic<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, ExecError>,
+    ) -> Result<T, ExecError> {
+        run_cached(&self.conn, "SAVEPOINT tutti_statement")?;
+        let r = f(&self.conn);
+        if r.is_err() {
+            run_cached(&self.conn, "ROLLBACK TO tutti_statement")?;
+        }
+        run_cached(&self.conn, "RELEASE tutti_statement")?;
+        r
+    }
+
+    /// Reloads the definitions of `tables` (dropping those that are gone).
+    fn reload(&mut self, tables: &[TableName]) -> Result<(), ExecError> {
+        for t in tables {
+            let name = t.sqlite_name();
+            let exists: bool = self
+                .conn
+                .prepare_cached("SELECT EXISTS (SELECT 1 FROM temp.sqlite_schema WHERE name = ?1)")?
+                .query_row([&name], |r| r.get(0))?;
+            let key = name.to_ascii_lowercase();
+            match exists
+                .then(|| catalog::load_table(&self.conn, &name))
+                .transpose()?
+            {
+                Some(Some(meta)) => self.tables.insert(key, Arc::new(meta)),
+                _ => self.tables.remove(&key),
+            };
+        }
+        self.epoch += 1;
+        Ok(())
+    }
+}
+
+impl Session {
+    /// The session's temporary table `name`, if any.
+    pub(crate) fn temporary(&self, name: &TableName) -> Option<&Arc<TableMeta>> {
+        self.temp.as_ref().and_then(|t| t.get(name))
+    }
+
+    /// True if a translated statement touches one of the session's temporary tables.
+    pub(crate) fn touches_temporary(&self, q: &Query) -> bool {
+        self.temp.as_ref().is_some_and(|t| t.touches(&q.sql))
+    }
+
+    /// Whether a table of that name exists: a temporary one, or one that is not (a
+    /// temporary table may hide a table of the same name, and a table be created under one).
+    pub(crate) fn table_exists(&self, t: &TableName, temporary: bool) -> Result<bool, ExecError> {
+        if temporary {
+            return Ok(self.temporary(t).is_some());
+        }
+        let exec = &self.exec;
+        Ok(exec
+            .catalog
+            .table(&exec.storage, &t.sqlite_name())?
+            .is_some())
+    }
+
+    /// A connection that sees table `t` as the session does.
+    pub(crate) fn conn_for(&self, t: &TableName) -> Result<TableConn<'_>, ExecError> {
+        match &self.temp {
+            Some(temp) if temp.get(t).is_some() => Ok(TableConn::Own(&temp.conn)),
+            _ => Ok(TableConn::Pooled(
+                self.exec
+                    .storage
+                    .reader()
+                    .map_err(|e| ExecError::Sqlite(e.to_string()))?,
+            )),
+        }
+    }
+
+    /// The epoch of the temporary tables' definitions (0 without any).
+    pub(crate) fn temporary_epoch(&self) -> u64 {
+        self.temp.as_ref().map_or(0, |t| t.epoch)
+    }
+
+    /// Creates, changes or drops temporary tables. As in MySQL, this does not commit the
+    /// open transaction.
+    pub(crate) fn temporary_ddl(&mut self, d: TempDdl) -> Result<Response, ExecError> {
+        if self.temp.is_none() {
+            self.temp = Some(TempTables::open(&self.exec.storage)?);
+        }
+        let temp = self.temp.as_mut().expect("just opened");
+        let run = temp.atomic(|c| {
+            for sql in &d.statements {
+                c.execute_batch(sql).map_err(|e| from_sqlite(&e, false))?;
+            }
+            Ok(())
+        });
+        temp.reload(&d.tables)?;
+        run?;
+        match d.then {
+            Some(rest) => self.run_stmt(*rest, &[]),
+            None => Ok(Response::ok()),
+        }
+    }
+
+    /// The connection a SELECT that touches temporary tables runs on, inside the
+    /// transaction's snapshot when one is open.
+    pub(crate) fn temporary_reader(&mut self, q: &Query) -> Result<&Connection, ExecError> {
+        self.refuse_unseen_changes(q)?;
+        let in_txn = self.txn.is_some();
+        let temp = self.temp.as_ref().expect("touches temporary tables");
+        if in_txn {
+            temp.begin()?;
+        }
+        *self.info.interrupt.lock() = Some(temp.conn.get_interrupt_handle());
+        Ok(&temp.conn)
+    }
+
+    /// Rows of a SELECT that touches temporary tables.
+    pub(crate) fn temporary_read(
+        &mut self,
+        q: &Query,
+        params: &[Value],
+    ) -> Result<ResultSet, ExecError> {
+        let conn = self.temporary_reader(q)?;
+        sqlite::query(conn, &q.sql, params)
+    }
+
+    /// A write that touches temporary tables (one of them is its target), inside the MySQL
+    /// transaction the write path opened.
+    pub(crate) fn temporary_write(
+        &mut self,
+        q: &Query,
+        params: &[Value],
+    ) -> Result<Response, ExecError> {
+        let target = q.target.as_ref().expect("a write has a target");
+        let Some(meta) = self.temporary(target).cloned() else {
+            return Err(ExecError::Sql(SqlError::Unsupported(
+                "writing a replicated table from a temporary table".into(),
+            )));
+        };
+        self.refuse_unseen_changes(q)?;
+        let (offset, increment) = self.exec.provider.auto_increment();
+        let temp = self.temp.as_ref().expect("touches temporary tables");
+        // The write path opened the MySQL transaction (implicit for an autocommit statement).
+        temp.begin()?;
+        let stmt = WriteStmt {
+            sql: &q.sql,
+            params,
+            autoinc: q.autoinc.then(|| (target.sqlite_name(), offset, increment)),
+            invisible_key: meta.info.has_invisible_key(),
+            deleting: q.kind == QueryKind::Delete,
+            count: Count::of(q.kind, self.client_found_rows),
+            target: Some(target.sqlite_name()),
+        };
+        *self.info.interrupt.lock() = Some(temp.conn.get_interrupt_handle());
+        let written = temp.atomic(|c| sqlite::execute_write(c, &temp.autoinc, &stmt, c"temp"))?;
+        if let Some(id) = written.insert_id {
+            self.last_insert_id = id as u64;
+        }
+        Ok(Response::Ok {
+            affected_rows: written.affected,
+            last_insert_id: written.insert_id.unwrap_or(0) as u64,
+            info: String::new(),
+        })
+    }
+
+    /// Fails a statement that would read replicated tables without the changes the open
+    /// transaction made to them (they exist only on the writer, as a changeset).
+    fn refuse_unseen_changes(&self, q: &Query) -> Result<(), ExecError> {
+        let changed = self.txn.as_ref().is_some_and(|t| !t.changes.is_empty());
+        let temp = self.temp.as_ref().expect("touches temporary tables");
+        if changed && !temp.reads_only_temporary(q) {
+            return Err(ExecError::Sql(SqlError::Unsupported(
+                "reading a temporary table together with other tables in a transaction that \
+                 changed replicated tables"
+                    .into(),
+            )));
+        }
+        Ok(())
+    }
+}
