@@ -45,6 +45,13 @@ impl Session {
         if !temporary {
             self.commit()?;
         }
+        if !temporary && self.temporary(&cs.table).is_some() {
+            // Its rows would go where the name leads: into the temporary table.
+            return Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(
+                "CREATE TABLE ... SELECT of a table a temporary table of the same name hides"
+                    .into(),
+            )));
+        }
         if !cs.or_replace && self.table_exists(&cs.table, temporary)? {
             if cs.if_not_exists {
                 crate::diagnostics::note_table_exists(&cs.table);
