@@ -212,12 +212,8 @@ pub fn query_pair_in_txn(
 pub struct Captured {
     /// The whole MySQL transaction's changes so far, this statement included.
     pub changeset: Vec<u8>,
-    /// Rows the statement changed.
-    pub affected: u64,
-    /// First AUTO_INCREMENT id it generated.
-    pub insert_id: Option<i64>,
-    /// Every row an UPDATE rewrote, changed or not: (SQLite table, rowid and current values).
-    pub rewritten: Vec<(String, Vec<Value>)>,
+    /// The statement's own effect.
+    pub written: Written,
 }
 
 /// How a statement's affected-row count is made, as MySQL defines it.
@@ -330,17 +326,13 @@ pub fn capture(
         tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
         return Err(ExecError::Deadlock);
     }
-    let done = execute_write(w, autoinc, stmt, c"main")?;
+    let written = execute_write(w, autoinc, stmt, c"main")?;
     let changeset = session.changeset()?;
-    Ok(Captured {
-        changeset,
-        affected: done.affected,
-        rewritten: done.rewritten,
-        insert_id: done.insert_id,
-    })
+    Ok(Captured { changeset, written })
 }
 
 /// What a write statement did.
+#[derive(Debug)]
 pub struct Written {
     /// Rows it changed.
     pub affected: u64,

@@ -294,14 +294,7 @@ impl Session {
         };
         *self.info.interrupt.lock() = Some(temp.conn.get_interrupt_handle());
         let written = temp.atomic(|c| sqlite::execute_write(c, &temp.autoinc, &stmt, c"temp"))?;
-        if let Some(id) = written.insert_id {
-            self.last_insert_id = id as u64;
-        }
-        Ok(Response::Ok {
-            affected_rows: written.affected,
-            last_insert_id: written.insert_id.unwrap_or(0) as u64,
-            info: String::new(),
-        })
+        Ok(self.written(&written))
     }
 
     /// Fails a statement that would read replicated tables without the changes the open

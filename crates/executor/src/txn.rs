@@ -252,7 +252,7 @@ impl Session {
             let keys = keys::of(&exec, &captured.changeset)?;
             // Rows the statement rewrote without changing them are written all the same.
             let mut rewritten = std::collections::BTreeSet::new();
-            for (table, row) in &captured.rewritten {
+            for (table, row) in &captured.written.rewritten {
                 if let Some(meta) = exec.catalog.table(&exec.storage, table)? {
                     rewritten.extend(keys::row_key(&meta, row));
                 }
@@ -288,16 +288,21 @@ impl Session {
             }
             txn.changes = captured.changeset;
             txn.lock_keys.extend(rewritten);
-            if let Some(id) = captured.insert_id {
-                self.last_insert_id = id as u64;
-            }
-            return Ok(Response::Ok {
-                affected_rows: captured.affected,
-                last_insert_id: captured.insert_id.unwrap_or(0) as u64,
-                info: String::new(),
-            });
+            return Ok(self.written(&captured.written));
         }
         unreachable!("the last attempt always returns")
+    }
+
+    /// The response to a write statement; its first generated id becomes LAST_INSERT_ID().
+    pub(crate) fn written(&mut self, w: &sqlite::Written) -> Response {
+        if let Some(id) = w.insert_id {
+            self.last_insert_id = id as u64;
+        }
+        Response::Ok {
+            affected_rows: w.affected,
+            last_insert_id: w.insert_id.unwrap_or(0) as u64,
+            info: String::new(),
+        }
     }
 
     /// True if the statement's table was written by another transaction since this one

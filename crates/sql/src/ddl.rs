@@ -183,28 +183,21 @@ pub(crate) fn drop(
     let (temp, named): (Vec<TableName>, Vec<TableName>) = named
         .into_iter()
         .partition(|t| !views && env.is_temporary(t));
-    let rest = if temporary {
-        let unknown = (!named.is_empty()).then(|| {
-            Stmt::DropTables(DropTables {
-                ddl: ddl_stmt(schema(String::new(), vec![], vec![])),
-                unknown: named,
-                wrong_kind: vec![],
-                views,
-                if_exists,
-                temporary,
-            })
-        });
-        if temp.is_empty() {
-            return Ok(unknown.unwrap_or(Stmt::Noop("DROP TEMPORARY TABLE".into())));
-        }
-        unknown
-    } else if named.is_empty() && !temp.is_empty() {
-        None
-    } else {
-        Some(drop_named(env, named, views, if_exists))
+    // What is left: with DROP TEMPORARY, names of no temporary table (unknown).
+    let rest = match (named.is_empty(), temporary) {
+        (true, _) => None,
+        (false, true) => Some(Stmt::DropTables(DropTables {
+            ddl: ddl_stmt(schema(String::new(), vec![], vec![])),
+            unknown: named,
+            wrong_kind: vec![],
+            views,
+            if_exists,
+            temporary,
+        })),
+        (false, false) => Some(drop_named(env, named, views, if_exists)),
     };
     if temp.is_empty() {
-        return Ok(rest.expect("tables to drop"));
+        return Ok(rest.expect("DROP names a table"));
     }
     let statements = temp
         .iter()
