@@ -63,6 +63,9 @@ pub enum ExecError {
     /// A subquery or row used as one value has several columns.
     #[error("Operand should contain 1 column(s)")]
     OperandColumns,
+    /// `SELECT ... INTO @v` found more than one row.
+    #[error("Result consisted of more than one row")]
+    TooManyRows,
     /// A scalar subquery returned more than one row.
     #[error("Subquery returns more than 1 row")]
     SubqueryRows,

@@ -77,6 +77,43 @@ impl Session {
         Ok(Response::Rows(rs))
     }
 
+    /// `SELECT ... INTO @a, @b`: the one row's values go into the user variables; none
+    /// leaves them as they were (warning 1329), more are an error (1172).
+    pub(crate) fn select_into(
+        &mut self,
+        q: &Query,
+        vars: &[String],
+        params: &[Value],
+    ) -> Result<Response, ExecError> {
+        let stats = &self.exec.stats;
+        stats
+            .com_select
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Response::Rows(rs) = self.read(q, params)? else {
+            unreachable!("a SELECT answers rows")
+        };
+        if rs.columns.len() != vars.len() {
+            return Err(ExecError::UnionColumns);
+        }
+        let mut rows = rs.rows.into_iter();
+        let Some(row) = rows.next() else {
+            tutti_storage::warn(1329, "No data - zero rows fetched, selected, or processed");
+            return Ok(Response::ok());
+        };
+        if rows.next().is_some() {
+            return Err(ExecError::TooManyRows);
+        }
+        for (name, value) in vars.iter().zip(row) {
+            self.user_vars.insert(name.to_ascii_lowercase(), value);
+        }
+        self.row_count = 1;
+        Ok(Response::Ok {
+            affected_rows: 1,
+            last_insert_id: 0,
+            info: String::new(),
+        })
+    }
+
     /// The rows of a SELECT: locked, in the transaction's read view, or the newest state.
     fn read_rows(&mut self, q: &Query, params: &[Value]) -> Result<ResultSet, ExecError> {
         if self.touches_temporary(q) {

@@ -72,6 +72,11 @@ pub struct Session {
     pub(crate) temp: Option<TempTables>,
 }
 
+/// MariaDB's warning for INTO after FROM or a UNION.
+const DEPRECATED_INTO: &str = "'<select expression> INTO <destination>;' is deprecated and will \
+     be removed in a future release. Please use 'SELECT <select list> INTO <destination> \
+     FROM...' instead";
+
 impl Session {
     pub(crate) fn new(exec: Arc<Executor>, info: Arc<SessionInfo>) -> Session {
         Session {
@@ -308,6 +313,7 @@ impl Session {
                     },
                 )
             }
+            Stmt::SelectInto { query, .. } => (query.params, Vec::new()),
             _ => (0, Vec::new()),
         };
         let id = self.next_stmt;
@@ -533,6 +539,16 @@ impl Session {
                 let r = self.run_prepared(id, params, "DO");
                 self.close(id);
                 r.map(|_| Response::ok())
+            }
+            Stmt::SelectInto {
+                query,
+                vars,
+                deprecated_place,
+            } => {
+                if deprecated_place {
+                    tutti_storage::warn(1287, DEPRECATED_INTO);
+                }
+                self.select_into(&query, &vars, params)
             }
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
             Stmt::Noted { notes, stmt } => {

@@ -83,9 +83,11 @@ pub(crate) fn translate_one(
         params,
         locking,
         update_ignore,
+        into,
         start,
         end,
     } = st;
+    let into = into?;
     let info = StmtInfo {
         env,
         params,
@@ -101,33 +103,47 @@ pub(crate) fn translate_one(
         // DROP TABLES is MySQL's synonym of DROP TABLE
         tokens[1].token = Token::make_keyword("TABLE");
     }
-    if is_word(&tokens[0].token, "UPDATE") && is_multi_table_update(&tokens) {
-        return Err(SqlError::Unsupported("multi-table UPDATE".into()));
+    if is_word(&tokens[0].token, "UPDATE") {
+        comma_join_as_from(&mut tokens);
     }
     if is_word(&tokens[0].token, "CREATE") && is_partitioned(&tokens) {
         return Err(SqlError::Unsupported("partitioned tables".into()));
     }
     let mut p = Parser::new(&DIALECT).with_tokens_with_locations(tokens);
-    match route(&mut p, &info) {
-        Ok(s) => Ok(s),
-        Err(Fail::Sql(e)) => Err(e),
-        Err(Fail::Parse(e)) => Err(src.parser_error(&e, end)),
+    let stmt = match route(&mut p, &info) {
+        Ok(s) => s,
+        Err(Fail::Sql(e)) => return Err(e),
+        Err(Fail::Parse(e)) => return Err(src.parser_error(&e, end)),
+    };
+    match (into, stmt) {
+        (None, stmt) => Ok(stmt),
+        (Some(into), Stmt::Query(query)) if query.kind == crate::QueryKind::Select => {
+            Ok(Stmt::SelectInto {
+                query,
+                vars: into.vars,
+                deprecated_place: into.deprecated_place,
+            })
+        }
+        (Some(_), _) => Err(SqlError::Unsupported("this SELECT ... INTO".into())),
     }
 }
 
-/// `UPDATE a, b SET ...` (sqlparser cannot parse it): a top-level comma before `SET`.
-fn is_multi_table_update(tokens: &[TokenWithSpan]) -> bool {
+/// `UPDATE a, b, c SET ...` (sqlparser cannot parse it) → `UPDATE a FROM b, c SET ...`,
+/// which it parses as the tables before SET (see `multi_table::update`).
+fn comma_join_as_from(tokens: &mut [TokenWithSpan]) {
     let mut depth = 0i32;
-    for t in tokens {
+    for t in tokens.iter_mut() {
         match &t.token {
             Token::LParen => depth += 1,
             Token::RParen => depth -= 1,
-            Token::Comma if depth == 0 => return true,
-            tok if depth == 0 && is_word(tok, "SET") => return false,
+            Token::Comma if depth == 0 => {
+                t.token = Token::make_keyword("FROM");
+                return;
+            }
+            tok if depth == 0 && is_word(tok, "SET") => return,
             _ => {}
         }
     }
-    false
 }
 
 /// `CREATE TABLE ... PARTITION BY` (sqlparser cannot parse it): top-level PARTITION BY.

@@ -14,7 +14,7 @@
 //! * `UPDATE/DELETE ... [ORDER BY ..] LIMIT n` (SQLite is built without it) →
 //!   `WHERE rowid IN (SELECT rowid FROM "db.t" AS "t" WHERE .. ORDER BY .. LIMIT n)`;
 //!   ORDER BY without LIMIT is dropped.
-//! * Multi-table UPDATE/DELETE are refused.
+//! * Multi-table UPDATE/DELETE: see `multi_table`.
 //! * AUTO_INCREMENT: see `autoinc`; values written into DECIMAL columns: see `stored`.
 
 use sqlparser::ast::{
@@ -91,7 +91,7 @@ fn count_without_limit(q: &sqlparser::ast::Query) -> String {
     format!("SELECT COUNT(*) FROM ({all})")
 }
 
-fn finish(
+pub(crate) fn finish(
     info: &StmtInfo<'_>,
     rw: &Rewriter<'_>,
     sql: String,
@@ -125,7 +125,7 @@ fn column_name(name: &ObjectName) -> Result<Ident, SqlError> {
 }
 
 /// `DEFAULT` (as a value) → the column's default expression, printed verbatim.
-fn default_value(table: Option<&TableInfo>, column: &str) -> Expr {
+pub(crate) fn default_value(table: Option<&TableInfo>, column: &str) -> Expr {
     let default = table.and_then(|t| {
         let c = t
             .columns
@@ -136,7 +136,7 @@ fn default_value(table: Option<&TableInfo>, column: &str) -> Expr {
     default.map(verbatim).unwrap_or_else(crate::ast_build::null)
 }
 
-fn is_default(e: &Expr) -> bool {
+pub(crate) fn is_default(e: &Expr) -> bool {
     matches!(e, Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
 }
 
@@ -422,7 +422,7 @@ fn upsert_select_needs_where(ins: &mut Insert) {
 /// UPDATE (single table).
 pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlError> {
     if !upd.table.joins.is_empty() || upd.from.is_some() {
-        return Err(SqlError::Unsupported("multi-table UPDATE".into()));
+        return crate::multi_table::update(info, upd);
     }
     let target = table_factor_target(info.env, &upd.table.relation, "UPDATE")?;
     let table = info.env.table(&target);
@@ -485,7 +485,7 @@ pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError>
     };
     let single = matches!(from.as_slice(), [t] if t.joins.is_empty());
     if !del.tables.is_empty() || del.using.is_some() || !single {
-        return Err(SqlError::Unsupported("multi-table DELETE".into()));
+        return crate::multi_table::delete(info, del);
     }
     let target = table_factor_target(info.env, &from[0].relation, "DELETE")?;
     let mut rw = Rewriter::new(info.env);

@@ -68,6 +68,9 @@ pub enum SqlError {
     /// A wrong value or argument (MySQL 1231 / 1210), with explanation.
     #[error("{0}")]
     WrongArguments(String),
+    /// A SET column that several tables of a multi-table UPDATE have (MySQL 1052).
+    #[error("Column '{0}' in SET is ambiguous")]
+    AmbiguousColumn(String),
 }
 
 impl SqlError {

@@ -49,6 +49,8 @@ pub(crate) struct StmtTokens {
     pub locking: bool,
     /// `UPDATE IGNORE` (the `IGNORE` was removed).
     pub update_ignore: bool,
+    /// `SELECT ... INTO @a, @b` (the clause was removed).
+    pub into: Result<Option<crate::select_into::Into>, SqlError>,
     /// Where the statement starts in the original text.
     pub start: Location,
     /// Where it ends.
@@ -156,6 +158,7 @@ fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
     let mut update_ignore = false;
     strip_leading_modifiers(&mut tokens, &mut update_ignore);
     let locking = strip_lock_in_share_mode(&mut tokens);
+    let into = crate::select_into::take_into(&mut tokens);
     if tokens.iter().any(|t| is_word(&t.token, "BINARY")) {
         binary_prefix_to_cast(&mut tokens);
     }
@@ -200,6 +203,7 @@ fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
         params,
         locking,
         update_ignore,
+        into,
         start,
         end,
     }

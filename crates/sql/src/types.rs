@@ -215,6 +215,16 @@ pub enum Stmt {
     },
     /// `DEALLOCATE PREPARE name`, `DROP PREPARE name`.
     Deallocate(String),
+    /// `SELECT ... INTO @a, @b`: the SELECT's one row is assigned to the user variables (in
+    /// order); more rows are an error (1172), none a warning (1329).
+    SelectInto {
+        /// The SELECT without its INTO clause.
+        query: Query,
+        /// The user variables' names, as written.
+        vars: Vec<String>,
+        /// INTO stood after FROM or a UNION: MariaDB warns that this is deprecated (1287).
+        deprecated_place: bool,
+    },
     /// `DO expr, ...`: the expressions evaluated as this SELECT, its rows dropped.
     Do(String),
     /// Accepted and without effect in tutti (`UNLOCK TABLES`, `ANALYZE TABLE`, `DO 1`, an

@@ -186,8 +186,13 @@ fn modifiers_locks_and_dual() {
     assert!(q("SELECT a FROM t FOR SHARE").locking);
     assert!(q("SELECT a FROM t FOR UPDATE NOWAIT").locking);
     assert_eq!(s("SELECT 1 FROM DUAL"), r#"SELECT 1 AS "1""#);
+    assert!(matches!(
+        one("SELECT a INTO @v FROM t"),
+        Ok(Stmt::SelectInto { query, vars, .. }) if query.sql == r#"SELECT "a" FROM "app.t" AS "t""#
+            && vars == ["v"]
+    ));
     assert_eq!(
-        err("SELECT a INTO @v FROM t"),
+        err("SELECT * FROM (SELECT a INTO @v FROM t) x"),
         SqlError::Unsupported("SELECT ... INTO".into())
     );
     assert_eq!(

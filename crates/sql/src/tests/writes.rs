@@ -252,22 +252,38 @@ fn update_and_delete_limits() {
 }
 
 #[test]
-fn multi_table_writes_are_refused() {
+fn multi_table_writes_name_the_rows_by_rowid() {
     assert_eq!(
-        err("UPDATE t, u SET t.a = u.a WHERE t.id = u.id"),
-        SqlError::Unsupported("multi-table UPDATE".into())
+        s("UPDATE t, u SET t.a = u.a WHERE t.id = u.id"),
+        r#"UPDATE "app.t" AS "tutti_target" SET "a" = "tutti_m"."v0" FROM (SELECT "t"."rowid" AS "tutti_rowid", tutti_int_store("u"."a", -2147483648, 2147483647, '`app`.`t`.`a`', 1) AS "v0" FROM "app.t" AS "t", "app.u" AS "u" WHERE "t"."id" = "u"."id") AS "tutti_m" WHERE "tutti_target".rowid = "tutti_m"."tutti_rowid""#
     );
     assert_eq!(
-        err("UPDATE t JOIN u ON t.id = u.id SET t.a = u.a"),
-        SqlError::Unsupported("multi-table UPDATE".into())
+        s("UPDATE t AS x JOIN u ON x.id = u.id SET b = u.a + 1 ORDER BY u.id LIMIT 2"),
+        r#"UPDATE "app.t" AS "tutti_target" SET "b" = "tutti_m"."v0" FROM (SELECT "x"."rowid" AS "tutti_rowid", tutti_str_store("u"."a" + 1, 65535, 1, '`app`.`t`.`b`', 1) AS "v0" FROM "app.t" AS "x" JOIN "app.u" AS "u" ON "x"."id" = "u"."id" ORDER BY "u"."id" LIMIT 2) AS "tutti_m" WHERE "tutti_target".rowid = "tutti_m"."tutti_rowid""#
     );
     assert_eq!(
-        err("DELETE t FROM t JOIN u ON t.id = u.id"),
-        SqlError::Unsupported("multi-table DELETE".into())
+        s("DELETE x FROM t AS x JOIN u ON x.id = u.id"),
+        r#"DELETE FROM "app.t" WHERE rowid IN (SELECT "tutti_rowid" FROM (SELECT "x"."rowid" AS "tutti_rowid", 1 AS "1" FROM "app.t" AS "x" JOIN "app.u" AS "u" ON "x"."id" = "u"."id"))"#
     );
     assert_eq!(
-        err("DELETE FROM t USING t, u WHERE t.id = u.id"),
-        SqlError::Unsupported("multi-table DELETE".into())
+        s("DELETE FROM t USING t, u WHERE t.id = u.id"),
+        r#"DELETE FROM "app.t" WHERE rowid IN (SELECT "tutti_rowid" FROM (SELECT "t"."rowid" AS "tutti_rowid", 1 AS "1" FROM "app.t" AS "t", "app.u" AS "u" WHERE "t"."id" = "u"."id"))"#
+    );
+}
+
+#[test]
+fn writes_of_several_tables_are_refused() {
+    assert_eq!(
+        err("UPDATE t, u SET t.a = 1, u.a = 2"),
+        SqlError::Unsupported("UPDATE of several tables".into())
+    );
+    assert_eq!(
+        err("DELETE t, u FROM t JOIN u ON t.id = u.id"),
+        SqlError::Unsupported("DELETE of several tables".into())
+    );
+    assert_eq!(
+        err("UPDATE t, u SET id = 1"),
+        SqlError::AmbiguousColumn("id".into())
     );
     assert_eq!(
         err("INSERT INTO mysql.user (a) VALUES (1)"),
