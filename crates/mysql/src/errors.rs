@@ -31,6 +31,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::TemporaryForeignKey(_) => ER_CANT_CREATE_TABLE,
             SqlError::ViewOfTemporary(_) => ER_VIEW_SELECT_TMPTABLE,
             SqlError::AmbiguousColumn(_) => ER_NON_UNIQ_ERROR,
+            SqlError::WrongUsage(..) => ER_WRONG_USAGE,
         },
         E::Deadlock => ER_LOCK_DEADLOCK,
         E::LockWaitTimeout => ER_LOCK_WAIT_TIMEOUT,

@@ -7,25 +7,32 @@
 //! the declared type its SELECT item has: a table column's own, a DECIMAL's `DECIMAL
 //! TEXT(p,s)`; other computed values are left untyped.
 
-use sqlparser::ast::{Ident, Query, SelectItem, SetExpr};
+use sqlparser::ast::{Ident, Query, Select, SelectItem, SetExpr};
 
 use crate::decimal::DecimalType;
 use crate::result_types::{self, ResultType};
 use crate::typing::{Scope, Scopes};
 use crate::{ColumnInfo, TableInfo, TableName};
 
+/// The SELECT whose items are a derived table's (or CTE's) columns: its plain SELECT, or
+/// the first level of a ROLLUP (the others differ from it only by NULLs).
+pub(crate) fn typed_select<'a>(alias: &str, q: &'a Query) -> Option<&'a Select> {
+    match q.body.as_ref() {
+        SetExpr::Select(s) => Some(s),
+        body if alias == crate::rollup::ROLLUP => crate::rollup::first_level(body),
+        _ => None,
+    }
+}
+
 /// The scope of a derived table or CTE named `alias` (with its column list `names`, if
-/// any) over the plain SELECT `q`, whose FROM tables are `inner`; None for other queries.
+/// any) whose items are those of `s` (see [`typed_select`]), whose FROM tables are `inner`.
 pub(crate) fn scope(
     alias: &str,
     names: &[Ident],
-    q: &Query,
+    s: &Select,
     inner: Vec<Scope>,
     outer: &Scopes,
 ) -> Option<Scope> {
-    let SetExpr::Select(s) = q.body.as_ref() else {
-        return None;
-    };
     let mut scopes = outer.clone();
     scopes.push(inner);
     let types = result_types::of_projection(&s.projection, &s.from, &scopes);
@@ -97,15 +104,10 @@ pub fn view_decimal_columns(create_sql: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The name of an unaliased item that is a column (`t.a` is `a`); "" for expressions.
+/// The name of an unaliased item: a column's (`t.a` is `a`), an expression's text as
+/// printed (which is SQLite's name for it when the client spelled it the same way).
 fn item_name(e: &sqlparser::ast::Expr) -> String {
-    match e {
-        sqlparser::ast::Expr::Identifier(i) => i.value.clone(),
-        sqlparser::ast::Expr::CompoundIdentifier(ids) => {
-            ids.last().map(|i| i.value.clone()).unwrap_or_default()
-        }
-        _ => String::new(),
-    }
+    crate::item_names::column_name(e, None)
 }
 
 /// The declared type a result column gets: a column's own, a DECIMAL's, else none.

@@ -71,6 +71,9 @@ pub enum SqlError {
     /// A SET column that several tables of a multi-table UPDATE have (MySQL 1052).
     #[error("Column '{0}' in SET is ambiguous")]
     AmbiguousColumn(String),
+    /// Two clauses MySQL does not allow together (MySQL 1221).
+    #[error("Incorrect usage of {0} and {1}")]
+    WrongUsage(&'static str, &'static str),
 }
 
 impl SqlError {

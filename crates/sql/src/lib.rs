@@ -48,6 +48,7 @@ mod real;
 mod rebuild;
 mod result_types;
 mod rewrite;
+mod rollup;
 mod select_into;
 mod session;
 mod set;

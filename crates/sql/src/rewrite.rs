@@ -185,6 +185,7 @@ impl<'a> Rewriter<'a> {
 
     fn pre_query(&mut self, q: &mut Query) -> Result<(), SqlError> {
         unwrap_parenthesized(q);
+        self.expand_rollup(q)?;
         if self.derive_types && self.depth == 1 && !matches!(q.body.as_ref(), SetExpr::Select(_)) {
             // a UNION's types aggregate all its SELECTs': not derived
             self.result_types.get_or_insert_with(Vec::new);
@@ -226,6 +227,41 @@ impl<'a> Rewriter<'a> {
             q.locks.clear();
         }
         fix_set_expr(&mut q.body)
+    }
+
+    /// `GROUP BY ... WITH ROLLUP` → the grouping levels' UNION ALL (see `rollup`).
+    fn expand_rollup(&self, q: &mut Query) -> Result<(), SqlError> {
+        let SetExpr::Select(s) = q.body.as_ref() else {
+            return Ok(());
+        };
+        if !crate::rollup::has_rollup(s) {
+            return Ok(());
+        }
+        let texts = self.item_texts(s);
+        let names = s
+            .projection
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                SelectItem::UnnamedExpr(e) => {
+                    let text = texts.as_ref().and_then(|t| t.get(i)).map(String::as_str);
+                    Some(item_names::column_name(e, text))
+                }
+                SelectItem::ExprWithAlias { alias, .. } => Some(alias.value.clone()),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| SqlError::Unsupported("SELECT * ... WITH ROLLUP".into()))?;
+        let scope = self.scope_of(&s.from);
+        let is_column = |name: &str| {
+            scope.iter().any(|t| {
+                t.table
+                    .columns
+                    .iter()
+                    .any(|c| c.name.eq_ignore_ascii_case(name))
+            })
+        };
+        crate::rollup::expand(q, &names, &is_column)
     }
 
     /// `ORDER BY e` of an ENUM column sorts by the members' order (see `enums`). Only a
@@ -364,12 +400,10 @@ impl<'a> Rewriter<'a> {
         columns: &[sqlparser::ast::TableAliasColumnDef],
         q: &Query,
     ) -> Option<Scope> {
-        let SetExpr::Select(s) = q.body.as_ref() else {
-            return None;
-        };
+        let s = crate::derived::typed_select(alias, q)?;
         let names: Vec<sqlparser::ast::Ident> = columns.iter().map(|c| c.name.clone()).collect();
         let inner = self.scope_of(&s.from);
-        crate::derived::scope(alias, &names, q, inner, &self.ex.scopes)
+        crate::derived::scope(alias, &names, s, inner, &self.ex.scopes)
     }
 
     fn push_scope(&self, out: &mut Vec<Scope>, name: &ObjectName, alias: Option<&str>) {
@@ -508,18 +542,28 @@ impl VisitorMut for Rewriter<'_> {
             let names = s
                 .projection
                 .iter()
-                .filter_map(|item| match item {
+                .flat_map(|item| match item {
                     SelectItem::ExprWithAlias { expr, alias }
                         if crate::typing::type_of(expr, scopes)
-                            == crate::typing::NumType::Decimal
-                            && !matches!(
-                                expr,
-                                Expr::Identifier(_) | Expr::CompoundIdentifier(_)
-                            ) =>
+                            == crate::typing::NumType::Decimal =>
                     {
-                        Some(alias.value.clone())
+                        vec![alias.value.clone()]
                     }
-                    _ => None,
+                    SelectItem::UnnamedExpr(e @ Expr::Identifier(i))
+                        if crate::typing::type_of(e, scopes) == crate::typing::NumType::Decimal =>
+                    {
+                        vec![i.value.clone()]
+                    }
+                    // a derived table's computed DECIMALs (its stored ones SQLite knows)
+                    SelectItem::Wildcard(_) => scopes
+                        .last()
+                        .into_iter()
+                        .flatten()
+                        .flat_map(|t| &t.table.columns)
+                        .filter(|c| c.decl_type.starts_with(crate::decimal::DECL))
+                        .map(|c| c.name.clone())
+                        .collect(),
+                    _ => vec![],
                 })
                 .collect();
             self.decimal_columns = Some(names);

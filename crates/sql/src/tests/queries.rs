@@ -196,8 +196,12 @@ fn modifiers_locks_and_dual() {
         SqlError::Unsupported("SELECT ... INTO".into())
     );
     assert_eq!(
-        err("SELECT a FROM t GROUP BY a WITH ROLLUP"),
-        SqlError::Unsupported("GROUP BY ... WITH ROLLUP".into())
+        s("SELECT a FROM t GROUP BY a WITH ROLLUP"),
+        r#"SELECT "a" AS "a" FROM (SELECT "a" AS "a", 0 AS "tutti_r0", "a" AS "tutti_s0" FROM "app.t" AS "t" GROUP BY "a" UNION ALL SELECT NULL AS "a", 1 AS "tutti_r0", NULL AS "tutti_s0" FROM "app.t" AS "t" GROUP BY NULL) AS "tutti_rollup" ORDER BY "tutti_r0", "tutti_s0""#
+    );
+    assert_eq!(
+        err("SELECT a FROM t GROUP BY a WITH ROLLUP ORDER BY a"),
+        SqlError::WrongUsage("CUBE/ROLLUP", "ORDER BY")
     );
 }
 
