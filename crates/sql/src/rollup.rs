@@ -36,8 +36,8 @@ pub(crate) fn has_rollup(s: &Select) -> bool {
 }
 
 /// A GROUP BY item: an expression, or a select item (named by position or alias).
-enum Group {
-    Expr(Expr),
+enum Group<'a> {
+    Expr(&'a Expr),
     Item(usize),
 }
 
@@ -155,14 +155,14 @@ pub(crate) fn first_level(levels: &SetExpr) -> Option<&Select> {
 }
 
 /// What GROUP BY item `g` names.
-fn group(g: &Expr, s: &Select, is_column: &dyn Fn(&str) -> bool) -> Group {
+fn group<'a>(g: &'a Expr, s: &Select, is_column: &dyn Fn(&str) -> bool) -> Group<'a> {
     match g {
         Expr::Value(v) => match &v.value {
             Value::Number(n, _) => match n.parse::<usize>() {
                 Ok(i) if i >= 1 && i <= s.projection.len() => Group::Item(i - 1),
-                _ => Group::Expr(g.clone()),
+                _ => Group::Expr(g),
             },
-            _ => Group::Expr(g.clone()),
+            _ => Group::Expr(g),
         },
         Expr::Identifier(id) if !is_column(&id.value) => s
             .projection
@@ -171,8 +171,8 @@ fn group(g: &Expr, s: &Select, is_column: &dyn Fn(&str) -> bool) -> Group {
                 matches!(item, SelectItem::ExprWithAlias { alias, .. }
                     if alias.value.eq_ignore_ascii_case(&id.value))
             })
-            .map_or_else(|| Group::Expr(g.clone()), Group::Item),
-        _ => Group::Expr(g.clone()),
+            .map_or_else(|| Group::Expr(g), Group::Item),
+        _ => Group::Expr(g),
     }
 }
 
@@ -181,7 +181,7 @@ fn level(s: &Select, exprs: &[Expr], groups: &[Group], names: &[String], k: usiz
     let rolled: Vec<&Expr> = groups[k..]
         .iter()
         .filter_map(|g| match g {
-            Group::Expr(e) => Some(e),
+            Group::Expr(e) => Some(*e),
             Group::Item(_) => None,
         })
         .collect();
@@ -222,7 +222,7 @@ fn level(s: &Select, exprs: &[Expr], groups: &[Group], names: &[String], k: usiz
         });
         if let Group::Expr(e) = g {
             l.projection.push(SelectItem::ExprWithAlias {
-                expr: if up { null() } else { e.clone() },
+                expr: if up { null() } else { (*e).clone() },
                 alias: Ident::new(format!("tutti_s{j}")),
             });
         }
