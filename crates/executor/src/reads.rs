@@ -89,7 +89,9 @@ impl Session {
         stats
             .com_select
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let Response::Rows(rs) = self.read(q, params)? else {
+        let mut read = self.read(q, params);
+        self.take_assignments(&mut read);
+        let Response::Rows(rs) = read? else {
             unreachable!("a SELECT answers rows")
         };
         if rs.columns.len() != vars.len() {

@@ -589,7 +589,7 @@ impl Session {
     /// Takes what the statement assigned (see tutti_storage's `variables`): `@v := x` into
     /// the user variables, `LAST_INSERT_ID(x)` into the session's last insert id and the OK
     /// packet's insert id.
-    fn take_assignments(&mut self, r: &mut Result<Response, ExecError>) {
+    pub(crate) fn take_assignments(&mut self, r: &mut Result<Response, ExecError>) {
         for (name, v) in tutti_storage::take_assigned() {
             if name != tutti_sql::LAST_INSERT_ID_VAR {
                 self.user_vars.insert(name, v);

@@ -106,6 +106,9 @@ pub(crate) fn translate_one(
     if is_word(&tokens[0].token, "UPDATE") {
         comma_join_as_from(&mut tokens);
     }
+    if has_check_option(&tokens) {
+        return Err(SqlError::Unsupported("views WITH CHECK OPTION".into()));
+    }
     if is_word(&tokens[0].token, "CREATE") && is_partitioned(&tokens) {
         return Err(SqlError::Unsupported("partitioned tables".into()));
     }
@@ -144,6 +147,16 @@ fn comma_join_as_from(tokens: &mut [TokenWithSpan]) {
             _ => {}
         }
     }
+}
+
+/// `CREATE | ALTER ... VIEW ... WITH [CASCADED | LOCAL] CHECK OPTION` (at the end).
+fn has_check_option(tokens: &[TokenWithSpan]) -> bool {
+    let n = tokens.len();
+    let view = tokens.iter().take(8).any(|t| is_word(&t.token, "VIEW"));
+    view && n > 3
+        && (is_word(&tokens[0].token, "CREATE") || is_word(&tokens[0].token, "ALTER"))
+        && is_word(&tokens[n - 2].token, "CHECK")
+        && is_word(&tokens[n - 1].token, "OPTION")
 }
 
 /// `CREATE TABLE ... PARTITION BY` (sqlparser cannot parse it): top-level PARTITION BY.

@@ -14,7 +14,8 @@
 //! * `UPDATE/DELETE ... [ORDER BY ..] LIMIT n` (SQLite is built without it) →
 //!   `WHERE rowid IN (SELECT rowid FROM "db.t" AS "t" WHERE .. ORDER BY .. LIMIT n)`;
 //!   ORDER BY without LIMIT is dropped.
-//! * Multi-table UPDATE/DELETE: see `multi_table`.
+//! * Multi-table UPDATE/DELETE, and UPDATE/DELETE of a view: see `multi_table`; INSERT into
+//!   a view: see `views`.
 //! * AUTO_INCREMENT: see `autoinc`; values written into DECIMAL columns: see `stored`.
 
 use sqlparser::ast::{
@@ -152,8 +153,13 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     let TableObject::TableName(name) = &ins.table else {
         return Err(SqlError::Unsupported("INSERT INTO TABLE FUNCTION".into()));
     };
-    let target = resolve(info.env, name)?;
-    let table = info.env.table(&target);
+    let mut target = resolve(info.env, name)?;
+    let mut table = info.env.table(&target);
+    if let Some(view) = table.take_if(|t| t.is_view()) {
+        let (base, base_info) = crate::views::insert_into_table(info.env, &view, &mut ins)?;
+        target = base;
+        table = Some(base_info);
+    }
     ins.into = true; // MySQL's INTO is optional, SQLite's is not
     if !ins.assignments.is_empty() {
         set_to_values(&mut ins)?;
@@ -426,6 +432,9 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
     }
     let target = table_factor_target(info.env, &upd.table.relation, "UPDATE")?;
     let table = info.env.table(&target);
+    if table.as_ref().is_some_and(TableInfo::is_view) {
+        return crate::multi_table::update(info, upd);
+    }
     let strict = stored::strict_mode(info.env) && !info.update_ignore;
     for a in &mut upd.assignments {
         let AssignmentTarget::ColumnName(name) = &a.target else {
@@ -488,6 +497,9 @@ pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError>
         return crate::multi_table::delete(info, del);
     }
     let target = table_factor_target(info.env, &from[0].relation, "DELETE")?;
+    if info.env.table(&target).is_some_and(|t| t.is_view()) {
+        return crate::multi_table::delete(info, del);
+    }
     let mut rw = Rewriter::new(info.env);
     if let Some(t) = info.env.table(&target) {
         rw.target_scope(&t, &[&alias_of(&from[0].relation, &target)]);

@@ -74,6 +74,20 @@ pub enum SqlError {
     /// Two clauses MySQL does not allow together (MySQL 1221).
     #[error("Incorrect usage of {0} and {1}")]
     WrongUsage(&'static str, &'static str),
+    /// A view that cannot be written (MySQL 1288).
+    #[error("The target table {table} of the {what} is not updatable")]
+    NonUpdatableTable {
+        /// The view.
+        table: String,
+        /// The statement.
+        what: &'static str,
+    },
+    /// A view column that is not a table's column (MySQL 1348).
+    #[error("Column '{0}' is not updatable")]
+    NonUpdatableColumn(String),
+    /// A view with computed columns given to INSERT (MySQL 1471).
+    #[error("The target table {0} of the INSERT is not insertable-into")]
+    NonInsertableTable(String),
 }
 
 impl SqlError {

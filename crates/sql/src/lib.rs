@@ -60,6 +60,7 @@ mod temporary;
 mod types;
 mod types_map;
 mod typing;
+mod views;
 
 #[cfg(test)]
 mod testenv;

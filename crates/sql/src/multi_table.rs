@@ -25,6 +25,7 @@ use crate::ast_build::{number, qualified, query, select};
 use crate::dispatch::StmtInfo;
 use crate::names::{parts, quoted, resolve};
 use crate::rewrite::Rewriter;
+use crate::views::{self, Updatable};
 use crate::{stored, QueryKind, SqlError, Stmt, TableInfo, TableName};
 
 /// Alias of the written table in the UPDATE, and of the joined rows.
@@ -136,19 +137,65 @@ fn owner<'a>(tables: &'a [Joined], target: &ObjectName) -> Result<(&'a Joined, S
     Ok((table, c.name.clone()))
 }
 
+/// The table a statement writes: a table of the join, or the table under a view of it.
+struct Written<'a> {
+    /// The join's table (or view).
+    joined: &'a Joined,
+    /// The view written through, if it is one.
+    view: Option<Updatable>,
+}
+
+impl Written<'_> {
+    /// The table whose rows change.
+    fn table(&self) -> &TableName {
+        self.view.as_ref().map_or(&self.joined.table, |v| &v.base)
+    }
+
+    /// That table in the catalog.
+    fn info(&self) -> &TableInfo {
+        self.view
+            .as_ref()
+            .map_or(&self.joined.info, |v| &v.base_info)
+    }
+
+    /// The table column behind a column of the joined table or view.
+    fn column(&self, column: &str) -> Result<String, SqlError> {
+        match &self.view {
+            Some(v) => v.base_column(column),
+            None => Ok(column.to_string()),
+        }
+    }
+
+    /// The changed rows' rowids in the join.
+    fn rowid(&self) -> Expr {
+        let column = if self.view.is_some() {
+            views::ROWID
+        } else {
+            "rowid"
+        };
+        qualified(&self.joined.alias, column)
+    }
+}
+
 /// The one table written, or 1235 when the statement writes several.
-fn single<'a>(written: Vec<&'a Joined>, what: &str) -> Result<&'a Joined, SqlError> {
+fn single<'a>(
+    info: &StmtInfo<'_>,
+    written: Vec<&'a Joined>,
+    what: &'static str,
+) -> Result<Written<'a>, SqlError> {
     let first = written[0];
     if written.iter().any(|w| !std::ptr::eq(*w, first)) {
         return Err(SqlError::Unsupported(format!("{what} of several tables")));
     }
-    if first.info.is_view() {
-        return Err(SqlError::Unsupported(format!(
-            "writing through the view {}",
-            first.table
-        )));
-    }
-    Ok(first)
+    let view = if first.info.is_view() {
+        Some(views::updatable(info.env, &first.info, what)?)
+    } else {
+        None
+    };
+    Ok(Written {
+        joined: first,
+        view,
+    })
 }
 
 /// Translates the SELECT of the join and puts the written table's rowid first.
@@ -159,7 +206,7 @@ fn join_select<'a>(
     selection: Option<Expr>,
     order_by: Vec<sqlparser::ast::OrderByExpr>,
     limit: Option<Expr>,
-    written: &Joined,
+    written: &Written<'_>,
 ) -> Result<(String, Rewriter<'a>), SqlError> {
     let mut q = query(SetExpr::Select(Box::new(select(items, from, selection))));
     if !order_by.is_empty() {
@@ -181,10 +228,13 @@ fn join_select<'a>(
     s.projection.insert(
         0,
         SelectItem::ExprWithAlias {
-            expr: qualified(&written.alias, "rowid"),
+            expr: written.rowid(),
             alias: quoted(ROWID),
         },
     );
+    if let Some(view) = &written.view {
+        views::read_as_derived(&mut s.from, view, &written.joined.alias);
+    }
     Ok((q.to_string(), rw))
 }
 
@@ -213,7 +263,11 @@ pub(crate) fn update(info: &StmtInfo<'_>, upd: Update) -> Result<Stmt, SqlError>
         targets.push(table);
         columns.push(column);
     }
-    let written = single(targets, "UPDATE")?;
+    let written = single(info, targets, "UPDATE")?;
+    let columns = columns
+        .iter()
+        .map(|c| written.column(c))
+        .collect::<Result<Vec<_>, _>>()?;
     let strict = stored::strict_mode(info.env) && !info.update_ignore;
     let items = upd
         .assignments
@@ -222,12 +276,12 @@ pub(crate) fn update(info: &StmtInfo<'_>, upd: Update) -> Result<Stmt, SqlError>
         .enumerate()
         .map(|(i, (a, column))| {
             let value = if crate::dml::is_default(&a.value) {
-                crate::dml::default_value(Some(&written.info), column)
+                crate::dml::default_value(Some(written.info()), column)
             } else {
                 a.value
             };
             SelectItem::ExprWithAlias {
-                expr: stored::assigned(&written.info, column, value, strict),
+                expr: stored::assigned(written.info(), column, value, strict),
                 alias: quoted(format!("v{i}")),
             }
         })
@@ -239,7 +293,7 @@ pub(crate) fn update(info: &StmtInfo<'_>, upd: Update) -> Result<Stmt, SqlError>
         upd.selection,
         upd.order_by,
         upd.limit,
-        written,
+        &written,
     )?;
     let sets: Vec<String> = columns
         .iter()
@@ -250,7 +304,7 @@ pub(crate) fn update(info: &StmtInfo<'_>, upd: Update) -> Result<Stmt, SqlError>
         "UPDATE {}{} AS \"{TARGET}\" SET {} FROM ({joined}) AS \"{MATCHED}\" \
          WHERE \"{TARGET}\".rowid = \"{MATCHED}\".\"{ROWID}\"",
         if info.update_ignore { "OR IGNORE " } else { "" },
-        quote_name(&written.table),
+        quote_name(written.table()),
         sets.join(", "),
     );
     Ok(crate::dml::finish(
@@ -258,7 +312,7 @@ pub(crate) fn update(info: &StmtInfo<'_>, upd: Update) -> Result<Stmt, SqlError>
         &rw,
         sql,
         QueryKind::Update,
-        Some(written.table.clone()),
+        Some(written.table().clone()),
         false,
     ))
 }
@@ -280,6 +334,24 @@ pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError>
                 .collect::<Result<Vec<_>, _>>()?;
             (names, using)
         }
+        (true, None) => {
+            // DELETE FROM view
+            let name = match from.as_slice() {
+                [TableWithJoins {
+                    relation: TableFactor::Table { name, alias, .. },
+                    ..
+                }] => alias
+                    .as_ref()
+                    .map_or_else(|| name.clone(), |a| ObjectName::from(vec![a.name.clone()])),
+                _ => return Err(SqlError::Unsupported("this form of DELETE".into())),
+            };
+            let rows = Rows {
+                selection: del.selection,
+                order_by: del.order_by,
+                limit: del.limit,
+            };
+            return delete_rows(info, vec![name], from, rows);
+        }
         _ => {
             return Err(SqlError::Unsupported(
                 "this form of multi-table DELETE".into(),
@@ -291,31 +363,53 @@ pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError>
             "ORDER BY or LIMIT in multi-table DELETE".into(),
         ));
     }
+    let rows = Rows {
+        selection: del.selection,
+        order_by: vec![],
+        limit: None,
+    };
+    delete_rows(info, names, join, rows)
+}
+
+/// Which joined rows a statement changes.
+struct Rows {
+    selection: Option<Expr>,
+    order_by: Vec<sqlparser::ast::OrderByExpr>,
+    limit: Option<Expr>,
+}
+
+/// Deletes the rows of the table `names` name in the join's rows that `rows` selects.
+fn delete_rows(
+    info: &StmtInfo<'_>,
+    names: Vec<ObjectName>,
+    join: Vec<TableWithJoins>,
+    rows: Rows,
+) -> Result<Stmt, SqlError> {
     let tables = joined_tables(info, &join)?;
     let targets = names
         .iter()
         .map(|n| named(&tables, n))
         .collect::<Result<Vec<_>, _>>()?;
-    let written = single(targets, "DELETE")?;
+    let written = single(info, targets, "DELETE")?;
     let (joined, rw) = join_select(
         info,
         vec![SelectItem::UnnamedExpr(number("1"))],
         join,
-        del.selection,
-        vec![],
-        None,
-        written,
+        rows.selection,
+        rows.order_by,
+        rows.limit,
+        &written,
     )?;
     let sql = format!(
         "DELETE FROM {} WHERE rowid IN (SELECT \"{ROWID}\" FROM ({joined}))",
-        quote_name(&written.table)
+        quote_name(written.table())
     );
     Ok(crate::dml::finish(
         info,
         &rw,
         sql,
         QueryKind::Delete,
-        Some(written.table.clone()),
+        Some(written.table().clone()),
         false,
     ))
 }

@@ -307,3 +307,80 @@ fn last_insert_id_with_an_argument_sets_it() {
         "SELECT 42 AS \"LAST_INSERT_ID()\""
     );
 }
+
+/// `app.v`: `id AS x, a + 1 AS y` of `app.t` where `a > 1`; `app.agg`: an aggregate of it.
+fn view_env() -> TestEnv {
+    let view = |env: TestEnv, name: &str, cols: &[(&str, &str)], sql: &str| {
+        env.with_table("app", name, cols, &[], None, &[])
+            .with_create_sql("app", name, sql.to_string())
+    };
+    let env = view(
+        env(),
+        "v",
+        &[("x", ""), ("y", "")],
+        r#"CREATE VIEW "app.v" AS SELECT "id" AS "x", "a" + 1 AS "y" FROM "app.t" AS "t" WHERE "a" > 1"#,
+    );
+    let env = view(
+        env,
+        "plain",
+        &[("id", ""), ("a", "")],
+        r#"CREATE VIEW "app.plain" AS SELECT "id", "a" FROM "app.t" AS "t""#,
+    );
+    view(
+        env,
+        "agg",
+        &[("n", "")],
+        r#"CREATE VIEW "app.agg" AS SELECT count(1) AS "n" FROM "app.t" AS "t""#,
+    )
+}
+
+fn in_views(sql: &str) -> Result<String, SqlError> {
+    match translate(sql, &view_env())?.pop() {
+        Some(Stmt::Query(q)) => Ok(q.sql),
+        other => panic!("{sql}: {other:?}"),
+    }
+}
+
+#[test]
+fn writes_through_a_view_reach_its_table() {
+    let derived = r#"(SELECT "id" AS "x", "a" + 1 AS "y", "t"."rowid" AS "tutti_rowid" FROM "app.t" AS "t" WHERE "a" > 1) AS "v""#;
+    assert_eq!(
+        in_views("UPDATE v SET x = 5 WHERE y > 2").unwrap(),
+        format!(
+            r#"UPDATE "app.t" AS "tutti_target" SET "id" = "tutti_m"."v0" FROM (SELECT "v"."tutti_rowid" AS "tutti_rowid", 5 AS "v0" FROM {derived} WHERE "y" > 2) AS "tutti_m" WHERE "tutti_target".rowid = "tutti_m"."tutti_rowid""#
+        )
+    );
+    assert_eq!(
+        in_views("DELETE FROM v WHERE y = 3").unwrap(),
+        format!(
+            r#"DELETE FROM "app.t" WHERE rowid IN (SELECT "tutti_rowid" FROM (SELECT "v"."tutti_rowid" AS "tutti_rowid", 1 AS "1" FROM {derived} WHERE "y" = 3))"#
+        )
+    );
+    assert_eq!(
+        in_views("INSERT INTO plain VALUES (1, 2)").unwrap(),
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2)"#
+    );
+    assert_eq!(
+        in_views("UPDATE v SET y = 1"),
+        Err(SqlError::NonUpdatableColumn("y".into()))
+    );
+    assert_eq!(
+        in_views("INSERT INTO v (x) VALUES (1)").unwrap(),
+        r#"INSERT INTO "app.t" AS "t" ("id") VALUES (1)"#
+    );
+    assert_eq!(
+        in_views("INSERT INTO v VALUES (1, 2)"),
+        Err(SqlError::NonInsertableTable("v".into()))
+    );
+    assert_eq!(
+        in_views("CREATE VIEW w AS SELECT a FROM t WHERE a > 1 WITH LOCAL CHECK OPTION"),
+        Err(SqlError::Unsupported("views WITH CHECK OPTION".into()))
+    );
+    assert_eq!(
+        in_views("DELETE FROM agg"),
+        Err(SqlError::NonUpdatableTable {
+            table: "agg".into(),
+            what: "DELETE"
+        })
+    );
+}

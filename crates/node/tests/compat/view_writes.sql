@@ -1,0 +1,31 @@
+-- Writing through a view of one table: UPDATE, DELETE, INSERT reach the table; the view's
+-- WHERE limits the rows; computed columns and aggregate views are refused as in MariaDB.
+CREATE TABLE vb (a INT PRIMARY KEY, b INT, c VARCHAR(10));
+INSERT INTO vb VALUES (1, 10, 'x'), (2, 20, 'y'), (3, 30, 'z');
+CREATE VIEW vv AS SELECT a, b + 1 AS bb, c AS cc FROM vb WHERE a > 1;
+CREATE VIEW va AS SELECT COUNT(*) AS n FROM vb;
+CREATE VIEW vp AS SELECT a, c FROM vb;
+UPDATE vv SET cc = 'q' WHERE bb > 25;
+SELECT * FROM vb ORDER BY a;
+UPDATE vv SET bb = 5;
+UPDATE vv SET cc = CONCAT(cc, bb);
+SELECT * FROM vb ORDER BY a;
+DELETE FROM vv WHERE bb = 21;
+SELECT ROW_COUNT();
+SELECT * FROM vb ORDER BY a;
+INSERT INTO vv (a, cc) VALUES (9, 'n');
+INSERT INTO vv VALUES (19, 1, 'n');
+INSERT INTO vv (a, bb) VALUES (29, 1);
+INSERT INTO vp VALUES (10, 'ten');
+INSERT INTO vp (c, a) VALUES ('eleven', 11);
+INSERT INTO vp SET a = 12, c = 'twelve';
+SELECT * FROM vb ORDER BY a;
+DELETE FROM va;
+UPDATE va SET n = 1;
+UPDATE vp SET c = 'up' ORDER BY a DESC LIMIT 2;
+SELECT * FROM vb ORDER BY a;
+DELETE FROM vp ORDER BY a LIMIT 1;
+SELECT * FROM vb ORDER BY a;
+UPDATE vb, vp SET vp.c = 'j' WHERE vb.a = vp.a AND vb.a = 10;
+SELECT * FROM vb ORDER BY a;
+UPDATE vp SET c = 'toolongvalue';
