@@ -201,11 +201,15 @@ fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem]) {
 
 /// Whether `f` is an aggregate call (not a window function).
 pub(crate) fn is_aggregate(f: &Function) -> bool {
-    f.over.is_none()
-        && AGGREGATES
-            .iter()
-            .chain(&DEVIATIONS)
-            .any(|a| f.name.to_string().eq_ignore_ascii_case(a))
+    f.over.is_none() && is_aggregate_name(&f.name.to_string())
+}
+
+/// Whether `name` is one of MariaDB's aggregate functions (SQLite's have the same names).
+pub(crate) fn is_aggregate_name(name: &str) -> bool {
+    AGGREGATES
+        .iter()
+        .chain(&DEVIATIONS)
+        .any(|a| name.eq_ignore_ascii_case(a))
 }
 
 fn has_aggregate(s: &Select) -> bool {

@@ -166,6 +166,11 @@ impl Written<'_> {
         }
     }
 
+    /// The statement writing `sql` (SQLite) to the table.
+    fn finish(&self, info: &StmtInfo<'_>, rw: &Rewriter<'_>, sql: String, kind: QueryKind) -> Stmt {
+        crate::dml::finish(info, rw, sql, kind, Some(self.table().clone()), false)
+    }
+
     /// The changed rows' rowids in the join.
     fn rowid(&self) -> Expr {
         let column = if self.view.is_some() {
@@ -307,14 +312,7 @@ pub(crate) fn update(info: &StmtInfo<'_>, upd: Update) -> Result<Stmt, SqlError>
         quote_name(written.table()),
         sets.join(", "),
     );
-    Ok(crate::dml::finish(
-        info,
-        &rw,
-        sql,
-        QueryKind::Update,
-        Some(written.table().clone()),
-        false,
-    ))
+    Ok(written.finish(info, &rw, sql, QueryKind::Update))
 }
 
 /// `DELETE t FROM <join> ..` and `DELETE FROM t USING <join> ..`.
@@ -404,12 +402,5 @@ fn delete_rows(
         "DELETE FROM {} WHERE rowid IN (SELECT \"{ROWID}\" FROM ({joined}))",
         quote_name(written.table())
     );
-    Ok(crate::dml::finish(
-        info,
-        &rw,
-        sql,
-        QueryKind::Delete,
-        Some(written.table().clone()),
-        false,
-    ))
+    Ok(written.finish(info, &rw, sql, QueryKind::Delete))
 }

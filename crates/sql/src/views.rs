@@ -211,29 +211,9 @@ fn last(name: &ObjectName) -> Option<String> {
     }
 }
 
-/// SQLite's aggregate functions and tutti's (min and max with one argument).
-const AGGREGATES: [&str; 18] = [
-    "count",
-    "sum",
-    "avg",
-    "total",
-    "group_concat",
-    "json_arrayagg",
-    "json_objectagg",
-    "tutti_dec_sum",
-    "tutti_dec_avg",
-    "std",
-    "stddev",
-    "stddev_pop",
-    "stddev_samp",
-    "variance",
-    "var_pop",
-    "var_samp",
-    "bit_and",
-    "bit_or",
-];
-
-/// An aggregate or window call among the items of a view's (SQLite) SELECT.
+/// An aggregate or window call among the items of a view's (SQLite) SELECT: MariaDB's
+/// aggregates keep their names there (MIN and MAX with two arguments are scalar in SQLite);
+/// DECIMAL sums and averages are tutti's own, `total` SQLite's.
 fn has_aggregate(items: &Vec<SelectItem>) -> bool {
     use std::ops::ControlFlow;
     sqlparser::ast::visit_expressions(items, |e| {
@@ -245,10 +225,10 @@ fn has_aggregate(items: &Vec<SelectItem>) -> bool {
             FunctionArguments::List(l) => l.args.len(),
             _ => 0,
         };
+        let scalar = (name == "min" || name == "max") && args != 1;
         let aggregate = f.over.is_some()
-            || AGGREGATES.contains(&name.as_str())
-            || name == "bit_xor"
-            || ((name == "min" || name == "max") && args == 1);
+            || (crate::having::is_aggregate_name(&name) && !scalar)
+            || ["total", "tutti_dec_sum", "tutti_dec_avg"].contains(&name.as_str());
         if aggregate {
             ControlFlow::Break(())
         } else {
