@@ -14,7 +14,8 @@
 //!   MariaDB.
 //! * `DELETE FROM "db.t" WHERE rowid IN (SELECT t.rowid FROM <join> WHERE ..)`.
 //!
-//! Writing several tables in one statement is refused (1235).
+//! A view of one table is written as that table, read as a derived table that carries its
+//! rowid (see `views`). Writing several tables in one statement is refused (1235).
 
 use sqlparser::ast::{
     AssignmentTarget, Delete, Expr, FromTable, ObjectName, ObjectNamePart, OrderByKind, SelectItem,
@@ -31,7 +32,8 @@ use crate::{stored, QueryKind, SqlError, Stmt, TableInfo, TableName};
 /// Alias of the written table in the UPDATE, and of the joined rows.
 const TARGET: &str = "tutti_target";
 const MATCHED: &str = "tutti_m";
-const ROWID: &str = "tutti_rowid";
+/// The joined rows' column of the written rowids (the name a view's rowid has too).
+const ROWID: &str = views::ROWID;
 
 /// A table of the join: what its columns are qualified with, and the table.
 struct Joined {
