@@ -28,6 +28,11 @@ use crate::session::Session;
 use crate::txn::MAX_ATTEMPTS;
 use crate::{sqlite, ExecError};
 
+/// MariaDB's warning for INTO after FROM or a UNION.
+const DEPRECATED_INTO: &str = "'<select expression> INTO <destination>;' is deprecated and will \
+     be removed in a future release. Please use 'SELECT <select list> INTO <destination> \
+     FROM...' instead";
+
 impl Session {
     /// True when the session runs under snapshot isolation.
     pub(crate) fn snapshot_isolation(&self) -> bool {
@@ -78,13 +83,18 @@ impl Session {
     }
 
     /// `SELECT ... INTO @a, @b`: the one row's values go into the user variables; none
-    /// leaves them as they were (warning 1329), more are an error (1172).
+    /// leaves them as they were (warning 1329), more are an error (1172); INTO after FROM
+    /// is deprecated (warning 1287).
     pub(crate) fn select_into(
         &mut self,
         q: &Query,
         vars: &[String],
+        deprecated_place: bool,
         params: &[Value],
     ) -> Result<Response, ExecError> {
+        if deprecated_place {
+            tutti_storage::warn(1287, DEPRECATED_INTO);
+        }
         let stats = &self.exec.stats;
         stats
             .com_select

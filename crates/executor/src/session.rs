@@ -72,11 +72,6 @@ pub struct Session {
     pub(crate) temp: Option<TempTables>,
 }
 
-/// MariaDB's warning for INTO after FROM or a UNION.
-const DEPRECATED_INTO: &str = "'<select expression> INTO <destination>;' is deprecated and will \
-     be removed in a future release. Please use 'SELECT <select list> INTO <destination> \
-     FROM...' instead";
-
 impl Session {
     pub(crate) fn new(exec: Arc<Executor>, info: Arc<SessionInfo>) -> Session {
         Session {
@@ -544,12 +539,7 @@ impl Session {
                 query,
                 vars,
                 deprecated_place,
-            } => {
-                if deprecated_place {
-                    tutti_storage::warn(1287, DEPRECATED_INTO);
-                }
-                self.select_into(&query, &vars, params)
-            }
+            } => self.select_into(&query, &vars, deprecated_place, params),
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
             Stmt::Noted { notes, stmt } => {
                 for n in notes {

@@ -20,10 +20,10 @@ use std::ops::ControlFlow;
 use sqlparser::ast::{
     Distinct, Expr, GroupByExpr, GroupByWithModifier, Ident, OrderBy, OrderByExpr, OrderByKind,
     OrderByOptions, Query, Select, SelectItem, SetExpr, SetOperator, SetQuantifier, TableAlias,
-    TableFactor, TableWithJoins, Value, VisitMut, VisitorMut,
+    TableFactor, Value, VisitMut, VisitorMut,
 };
 
-use crate::ast_build::{null, number, query};
+use crate::ast_build::{derived, null, number, query, select};
 use crate::having::is_aggregate;
 use crate::SqlError;
 
@@ -88,36 +88,27 @@ pub(crate) fn expand(
             right: Box::new(right),
         })
         .expect("at least the grand total");
-    let mut outer = s.as_ref().clone();
-    outer.distinct = s
-        .distinct
-        .clone()
-        .filter(|d| matches!(d, Distinct::Distinct));
-    outer.projection = names
+    let projection = names
         .iter()
         .map(|n| SelectItem::ExprWithAlias {
             expr: Expr::Identifier(Ident::with_quote('`', n)),
             alias: Ident::with_quote('`', n),
         })
         .collect();
-    outer.from = vec![TableWithJoins {
-        relation: TableFactor::Derived {
-            lateral: false,
-            subquery: Box::new(query(levels)),
-            alias: Some(TableAlias {
-                explicit: true,
-                name: Ident::new(ROLLUP),
-                columns: vec![],
-                at: None,
-            }),
-            sample: None,
-        },
-        joins: vec![],
-    }];
-    outer.selection = None;
-    outer.group_by = GroupByExpr::Expressions(vec![], vec![]);
-    outer.having = None;
-    outer.named_window = vec![];
+    let mut levels = derived(query(levels));
+    if let TableFactor::Derived { alias, .. } = &mut levels.relation {
+        *alias = Some(TableAlias {
+            explicit: true,
+            name: Ident::new(ROLLUP),
+            columns: vec![],
+            at: None,
+        });
+    }
+    let mut outer = select(projection, vec![levels], None);
+    outer.distinct = s
+        .distinct
+        .clone()
+        .filter(|d| matches!(d, Distinct::Distinct));
     let order = groups
         .iter()
         .enumerate()
