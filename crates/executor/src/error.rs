@@ -329,6 +329,10 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     if let Some(c) = after(msg, "ambiguous column name: ") {
         return ExecError::AmbiguousColumn(last_part(c));
     }
+    if msg.starts_with(&format!("table {} has ", tutti_sql::QUANTIFIED_CTE)) {
+        // `x > ALL (SELECT * FROM t)` of a table of several columns
+        return ExecError::OperandColumns;
+    }
     // "table t has 3 columns but 1 values were supplied", "1 values for 2 columns"
     if msg.contains("values were supplied") || msg.contains(" values for ") {
         return ExecError::ColumnCount;

@@ -74,6 +74,7 @@ pub use derived::view_decimal_columns;
 pub use error::SqlError;
 pub use exprs::LAST_INSERT_ID_VAR;
 pub use names::quote_str as quote_ident;
+pub use quantified::QUANTIFIED_CTE;
 pub use real::RealType;
 pub use result_types::ResultType;
 pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};

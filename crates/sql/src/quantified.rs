@@ -13,12 +13,17 @@
 //! ```
 //!
 //! (no row: ANY is false, ALL true). The subquery's single column is renamed `tutti_q`, so
-//! that `x` still means the outer query's columns. It runs before the rest of the rewrite,
-//! which then treats the comparisons as any other. A subquery of several columns or `*` is
-//! left alone (an error, as in MySQL for several columns).
+//! that `x` still means the outer query's columns. A subquery of `*` gets the name from a
+//! CTE's column list instead (`WITH tutti_s(tutti_q) AS (S) SELECT 1 FROM tutti_s WHERE …`;
+//! a table of several columns then fails as in MySQL, 1241). It runs before the rest of the
+//! rewrite, which then treats the comparisons as any other. A subquery of several columns is
+//! left alone (an error, as in MySQL).
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
-use sqlparser::ast::{BinaryOperator, CaseWhen, Expr, Query, SelectItem, SetExpr, UnaryOperator};
+use sqlparser::ast::{
+    BinaryOperator, CaseWhen, Cte, Expr, ObjectName, Query, SelectItem, SetExpr, TableAlias,
+    TableAliasColumnDef, TableFactor, TableWithJoins, UnaryOperator, With,
+};
 
 use crate::ast_build::{binop, derived, nested, null, number, query, select, values};
 use crate::names::quoted;
@@ -59,9 +64,16 @@ pub(crate) fn quantified(e: &mut Expr) {
         };
         return;
     }
-    if !single_column(q).is_some_and(|item| alias_column(item, COLUMN)) {
-        return;
-    }
+    let source = match single_column(q) {
+        Some(SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)) => Source::Cte,
+        Some(item) => {
+            if !alias_column(item, COLUMN) {
+                return;
+            }
+            Source::Derived
+        }
+        None => return,
+    };
     let x = std::mem::replace(left.as_mut(), null());
     let op = op.clone();
     let s = std::mem::replace(q.as_mut(), values(vec![]));
@@ -82,7 +94,7 @@ pub(crate) fn quantified(e: &mut Expr) {
     };
     let unknown = Expr::IsNull(Box::new(cmp()));
     let exists = |condition: Expr| Expr::Exists {
-        subquery: Box::new(rows_where(s.clone(), condition)),
+        subquery: Box::new(rows_where(source, s.clone(), condition)),
         negated: false,
     };
     let (hit, miss) = if all { ("0", "1") } else { ("1", "0") };
@@ -104,13 +116,72 @@ pub(crate) fn quantified(e: &mut Expr) {
     };
 }
 
-/// `SELECT 1 FROM (s) WHERE condition`.
-fn rows_where(s: Query, condition: Expr) -> Query {
-    query(SetExpr::Select(Box::new(select(
-        vec![SelectItem::UnnamedExpr(number("1"))],
-        vec![derived(s)],
-        Some(condition),
-    ))))
+/// How the subquery's column gets its name `tutti_q`.
+#[derive(Clone, Copy)]
+enum Source {
+    /// Its single item is aliased; the subquery is a derived table.
+    Derived,
+    /// It is `SELECT *`: a CTE names its column.
+    Cte,
+}
+
+/// The name of the CTE of [`Source::Cte`] (SQLite's error for a `*` of several columns
+/// names it: "table tutti_s has 2 values for 1 columns").
+pub const QUANTIFIED_CTE: &str = "tutti_s";
+
+/// `SELECT 1 FROM (s) WHERE condition`, or `WITH tutti_s(tutti_q) AS (s) SELECT 1 FROM
+/// tutti_s WHERE condition`.
+fn rows_where(source: Source, s: Query, condition: Expr) -> Query {
+    let one = vec![SelectItem::UnnamedExpr(number("1"))];
+    match source {
+        Source::Derived => query(SetExpr::Select(Box::new(select(
+            one,
+            vec![derived(s)],
+            Some(condition),
+        )))),
+        Source::Cte => {
+            let from = TableWithJoins {
+                relation: TableFactor::Table {
+                    name: ObjectName::from(vec![quoted(QUANTIFIED_CTE)]),
+                    alias: None,
+                    args: None,
+                    with_hints: vec![],
+                    version: None,
+                    with_ordinality: false,
+                    partitions: vec![],
+                    json_path: None,
+                    sample: None,
+                    index_hints: vec![],
+                },
+                joins: vec![],
+            };
+            let mut q = query(SetExpr::Select(Box::new(select(
+                one,
+                vec![from],
+                Some(condition),
+            ))));
+            q.with = Some(With {
+                with_token: AttachedToken::empty(),
+                recursive: false,
+                cte_tables: vec![Cte {
+                    alias: TableAlias {
+                        explicit: false,
+                        name: quoted(QUANTIFIED_CTE),
+                        columns: vec![TableAliasColumnDef {
+                            name: quoted(COLUMN),
+                            data_type: None,
+                        }],
+                        at: None,
+                    },
+                    query: Box::new(s),
+                    from: None,
+                    materialized: None,
+                    closing_paren_token: AttachedToken::empty(),
+                }],
+            });
+            q
+        }
+    }
 }
 
 #[cfg(test)]
@@ -139,5 +210,20 @@ mod tests {
         let s = sql("SELECT a FROM t WHERE a >= ALL (SELECT id FROM t)");
         assert!(s.contains("WHERE NOT (\"a\" >= \"tutti_q\")"), "{s}");
         assert!(s.contains("IS NULL) THEN NULL ELSE 1 END"), "{s}");
+    }
+
+    #[test]
+    fn a_star_subquery_is_named_by_a_cte() {
+        let s = sql("SELECT 10 > ALL (SELECT * FROM t)");
+        assert!(
+            s.contains(
+                "EXISTS (WITH \"tutti_s\" (\"tutti_q\") AS (SELECT * FROM \"app.t\" AS \"t\")"
+            ),
+            "{s}"
+        );
+        assert!(
+            s.contains("FROM \"tutti_s\" WHERE NOT (10 > \"tutti_q\")"),
+            "{s}"
+        );
     }
 }
