@@ -73,18 +73,18 @@ impl Session {
         let columns: Vec<(String, String)> = declared
             .iter()
             .enumerate()
-            .map(|(i, (name, decl))| {
+            .map(|(i, d)| {
                 let decimal = cs.decimal.get(i).copied().flatten();
                 let values = rows.iter().map(|r| &r[i]);
                 let derived = cs.select.result_types.get(i).and_then(Option::as_ref);
                 let ty = derived
                     .and_then(|t| derived_type(t, rows.iter().map(|r| &r[i])))
-                    .unwrap_or_else(|| column_type(decl.as_deref(), values, decimal));
-                (name.clone(), ty)
+                    .unwrap_or_else(|| column_type(d.decl.as_deref(), values, decimal));
+                (d.name.clone(), ty)
             })
             .collect();
         self.run_all(&cs.create_sql(&columns)?, &[])?;
-        let names: Vec<String> = declared.into_iter().map(|(n, _)| n).collect();
+        let names: Vec<String> = declared.into_iter().map(|d| d.name).collect();
         let filled = self.run_all(&cs.insert_sql(&names), params).and_then(|r| {
             if temporary {
                 Ok(r)

@@ -17,6 +17,7 @@
 //! The executor is synchronous: callers run it on blocking threads.
 
 pub mod catalog;
+mod column_def;
 mod create_like;
 mod create_select;
 mod diagnostics;
@@ -37,7 +38,7 @@ mod txn;
 pub mod vars;
 
 pub use error::ExecError;
-pub use result::{Column, ColumnKind, Response, ResultSet};
+pub use result::{flags, Column, ColumnKind, Origin, Response, ResultSet, TableColumnDef};
 pub use session::{PreparedInfo, Session};
 /// MariaDB's text of a FLOAT or DOUBLE value (for the wire).
 pub use tutti_storage::real_text;

@@ -23,7 +23,7 @@ use tutti_wsrep::{hash_key, Seqno, Value};
 use crate::catalog::row_namespace;
 use crate::keys::table_key;
 use crate::locks::{LockError, Mode};
-use crate::result::{Response, ResultSet};
+use crate::result::{Column, Response, ResultSet};
 use crate::session::Session;
 use crate::txn::MAX_ATTEMPTS;
 use crate::{sqlite, ExecError};
@@ -53,6 +53,7 @@ impl Session {
             self.begin(false);
         }
         let mut rs = self.read_rows(q, params)?;
+        self.describe_table_columns(&mut rs.columns)?;
         for c in &mut rs.columns {
             let text = matches!(
                 c.kind,
@@ -124,6 +125,25 @@ impl Session {
             last_insert_id: 0,
             info: String::new(),
         })
+    }
+
+    /// Gives the result columns that read a table column as is that column's definition.
+    pub(crate) fn describe_table_columns(&self, columns: &mut [Column]) -> Result<(), ExecError> {
+        let mut last: Option<std::sync::Arc<crate::catalog::TableMeta>> = None;
+        for c in columns {
+            let Some(origin) = &c.origin else { continue };
+            let same = last.as_ref().is_some_and(|m| {
+                m.info
+                    .name
+                    .sqlite_name()
+                    .eq_ignore_ascii_case(&origin.table)
+            });
+            if !same {
+                last = self.exec.catalog.table(&self.exec.storage, &origin.table)?;
+            }
+            c.table = last.as_ref().and_then(|m| m.sent_column(&origin.column));
+        }
+        Ok(())
     }
 
     /// The rows of a SELECT: locked, in the transaction's read view, or the newest state.

@@ -37,6 +37,9 @@ pub enum ColumnKind {
     Year,
     /// CHAR / VARCHAR / ENUM / SET (and computed text).
     Text,
+    /// A CHAR, BINARY or ENUM column read as is: MariaDB sends it as a fixed-length string
+    /// (only in a [`TableColumnDef`]).
+    String,
     /// TINYTEXT / TEXT / MEDIUMTEXT / LONGTEXT: sent as a BLOB of characters, as MariaDB does.
     TextBlob,
     /// BLOB / BINARY / VARBINARY.
@@ -60,6 +63,70 @@ pub struct Column {
     pub unsigned: bool,
     /// The fixed decimals of a FLOAT(M,D) or DOUBLE(M,D) column.
     pub decimals: Option<u8>,
+    /// The table column it reads as is, if any (SQLite's names).
+    pub origin: Option<Origin>,
+    /// That table column's definition, as MariaDB sends it (set by the session from
+    /// `origin`; None: computed, or from a table the catalog does not describe).
+    pub table: Option<TableColumnDef>,
+}
+
+/// The table column a result column reads as is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The SQLite table (`db.t`).
+    pub table: String,
+    /// The column.
+    pub column: String,
+}
+
+/// What MariaDB sends in a result set's column definition for a table column read as is:
+/// its type, length in bytes of the connection's character set (utf8mb4: four per
+/// character), decimals and flags (`NOT NULL`, keys, `AUTO_INCREMENT`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableColumnDef {
+    /// The type.
+    pub kind: ColumnKind,
+    /// Sent with the binary character set (numbers, temporal types, BINARY, VARBINARY,
+    /// BLOB, BIT); else the connection's.
+    pub binary_charset: bool,
+    /// The maximum length.
+    pub length: u32,
+    /// Decimals (31 for a FLOAT or DOUBLE without them).
+    pub decimals: u8,
+    /// MySQL's column flags, see [`flags`].
+    pub flags: u16,
+}
+
+/// MySQL's column definition flags (`mysql_com.h`).
+pub mod flags {
+    /// The column is NOT NULL.
+    pub const NOT_NULL: u16 = 1;
+    /// Part of the primary key.
+    pub const PRI_KEY: u16 = 2;
+    /// The column of a one-column unique key.
+    pub const UNIQUE_KEY: u16 = 4;
+    /// The first column of another (non-unique or several-column) key.
+    pub const MULTIPLE_KEY: u16 = 8;
+    /// A BLOB or TEXT.
+    pub const BLOB: u16 = 16;
+    /// UNSIGNED.
+    pub const UNSIGNED: u16 = 32;
+    /// ZEROFILL.
+    pub const ZEROFILL: u16 = 64;
+    /// Binary (compared byte for byte).
+    pub const BINARY: u16 = 128;
+    /// An ENUM.
+    pub const ENUM: u16 = 256;
+    /// AUTO_INCREMENT.
+    pub const AUTO_INCREMENT: u16 = 512;
+    /// A TIMESTAMP set automatically (`DEFAULT CURRENT_TIMESTAMP`).
+    pub const TIMESTAMP: u16 = 1024;
+    /// A SET.
+    pub const SET: u16 = 2048;
+    /// NOT NULL without a DEFAULT.
+    pub const NO_DEFAULT_VALUE: u16 = 4096;
+    /// Part of some key.
+    pub const PART_KEY: u16 = 16384;
 }
 
 impl Column {
@@ -70,6 +137,8 @@ impl Column {
             kind: ColumnKind::Text,
             unsigned: false,
             decimals: None,
+            origin: None,
+            table: None,
         }
     }
     /// A TEXT column (SHOW results that MariaDB sends as BLOBs of characters).
@@ -82,10 +151,8 @@ impl Column {
     /// A BIGINT column.
     pub fn int(name: impl Into<String>) -> Column {
         Column {
-            name: name.into(),
             kind: ColumnKind::LongLong,
-            unsigned: false,
-            decimals: None,
+            ..Column::text(name)
         }
     }
 }

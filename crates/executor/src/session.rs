@@ -286,7 +286,7 @@ impl Session {
         let stmt = stmts.pop().expect("one statement");
         let (params, columns) = match &stmt {
             Stmt::Query(q) => {
-                let (_, cols) = match &self.temp {
+                let (_, mut cols) = match &self.temp {
                     Some(temp) if self.touches_temporary(q) => {
                         sqlite::describe(temp.conn(), &q.sql)?
                     }
@@ -299,6 +299,7 @@ impl Session {
                         sqlite::describe(&reader, &q.sql)?
                     }
                 };
+                self.describe_table_columns(&mut cols)?;
                 (
                     q.params,
                     if q.kind == QueryKind::Select {

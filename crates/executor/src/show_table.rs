@@ -36,9 +36,9 @@ struct Check {
 
 /// What SQLite's `CREATE TABLE` text adds to the catalog.
 #[derive(Default)]
-struct Definition {
+pub(crate) struct Definition {
     /// Columns declared with a collation (case-insensitive text, exact DECIMAL).
-    collated: Vec<String>,
+    pub(crate) collated: Vec<String>,
     /// CHECK constraints in declaration order, ENUM member checks included.
     checks: Vec<Check>,
     /// The names of the FOREIGN KEY constraints in declaration order (None: unnamed).
@@ -49,7 +49,7 @@ struct Definition {
 
 impl Definition {
     /// Reads the definition of a table from its SQLite `CREATE TABLE` text.
-    fn parse(sql: &str) -> Definition {
+    pub(crate) fn parse(sql: &str) -> Definition {
         let mut def = Definition::default();
         let Ok(tokens) = Tokenizer::new(&SQLiteDialect {}, sql).tokenize() else {
             return def;
@@ -106,7 +106,7 @@ impl Definition {
     }
 
     /// The members of an ENUM column.
-    fn enum_members(&self, column: &str) -> Option<&[String]> {
+    pub(crate) fn enum_members(&self, column: &str) -> Option<&[String]> {
         self.enums
             .iter()
             .find(|(c, _)| c == column)
@@ -189,7 +189,7 @@ fn is_operator_word(w: &sqlparser::tokenizer::Word) -> bool {
 
 /// MariaDB's name of a column type (`int(11)`, `bigint(20) unsigned`, `decimal(10,2)`,
 /// `enum('a','b')`, `year(4)`, `longtext` for JSON).
-fn display_type(decl: &str, members: Option<&[String]>) -> String {
+pub(crate) fn display_type(decl: &str, members: Option<&[String]>) -> String {
     let d = decl.to_ascii_lowercase();
     let unsigned = d.contains(" unsigned");
     let base_len = d.find(['(', ' ']).unwrap_or(d.len());
@@ -235,7 +235,7 @@ fn display_type(decl: &str, members: Option<&[String]>) -> String {
 }
 
 /// True for the types that carry a collation.
-fn is_text(decl: &str) -> bool {
+pub(crate) fn is_text(decl: &str) -> bool {
     let d = decl.to_ascii_lowercase();
     let base = d.split(['(', ' ']).next().unwrap_or("");
     matches!(

@@ -12,7 +12,9 @@ use tutti_storage::Session as SqliteSession;
 use tutti_storage::{apply_changeset, deferred_fk_violations, run_cached, AutoInc};
 use tutti_wsrep::Value;
 
-use crate::result::{decimals_of_decltype, kind_of_decltype, kind_of_values, Column, ResultSet};
+use crate::result::{
+    decimals_of_decltype, kind_of_decltype, kind_of_values, Column, Origin, ResultSet,
+};
 use crate::{error::from_sqlite, ExecError};
 
 pub(crate) fn to_sql(v: &Value) -> ToSqlOutput<'_> {
@@ -58,8 +60,8 @@ fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
 /// with (a `SELECT *` would lose a column added since).
 pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
     let (declared, mut rows) = query_declared(conn, sql, params)?;
-    for (i, (_, decl)) in declared.iter().enumerate() {
-        if let Some(width) = decl.as_deref().and_then(bit_width) {
+    for (i, d) in declared.iter().enumerate() {
+        if let Some(width) = d.decl.as_deref().and_then(bit_width) {
             for row in &mut rows {
                 row[i] = bit_bytes(&row[i], width);
             }
@@ -68,19 +70,20 @@ pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet
     let columns = declared
         .into_iter()
         .enumerate()
-        .map(|(i, (name, decl))| {
-            let (kind, unsigned) = kind_of_decltype(decl.as_deref()).unwrap_or_else(|| {
+        .map(|(i, d)| {
+            let (kind, unsigned) = kind_of_decltype(d.decl.as_deref()).unwrap_or_else(|| {
                 (
                     kind_of_values(rows.iter().map(|r: &Vec<Value>| &r[i])),
                     false,
                 )
             });
-            let decimals = decimals_of_decltype(decl.as_deref());
             Column {
-                name,
+                name: d.name,
                 kind,
                 unsigned,
-                decimals,
+                decimals: decimals_of_decltype(d.decl.as_deref()),
+                origin: d.origin,
+                table: None,
             }
         })
         .collect();
@@ -105,8 +108,42 @@ fn bit_bytes(v: &Value, width: usize) -> Value {
     }
 }
 
-/// A result column's name and SQLite declared type (None for a computed column).
-pub type Declared = (String, Option<String>);
+/// A result column as SQLite describes it.
+pub struct Declared {
+    /// Its name.
+    pub name: String,
+    /// Its declared type (None for a computed column).
+    pub decl: Option<String>,
+    /// The column of a table of the main database it reads as is.
+    pub origin: Option<Origin>,
+}
+
+impl Declared {
+    /// The result columns of a statement.
+    fn all(stmt: &Statement<'_>) -> Vec<Declared> {
+        stmt.columns()
+            .zip(stmt.columns_with_metadata())
+            .map(|(c, m)| Declared::of(&c, &m))
+            .collect()
+    }
+
+    fn of(c: &rusqlite::Column<'_>, m: &rusqlite::ColumnMetadata<'_>) -> Declared {
+        // A temporary table's column has no origin here: the catalog describes the
+        // main database's tables.
+        let origin = match (m.database_name(), m.table_name(), m.origin_name()) {
+            (Some("main"), Some(table), Some(column)) => Some(Origin {
+                table: table.to_string(),
+                column: column.to_string(),
+            }),
+            _ => None,
+        };
+        Declared {
+            name: c.name().to_string(),
+            decl: c.decl_type().map(str::to_string),
+            origin,
+        }
+    }
+}
 
 /// Runs a row-returning statement: its columns as declared, and its rows.
 pub fn query_declared(
@@ -129,10 +166,7 @@ pub fn query_declared(
             rows_out.push(vals);
         }
     }
-    let declared = stmt
-        .columns()
-        .map(|c| (c.name().to_string(), c.decl_type().map(str::to_string)))
-        .collect();
+    let declared = Declared::all(&stmt);
     Ok((declared, rows_out))
 }
 
@@ -140,16 +174,18 @@ pub fn query_declared(
 /// Prepared afresh: a cached statement may still describe the schema before a change.
 pub fn describe(conn: &Connection, sql: &str) -> Result<(usize, Vec<Column>), ExecError> {
     let stmt = conn.prepare(sql)?;
-    let cols = stmt
-        .columns()
-        .map(|c| {
+    let cols = Declared::all(&stmt)
+        .into_iter()
+        .map(|d| {
             let (kind, unsigned) =
-                kind_of_decltype(c.decl_type()).unwrap_or((crate::ColumnKind::Text, false));
+                kind_of_decltype(d.decl.as_deref()).unwrap_or((crate::ColumnKind::Text, false));
             Column {
-                name: c.name().to_string(),
+                name: d.name,
                 kind,
                 unsigned,
-                decimals: decimals_of_decltype(c.decl_type()),
+                decimals: decimals_of_decltype(d.decl.as_deref()),
+                origin: d.origin,
+                table: None,
             }
         })
         .collect();

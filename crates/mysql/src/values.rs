@@ -11,8 +11,51 @@ use tutti_wsrep::Value;
 
 /// The wire column for an executor column.
 pub fn column(c: &ExecColumn) -> Column {
+    if let Some(def) = &c.table {
+        return Column {
+            table: String::new(),
+            column: c.name.clone(),
+            coltype: column_type(def.kind),
+            colflags: ColumnFlags::from_bits_truncate(def.flags),
+            charset: if def.binary_charset {
+                BINARY
+            } else {
+                UTF8MB4_GENERAL_CI
+            },
+            column_length: def.length,
+            decimals: def.decimals,
+        };
+    }
+    let mut colflags = ColumnFlags::empty();
+    if c.unsigned {
+        colflags |= ColumnFlags::UNSIGNED_FLAG;
+    }
+    match c.kind {
+        ColumnKind::Blob => colflags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG,
+        ColumnKind::TextBlob => colflags |= ColumnFlags::BLOB_FLAG,
+        _ => {}
+    }
+    let (charset, column_length, decimals) = definition(c.kind, c.unsigned);
+    let decimals = c.decimals.unwrap_or(decimals);
+    if charset == BINARY && !matches!(c.kind, ColumnKind::Blob | ColumnKind::Bit) {
+        // MariaDB flags every computed column with the binary character set as BINARY.
+        colflags |= ColumnFlags::BINARY_FLAG;
+    }
+    Column {
+        table: String::new(),
+        column: c.name.clone(),
+        coltype: column_type(c.kind),
+        colflags,
+        charset,
+        column_length,
+        decimals,
+    }
+}
+
+/// The wire type of a column kind.
+fn column_type(kind: ColumnKind) -> ColumnType {
     use ColumnKind::*;
-    let coltype = match c.kind {
+    match kind {
         Tiny => ColumnType::MYSQL_TYPE_TINY,
         Short => ColumnType::MYSQL_TYPE_SHORT,
         Int24 => ColumnType::MYSQL_TYPE_INT24,
@@ -27,34 +70,11 @@ pub fn column(c: &ExecColumn) -> Column {
         Time => ColumnType::MYSQL_TYPE_TIME,
         Year => ColumnType::MYSQL_TYPE_YEAR,
         Text => ColumnType::MYSQL_TYPE_VAR_STRING,
+        String => ColumnType::MYSQL_TYPE_STRING,
         Blob | TextBlob => ColumnType::MYSQL_TYPE_BLOB,
         Json => ColumnType::MYSQL_TYPE_JSON,
         Bit => ColumnType::MYSQL_TYPE_BIT,
         Null => ColumnType::MYSQL_TYPE_NULL,
-    };
-    let mut colflags = ColumnFlags::empty();
-    if c.unsigned {
-        colflags |= ColumnFlags::UNSIGNED_FLAG;
-    }
-    match c.kind {
-        Blob => colflags |= ColumnFlags::BLOB_FLAG | ColumnFlags::BINARY_FLAG,
-        TextBlob => colflags |= ColumnFlags::BLOB_FLAG,
-        _ => {}
-    }
-    let (charset, column_length, decimals) = definition(c.kind, c.unsigned);
-    let decimals = c.decimals.unwrap_or(decimals);
-    if charset == BINARY && !matches!(c.kind, Blob | Bit) {
-        // MariaDB flags every column with the binary character set as BINARY.
-        colflags |= ColumnFlags::BINARY_FLAG;
-    }
-    Column {
-        table: String::new(),
-        column: c.name.clone(),
-        coltype,
-        colflags,
-        charset,
-        column_length,
-        decimals,
     }
 }
 
@@ -81,7 +101,7 @@ fn definition(kind: ColumnKind, unsigned: bool) -> (u16, u32, u8) {
         DateTime | Timestamp => (BINARY, 26, 0),
         Time => (BINARY, 17, 0),
         Year => (BINARY, 4, 0),
-        Text | TextBlob => (UTF8MB4_GENERAL_CI, 262_140, 0),
+        Text | String | TextBlob => (UTF8MB4_GENERAL_CI, 262_140, 0),
         Json => (UTF8MB4_GENERAL_CI, u32::MAX, 0),
         Blob => (BINARY, 65_535, 0),
         Bit => (BINARY, 64, 0),

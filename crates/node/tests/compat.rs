@@ -44,8 +44,31 @@ fn cell(v: &mysql::Value) -> String {
     }
 }
 
+/// A file whose first line is this also records each result set's column definitions.
+const WITH_COLUMNS: &str = "-- with column definitions";
+
+/// What a result set says of its columns: name, type, flags, character set, length and
+/// decimals, as a driver reads them.
+fn column_definitions(columns: &[mysql::Column]) -> String {
+    let defs: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {:?} {:#x} {} {} {}",
+                c.name_str(),
+                c.column_type(),
+                c.flags().bits(),
+                c.character_set(),
+                c.column_length(),
+                c.decimals()
+            )
+        })
+        .collect();
+    format!("columns: {}\n", defs.join(" | "))
+}
+
 /// One statement's answer, as one or more lines of text.
-fn answer(c: &mut mysql::Conn, sql: &str) -> String {
+fn answer(c: &mut mysql::Conn, sql: &str, with_columns: bool) -> String {
     match c.query_iter(sql) {
         Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
         Err(e) => format!("failure {e}"),
@@ -53,6 +76,9 @@ fn answer(c: &mut mysql::Conn, sql: &str) -> String {
             let mut out = String::new();
             while let Some(set) = result.iter() {
                 let has_columns = !set.columns().as_ref().is_empty();
+                if has_columns && with_columns {
+                    out.push_str(&column_definitions(set.columns().as_ref()));
+                }
                 let affected = set.affected_rows();
                 let warnings = set.warnings();
                 let mut rows = Vec::new();
@@ -98,10 +124,11 @@ fn run_file(c: &mut mysql::Conn, sql_file: &Path) -> String {
     c.query_drop("CREATE DATABASE compat").unwrap();
     c.query_drop("USE compat").unwrap();
     let text = std::fs::read_to_string(sql_file).unwrap();
+    let with_columns = text.starts_with(WITH_COLUMNS);
     let mut out = String::new();
     for stmt in statements(&text) {
         out.push_str(&format!("> {}\n", stmt.replace('\n', " ")));
-        out.push_str(&answer(c, &stmt));
+        out.push_str(&answer(c, &stmt, with_columns));
         out.push('\n');
     }
     out

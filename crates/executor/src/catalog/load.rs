@@ -175,15 +175,17 @@ pub(crate) fn table(c: &Connection, table: &str) -> Result<Option<TableMeta>, Ex
             c.decl_type = decl;
         }
     }
+    let info = TableInfo {
+        name,
+        columns,
+        autoinc,
+        indexes,
+        referenced: referenced(c, table)?,
+        create_sql,
+    };
     Ok(Some(TableMeta {
-        info: TableInfo {
-            name,
-            columns,
-            autoinc,
-            indexes,
-            referenced: referenced(c, table)?,
-            create_sql,
-        },
+        sent: crate::column_def::table_defs(&info),
+        info,
         primary,
         uniques,
         foreign_keys,
@@ -219,6 +221,7 @@ fn broken_view(
         primary,
         uniques: vec![],
         foreign_keys: vec![],
+        sent: vec![],
     }))
 }
 

@@ -38,9 +38,17 @@ pub struct TableMeta {
     pub uniques: Vec<KeyDef>,
     /// Foreign keys: the parent's key (namespace, order) over the child's columns.
     pub foreign_keys: Vec<KeyDef>,
+    /// What a result set says of each column read as is, in column order.
+    pub sent: Vec<crate::result::TableColumnDef>,
 }
 
 impl TableMeta {
+    /// What a result set says of the column `name` read as is.
+    pub fn sent_column(&self, name: &str) -> Option<crate::result::TableColumnDef> {
+        let i = self.info.columns.iter().position(|c| c.name == name)?;
+        self.sent.get(i).copied()
+    }
+
     /// The columns of a row image (a changeset's row, the positions of the key
     /// definitions): the invisible key first for a table without PRIMARY KEY.
     pub fn image_columns(&self) -> Vec<&str> {
