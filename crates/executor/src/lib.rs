@@ -32,6 +32,7 @@ mod session;
 mod set;
 mod show;
 mod show_table;
+mod sql_mode;
 mod sqlite;
 mod temporary;
 mod txn;

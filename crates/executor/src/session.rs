@@ -201,7 +201,7 @@ impl Session {
     /// is last.
     pub fn query(&mut self, sql: &str) -> Vec<Result<Response, ExecError>> {
         self.exec.stats.questions.fetch_add(1, Relaxed);
-        let mut req = match tutti_sql::Request::new(sql) {
+        let mut req = match tutti_sql::Request::new(sql, self) {
             Ok(r) => r,
             Err(e) => return vec![Err(e.into())],
         };

@@ -43,7 +43,7 @@ pub(crate) fn run_with(
         })
         .collect();
     let r = run(s, assignments).and_then(|_| {
-        let mut req = tutti_sql::Request::new(sql)?;
+        let mut req = tutti_sql::Request::new(sql, s)?;
         if req.len() != 1 {
             return Err(ExecError::NotPreparable);
         }
@@ -114,6 +114,7 @@ fn set_system(
         _ => {}
     }
     let value = match value {
+        Some(v) if d.name == "sql_mode" => crate::sql_mode::normalize(&v)?,
         Some(v) => vars::parse(d, &v)?,
         None => {
             if global {

@@ -16,7 +16,7 @@ use rusqlite::Connection;
 use sqlparser::dialect::SQLiteDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
-use tutti_sql::{ColumnInfo, DecimalType, IndexInfo, TableName, ENUM_CHECK_SUFFIX};
+use tutti_sql::{ColumnInfo, DecimalType, IndexInfo, SqlMode, TableName, ENUM_CHECK_SUFFIX};
 use tutti_wsrep::Value;
 
 use crate::catalog::TableMeta;
@@ -323,6 +323,8 @@ struct Table {
     def: Definition,
     /// One of the session's temporary tables.
     temporary: bool,
+    /// The session's `sql_mode` (quotes and options shown).
+    mode: SqlMode,
 }
 
 impl Table {
@@ -333,6 +335,7 @@ impl Table {
                 def: Definition::parse(&meta.info.create_sql),
                 meta: meta.clone(),
                 temporary: true,
+                mode: SqlMode::of(s),
             });
         }
         let meta = s
@@ -349,6 +352,7 @@ impl Table {
             meta,
             def: Definition::parse(sql.as_deref().unwrap_or("")),
             temporary: false,
+            mode: SqlMode::of(s),
         })
     }
 
@@ -422,7 +426,7 @@ impl Table {
         if let Some(d) = default_clause(c) {
             l.push_str(&format!(" DEFAULT {d}"));
         }
-        if self.is_autoinc(c) {
+        if self.is_autoinc(c) && !self.mode.has("NO_FIELD_OPTIONS") {
             l.push_str(" AUTO_INCREMENT");
         }
         if Self::is_json(c) {
@@ -430,6 +434,46 @@ impl Table {
         }
         l
     }
+}
+
+/// A definition with its `` `identifiers` `` quoted `"identifiers"`, as MariaDB shows it
+/// under `ANSI_QUOTES`; string literals (`'a``b'`, `'it''s'`) are left alone.
+fn ansi_quoted(ddl: &str) -> String {
+    let mut out = String::with_capacity(ddl.len());
+    let mut chars = ddl.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                out.push(c);
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '\'' if chars.peek() == Some(&'\'') => out.extend(chars.next()),
+                        '\'' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '`' => {
+                out.push('"');
+                while let Some(c) = chars.next() {
+                    match c {
+                        '`' if chars.peek() == Some(&'`') => {
+                            chars.next();
+                            out.push('`');
+                        }
+                        '`' => break,
+                        '"' => out.push_str("\"\""),
+                        c => out.push(c),
+                    }
+                }
+                out.push('"');
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn quote_list(cols: &[String]) -> String {
@@ -479,13 +523,25 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
         Some(n) if n > 1 => format!(" AUTO_INCREMENT={n}"),
         _ => String::new(),
     };
+    // MariaDB shows no table options in the modes of other databases either.
+    let foreign = ["ANSI", "POSTGRESQL", "MSSQL", "DB2", "MAXDB"];
+    let options = if table.mode.has("NO_TABLE_OPTIONS") || foreign.iter().any(|m| table.mode.has(m))
+    {
+        String::new()
+    } else {
+        format!(" ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci")
+    };
     let ddl = format!(
-        "CREATE {}TABLE `{}` (\n{}\n) ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 \
-         COLLATE=utf8mb4_general_ci",
+        "CREATE {}TABLE `{}` (\n{}\n){options}",
         if table.temporary { "TEMPORARY " } else { "" },
         t.table,
         lines.join(",\n")
     );
+    let ddl = if table.mode.has("ANSI_QUOTES") {
+        ansi_quoted(&ddl)
+    } else {
+        ddl
+    };
     Ok(ResultSet {
         columns: vec![Column::text("Table"), Column::text("Create Table")],
         rows: vec![vec![text(&t.table), text(ddl)]],

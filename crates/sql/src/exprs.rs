@@ -85,6 +85,16 @@ impl ExprCtx<'_> {
                     None => typing::function(f, &self.scopes),
                 }
             }
+            Expr::BinaryOp {
+                left,
+                op: BinaryOperator::StringConcat,
+                right,
+            } => {
+                // `||` under PIPES_AS_CONCAT (see `lexer`) is MySQL's CONCAT.
+                let mut concat = func("CONCAT", vec![take_box(left), take_box(right)]);
+                self.rewrite(&mut concat)?;
+                Some(concat)
+            }
             Expr::BinaryOp { left, op, right } => {
                 typing::binary_operands(left, op, right, &self.scopes);
                 match typing::binary(left, op, right, &self.scopes) {

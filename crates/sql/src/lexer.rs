@@ -20,6 +20,16 @@
 //!   parsing: sqlparser gives `||` the precedence of string concatenation, so
 //!   `a = 1 || b = 2` would otherwise parse as `a = (1 || b) = 2`.
 //!
+//! * The session's `sql_mode` ([`LexMode`]): with `PIPES_AS_CONCAT`, `||` stays string
+//!   concatenation (the rewriter makes it `CONCAT`; sqlparser binds it like `*`, MySQL a
+//!   little tighter, so only `a * b || c` groups differently); with `ANSI_QUOTES`, `"x"` is
+//!   an identifier; with `REAL_AS_FLOAT`, the type `REAL` is `FLOAT`; with
+//!   `NO_BACKSLASH_ESCAPES`, a backslash in a string is itself. For the
+//!   last, the text is tokenized without unescaping and the strings' doubled quotes are
+//!   undone here; the tokenizer still pairs a backslash with the next character, so a string
+//!   in which a backslash precedes a quote (`'C:\'`) would be read past its end: it is
+//!   refused instead.
+//!
 //! * MySQL's compound interval units (`DAY_HOUR`, `MINUTE_SECOND`, ...), which sqlparser
 //!   cannot parse: `EXTRACT(DAY_HOUR FROM x)` becomes `tutti_extract('DAY_HOUR', x)`, and
 //!   elsewhere the word becomes `DAYS TO HOUR`, an interval qualifier sqlparser parses and
@@ -113,14 +123,86 @@ fn standard_hex(src: &Source<'_>, t: &TokenWithSpan, prev: Option<&TokenWithSpan
     !introduced && src.text(t.span.start, t.span.end).starts_with(['x', 'X'])
 }
 
+/// What the session's `sql_mode` changes in how a text is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LexMode {
+    /// `ANSI_QUOTES`: `"x"` is an identifier.
+    pub ansi_quotes: bool,
+    /// `PIPES_AS_CONCAT`: `||` concatenates.
+    pub pipes_as_concat: bool,
+    /// `NO_BACKSLASH_ESCAPES`: a backslash in a string is a backslash.
+    pub no_backslash_escapes: bool,
+    /// `REAL_AS_FLOAT`: the type `REAL` is `FLOAT`, not `DOUBLE`.
+    pub real_as_float: bool,
+}
+
+impl LexMode {
+    /// The session's.
+    pub fn of(env: &dyn crate::Env) -> LexMode {
+        let mode = crate::modes::SqlMode::of(env);
+        LexMode {
+            ansi_quotes: mode.has("ANSI_QUOTES"),
+            pipes_as_concat: mode.has("PIPES_AS_CONCAT"),
+            no_backslash_escapes: mode.has("NO_BACKSLASH_ESCAPES"),
+            real_as_float: mode.has("REAL_AS_FLOAT"),
+        }
+    }
+
+    /// A token as this mode reads it.
+    fn read(&self, token: Token) -> Result<Token, SqlError> {
+        let token = if self.no_backslash_escapes {
+            unescaped(token)?
+        } else {
+            token
+        };
+        Ok(match token {
+            Token::DoubleQuotedString(s) if self.ansi_quotes => Token::make_word(&s, Some('`')),
+            t => t,
+        })
+    }
+}
+
+/// A token of a text tokenized without unescaping, as `NO_BACKSLASH_ESCAPES` reads it:
+/// doubled quotes undone, backslashes kept.
+fn unescaped(token: Token) -> Result<Token, SqlError> {
+    let undouble = |s: &str, quote: char| {
+        let q = quote.to_string();
+        s.replace(&q.repeat(2), &q)
+    };
+    // The tokenizer paired each backslash of a string with the character after it.
+    let string = |s: String, quote: char| -> Result<String, SqlError> {
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            if c == '\\' && chars.next() == Some(quote) {
+                return Err(SqlError::Unsupported(
+                    "a backslash before a quote in a string under NO_BACKSLASH_ESCAPES".into(),
+                ));
+            }
+        }
+        Ok(undouble(&s, quote))
+    };
+    Ok(match token {
+        Token::SingleQuotedString(s) => Token::SingleQuotedString(string(s, '\'')?),
+        Token::NationalStringLiteral(s) => Token::NationalStringLiteral(string(s, '\'')?),
+        Token::DoubleQuotedString(s) => Token::DoubleQuotedString(string(s, '"')?),
+        Token::Word(w) => match w.quote_style {
+            Some(q) => Token::make_word(&undouble(&w.value, q), Some(q)),
+            None => Token::Word(w),
+        },
+        t => t,
+    })
+}
+
 /// Tokenizes `src` and splits it into statements.
-pub(crate) fn lex(src: &Source<'_>) -> Result<Vec<StmtTokens>, SqlError> {
+pub(crate) fn lex(src: &Source<'_>, mode: LexMode) -> Result<Vec<StmtTokens>, SqlError> {
     let tokens = Tokenizer::new(&DIALECT, src.sql)
+        .with_unescape(!mode.no_backslash_escapes)
         .tokenize_with_location()
         .map_err(|e| src.syntax_error(Some(e.location), None))?;
     let mut out = Vec::new();
     let mut current: Vec<TokenWithSpan> = Vec::new();
-    for t in tokens {
+    for mut t in tokens {
+        t.token = mode.read(t.token)?;
         match t.token {
             Token::Whitespace(_) => {}
             Token::HexStringLiteral(_) if standard_hex(src, &t, current.last()) => {
@@ -133,20 +215,20 @@ pub(crate) fn lex(src: &Source<'_>) -> Result<Vec<StmtTokens>, SqlError> {
             }
             Token::SemiColon => {
                 if !current.is_empty() {
-                    out.push(finish(std::mem::take(&mut current)));
+                    out.push(finish(std::mem::take(&mut current), mode));
                 }
             }
             _ => current.push(t),
         }
     }
     if !current.is_empty() {
-        out.push(finish(current));
+        out.push(finish(current, mode));
     }
     Ok(out)
 }
 
 /// Applies the per-statement token fixes.
-fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
+fn finish(mut tokens: Vec<TokenWithSpan>, mode: LexMode) -> StmtTokens {
     let start = tokens
         .first()
         .map(|t| t.span.start)
@@ -176,10 +258,13 @@ fn finish(mut tokens: Vec<TokenWithSpan>) -> StmtTokens {
                 params += 1;
                 t.token = Token::Placeholder(format!("?{params}"));
             }
-            Token::StringConcat => t.token = Token::make_keyword("OR"),
+            Token::StringConcat if !mode.pipes_as_concat => t.token = Token::make_keyword("OR"),
             tok if is_word(tok, "MOD") && !next_is_paren => t.token = Token::Mod,
             // `REAL(M,D)` and `DOUBLE PRECISION(M,D)` are `DOUBLE(M,D)` (sqlparser takes
             // the shape only after DOUBLE).
+            tok if is_word(tok, "REAL") && mode.real_as_float => {
+                t.token = Token::make_word("FLOAT", None)
+            }
             tok if is_word(tok, "REAL") && next_is_paren => {
                 t.token = Token::make_word("DOUBLE", None)
             }
@@ -374,9 +459,10 @@ fn binary_prefix_to_cast(tokens: &mut Vec<TokenWithSpan>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sqlparser::tokenizer::Word;
 
     fn lexed(sql: &str) -> Vec<StmtTokens> {
-        lex(&Source::new(sql)).unwrap()
+        lex(&Source::new(sql), LexMode::default()).unwrap()
     }
 
     fn text(s: &StmtTokens) -> String {
@@ -385,6 +471,52 @@ mod tests {
             .map(|t| t.token.to_string())
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    #[test]
+    fn sql_mode_changes_how_the_text_reads() {
+        let lexed_as = |sql: &str, mode: LexMode| text(&lex(&Source::new(sql), mode).unwrap()[0]);
+        let default = LexMode::default();
+        assert_eq!(
+            lexed_as(r#"SELECT "a" || 'b'"#, default),
+            "SELECT \"a\" OR 'b'"
+        );
+        let ansi = LexMode {
+            ansi_quotes: true,
+            pipes_as_concat: true,
+            real_as_float: true,
+            ..default
+        };
+        assert_eq!(lexed_as(r#"SELECT "a" || 'b'"#, ansi), "SELECT `a` || 'b'");
+        assert_eq!(
+            lexed_as("CREATE TABLE t (x REAL)", ansi),
+            "CREATE TABLE t ( x FLOAT )"
+        );
+        let raw = LexMode {
+            no_backslash_escapes: true,
+            ..default
+        };
+        let strings = |sql: &str, mode| -> Vec<String> {
+            lex(&Source::new(sql), mode).unwrap()[0]
+                .tokens
+                .iter()
+                .filter_map(|t| match &t.token {
+                    Token::SingleQuotedString(s) | Token::Word(Word { value: s, .. }) => {
+                        Some(s.clone())
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let sql = r"SELECT 'a\nb', 'it''s', `x``y`";
+        assert_eq!(strings(sql, default), ["SELECT", "a\nb", "it's", "x`y"]);
+        assert_eq!(strings(sql, raw), ["SELECT", r"a\nb", "it's", "x`y"]);
+        // The tokenizer reads on past such a string's end: an error, never another text.
+        assert!(lex(&Source::new(r"SELECT 'C:\', 'x'"), raw).is_err());
+        assert!(matches!(
+            lex(&Source::new(r"SELECT 'C:\''"), raw),
+            Err(SqlError::Unsupported(_))
+        ));
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod json_types;
 mod lexer;
 mod literals;
 mod locking;
+mod modes;
 mod multi_table;
 mod names;
 mod natural;
@@ -73,6 +74,7 @@ pub use decimal::DecimalType;
 pub use derived::view_decimal_columns;
 pub use error::SqlError;
 pub use exprs::LAST_INSERT_ID_VAR;
+pub use modes::SqlMode;
 pub use names::quote_str as quote_ident;
 pub use quantified::QUANTIFIED_CTE;
 pub use real::RealType;
@@ -88,7 +90,7 @@ pub use types::*;
 /// Every statement is translated against the same `env`; to run a request whose later
 /// statements depend on earlier ones (`CREATE DATABASE d; USE d; ...`), use [`Request`].
 pub fn translate(sql: &str, env: &dyn Env) -> Result<Vec<Stmt>, SqlError> {
-    let mut req = Request::new(sql)?;
+    let mut req = Request::new(sql, env)?;
     let mut out = Vec::with_capacity(req.len());
     while let Some(st) = req.next(env) {
         out.push(st?);
@@ -101,6 +103,8 @@ pub fn translate(sql: &str, env: &dyn Env) -> Result<Vec<Stmt>, SqlError> {
 /// `USE`, a new table's AUTO_INCREMENT column).
 pub struct Request<'a> {
     src: syntax::Source<'a>,
+    /// How the session's `sql_mode` reads the text.
+    mode: lexer::LexMode,
     statements: std::vec::IntoIter<lexer::StmtTokens>,
     empty: bool,
     /// Statements handed out by [`Request::next`].
@@ -108,13 +112,16 @@ pub struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
-    /// Tokenizes the request (syntax errors in the tokens are reported here).
-    pub fn new(sql: &'a str) -> Result<Request<'a>, SqlError> {
+    /// Tokenizes the request as the session's `sql_mode` reads it (syntax errors in the
+    /// tokens are reported here).
+    pub fn new(sql: &'a str, env: &dyn Env) -> Result<Request<'a>, SqlError> {
         let src = syntax::Source::new(sql);
-        let statements = lexer::lex(&src)?;
+        let mode = lexer::LexMode::of(env);
+        let statements = lexer::lex(&src, mode)?;
         let empty = statements.is_empty();
         Ok(Request {
             src,
+            mode,
             statements: statements.into_iter(),
             empty,
             taken: 0,
@@ -150,7 +157,7 @@ impl<'a> Request<'a> {
     /// schema it depends on has changed).
     pub fn again(&mut self, env: &dyn Env) -> Option<Result<Stmt, SqlError>> {
         let k = self.taken.checked_sub(1)?;
-        let st = lexer::lex(&self.src).ok()?.into_iter().nth(k)?;
+        let st = lexer::lex(&self.src, self.mode).ok()?.into_iter().nth(k)?;
         Some(dispatch::translate_one(env, &self.src, st))
     }
 }

@@ -113,7 +113,9 @@ mod tests {
     use crate::syntax::Source;
 
     fn cut(sql: &str) -> (String, Result<Option<Vec<String>>, SqlError>) {
-        let st = crate::lexer::lex(&Source::new(sql)).unwrap().remove(0);
+        let st = crate::lexer::lex(&Source::new(sql), Default::default())
+            .unwrap()
+            .remove(0);
         let vars = st.into.map(|i| i.map(|i| i.vars));
         let rest: Vec<String> = st.tokens.iter().map(|t| t.token.to_string()).collect();
         (rest.join(" "), vars)
@@ -149,7 +151,9 @@ mod tests {
             Err(SqlError::Syntax(_))
         ));
         let place = |sql: &str| {
-            let st = crate::lexer::lex(&Source::new(sql)).unwrap().remove(0);
+            let st = crate::lexer::lex(&Source::new(sql), Default::default())
+                .unwrap()
+                .remove(0);
             st.into.unwrap().unwrap().deprecated_place
         };
         assert!(!place("SELECT a INTO @x FROM t"));

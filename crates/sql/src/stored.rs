@@ -24,6 +24,7 @@
 //!   `WITH "tutti_src"("c1", ..) AS (query) SELECT f("c1") AS "c1", .. FROM "tutti_src"`.
 //! * `SET col = v` (UPDATE, ON DUPLICATE KEY UPDATE): the value is wrapped.
 
+use crate::modes::SqlMode;
 use sqlparser::ast::{
     helpers::attached_token::AttachedToken, Cte, Expr, Ident, Insert, Query, SelectItem, SetExpr,
     TableAlias, TableAliasColumnDef, TableFactor, TableWithJoins, UnaryOperator, Value as SqlValue,
@@ -186,23 +187,19 @@ fn fits(kind: &Storage, value: &Expr, column: &str) -> bool {
 /// or `TRADITIONAL`, which includes them): then a value that does not fit its column is an
 /// error; otherwise it is adjusted (clamped, cut, zeroed), as MariaDB does.
 pub(crate) fn strict_mode(env: &dyn crate::Env) -> bool {
-    sql_mode(env).is_none_or(|mode| {
-        mode.contains("STRICT_TRANS_TABLES")
-            || mode.contains("STRICT_ALL_TABLES")
-            || mode.contains("TRADITIONAL")
-    })
+    let mode = SqlMode::of(env);
+    !mode.is_known() || mode.has("STRICT_TRANS_TABLES") || mode.has("STRICT_ALL_TABLES")
 }
 
 /// Which zero dates the session's `sql_mode` forbids: [`NO_ZERO_IN_DATE`] (a zero month or
 /// day) and [`NO_ZERO_DATE`] (`0000-00-00`); TRADITIONAL sets both.
 pub(crate) fn zero_date_flags(env: &dyn crate::Env) -> u32 {
-    let Some(mode) = sql_mode(env) else { return 0 };
-    let traditional = mode.contains("TRADITIONAL");
+    let mode = SqlMode::of(env);
     let mut flags = 0;
-    if traditional || mode.contains("NO_ZERO_IN_DATE") {
+    if mode.has("NO_ZERO_IN_DATE") {
         flags |= NO_ZERO_IN_DATE;
     }
-    if traditional || mode.contains("NO_ZERO_DATE") {
+    if mode.has("NO_ZERO_DATE") {
         flags |= NO_ZERO_DATE;
     }
     flags
@@ -212,14 +209,6 @@ pub(crate) fn zero_date_flags(env: &dyn crate::Env) -> u32 {
 pub(crate) const NO_ZERO_IN_DATE: u32 = 1;
 /// Flag of [`zero_date_flags`]: no `0000-00-00`.
 pub(crate) const NO_ZERO_DATE: u32 = 2;
-
-/// The session's `sql_mode`, upper case.
-fn sql_mode(env: &dyn crate::Env) -> Option<String> {
-    match env.system_variable(crate::VarScope::Session, "sql_mode") {
-        Some(crate::Value::Text(mode)) => Some(mode.to_ascii_uppercase()),
-        _ => None,
-    }
-}
 
 /// `value` wrapped in the column's store function (unless it is known to fit); outside
 /// `strict` mode with the trailing `0` that makes the function adjust instead of refuse.
