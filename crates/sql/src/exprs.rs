@@ -561,6 +561,7 @@ fn binary(e: Expr, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
 /// something compares case-sensitively instead (`x COLLATE BINARY`), because a BLOB never
 /// equals a TEXT in SQLite.
 pub(crate) fn pre_rewrite(e: &mut Expr) {
+    simple_case_as_searched(e);
     crate::quantified::quantified(e);
     crate::json_types::mark_booleans(e);
     dates::time_literal_bases(e);
@@ -590,6 +591,43 @@ pub(crate) fn pre_rewrite(e: &mut Expr) {
                 }
             }
         }
+    }
+}
+
+/// `CASE x WHEN v THEN r ...` → `CASE WHEN x = v THEN r ...` when `x` is a column, a
+/// literal or a cast of one (evaluating it once per WHEN changes nothing): MySQL compares
+/// `x` with each `v` as `x = v` does (numbers, ENUM indexes, temporal values, collations),
+/// which SQLite's own CASE comparison would not.
+fn simple_case_as_searched(e: &mut Expr) {
+    fn plain(e: &Expr) -> bool {
+        match e {
+            Expr::Identifier(_)
+            | Expr::CompoundIdentifier(_)
+            | Expr::Value(_)
+            | Expr::TypedString { .. } => true,
+            Expr::Nested(x)
+            | Expr::UnaryOp { expr: x, .. }
+            | Expr::Cast { expr: x, .. }
+            | Expr::Collate { expr: x, .. } => plain(x),
+            _ => false,
+        }
+    }
+    let Expr::Case {
+        operand,
+        conditions,
+        ..
+    } = e
+    else {
+        return;
+    };
+    if !operand.as_deref().is_some_and(plain) {
+        return;
+    }
+    let x = operand.take().expect("a plain operand");
+    for c in conditions {
+        let v = std::mem::replace(&mut c.condition, crate::ast_build::null());
+        let v = if plain(&v) { v } else { nested(v) };
+        c.condition = binop(*x.clone(), BinaryOperator::Eq, v);
     }
 }
 

@@ -625,6 +625,9 @@ fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
     if let Some(t) = temporal_kind(e, scopes) {
         return Some(t);
     }
+    if let Some(t) = temporal_value_kind(e) {
+        return Some(t);
+    }
     let Expr::Function(f) = unnested(e) else {
         return None;
     };
@@ -652,6 +655,45 @@ fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
         (true, true) => Some(("datetime", if specifiers.contains(&'f') { 6 } else { 0 })),
         _ => None,
     }
+}
+
+/// The kind and fraction digits of a temporal literal (`TIME'10:20:30.5'`, rewritten as
+/// `tutti_temporal_literal('..', 'time')`) or a temporal CAST (`tutti_cast_temporal(x,
+/// 'date', fsp, ..)`): a number or string compared with one is read as its type, as MariaDB
+/// reads it (`TIME'10:20:30' = 102030`, `DATE'2001-01-01' = 20010101`).
+fn temporal_value_kind(e: &Expr) -> Option<(&'static str, u32)> {
+    let e = match unnested(e) {
+        Expr::Collate { expr, .. } => unnested(expr),
+        e => e,
+    };
+    let Expr::Function(f) = e else { return None };
+    let name = function_name(f);
+    let a = args(f);
+    let text = |e: &Expr| match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s) => Some(s.clone()),
+            SqlValue::Number(n, _) => Some(n.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let kind = match text(a.get(1)?)?.as_str() {
+        "date" => "date",
+        "time" => "time",
+        "datetime" => "datetime",
+        _ => return None,
+    };
+    let fsp = match name.as_str() {
+        "tutti_temporal_literal" => {
+            let literal = text(a.first()?)?;
+            literal.rsplit_once('.').map_or(0, |(_, f)| {
+                f.bytes().take_while(u8::is_ascii_digit).count() as u32
+            })
+        }
+        "tutti_cast_temporal" => text(a.get(2)?)?.parse().ok()?,
+        _ => return None,
+    };
+    Some((kind, fsp.min(6)))
 }
 
 /// A TIME value as a datetime of the current day, as a value of the column's type.
