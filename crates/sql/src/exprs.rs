@@ -258,10 +258,47 @@ impl ExprCtx<'_> {
             "sha2",
             "to_base64",
         ];
+        // Functions whose first argument is read as a string.
+        const STRING_FIRST: [&str; 22] = [
+            "char_length",
+            "character_length",
+            "lcase",
+            "left",
+            "lower",
+            "lpad",
+            "ltrim",
+            "mid",
+            "quote",
+            "repeat",
+            "replace",
+            "reverse",
+            "right",
+            "rpad",
+            "rtrim",
+            "substr",
+            "substring",
+            "substring_index",
+            "ucase",
+            "upper",
+            "instr",
+            "insert",
+        ];
         let name = f.name.to_string().to_ascii_lowercase();
         let FunctionArguments::List(l) = &mut f.args else {
             return;
         };
+        let string_args = match name.as_str() {
+            n if BYTEWISE.contains(&n) => l.args.len(),
+            n if STRING_FIRST.contains(&n) => 1,
+            _ => 0,
+        };
+        for a in l.args.iter_mut().take(string_args) {
+            if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
+                if let Some(text) = typing::decimal_literal_text(e) {
+                    *e = text;
+                }
+            }
+        }
         if !BYTEWISE.contains(&name.as_str()) {
             return;
         }

@@ -353,6 +353,27 @@ fn decimal_literal(e: &Expr) -> Option<String> {
     }
 }
 
+/// A DECIMAL literal (or its negation) where a string is read (`CONCAT(1.50)`,
+/// `LENGTH(-0.50)`): MySQL's text of the value with the literal's scale (`1.50`, `-0.50`,
+/// `0.5` for `.5`, `1` for `1.`), which the REAL SQLite would read the literal as loses
+/// (`1.5`, or a double's digits for a long one). None for other expressions.
+pub(crate) fn decimal_literal_text(e: &Expr) -> Option<Expr> {
+    let (digits, negative) = match unnested(e) {
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => (decimal_literal(unnested(expr))?, true),
+        e => (decimal_literal(e)?, false),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((&digits, ""));
+    let int = int.trim_start_matches('0');
+    let int = if int.is_empty() { "0" } else { int };
+    let zero = int == "0" && frac.bytes().all(|b| b == b'0');
+    let sign = if negative && !zero { "-" } else { "" };
+    let point = if frac.is_empty() { "" } else { "." };
+    Some(string(format!("{sign}{int}{point}{frac}")))
+}
+
 /// The plain arguments of `f` from the `skip`th on.
 fn args_from(f: &mut Function, skip: usize) -> impl Iterator<Item = &mut Expr> {
     let list = match &mut f.args {
