@@ -20,6 +20,7 @@ const MBMAXLEN: u32 = 4;
 /// The definitions of a table's columns, in column order.
 pub(crate) fn table_defs(info: &TableInfo) -> Vec<TableColumnDef> {
     let def = Definition::parse(&info.create_sql);
+    let on_update = tutti_sql::on_update_columns(&info.create_sql);
     info.columns
         .iter()
         .map(|c| {
@@ -30,7 +31,11 @@ pub(crate) fn table_defs(info: &TableInfo) -> Vec<TableColumnDef> {
                 d.flags |= BINARY;
             }
             d.flags |= key_flags(info, c);
-            if d.kind == ColumnKind::Timestamp && is_current_timestamp(c) {
+            let updated = on_update.iter().any(|(name, _)| *name == c.name);
+            if updated {
+                d.flags |= ON_UPDATE_NOW;
+            }
+            if d.kind == ColumnKind::Timestamp && (updated || is_current_timestamp(c)) {
                 d.flags |= TIMESTAMP;
             }
             d

@@ -125,6 +125,8 @@ pub mod flags {
     pub const SET: u16 = 2048;
     /// NOT NULL without a DEFAULT.
     pub const NO_DEFAULT_VALUE: u16 = 4096;
+    /// `ON UPDATE CURRENT_TIMESTAMP`.
+    pub const ON_UPDATE_NOW: u16 = 8192;
     /// Part of some key.
     pub const PART_KEY: u16 = 16384;
 }

@@ -426,6 +426,12 @@ impl Table {
         if let Some(d) = default_clause(c) {
             l.push_str(&format!(" DEFAULT {d}"));
         }
+        let on_update = tutti_sql::on_update_columns(&self.meta.info.create_sql);
+        match on_update.iter().find(|(name, _)| *name == c.name) {
+            Some((_, 0)) => l.push_str(" ON UPDATE current_timestamp()"),
+            Some((_, fsp)) => l.push_str(&format!(" ON UPDATE current_timestamp({fsp})")),
+            None => {}
+        }
         if self.is_autoinc(c) && !self.mode.has("NO_FIELD_OPTIONS") {
             l.push_str(" AUTO_INCREMENT");
         }

@@ -27,6 +27,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::WrongFieldSpec(_) => ER_WRONG_FIELD_SPEC,
             SqlError::InvalidView(_) => ER_VIEW_INVALID,
             SqlError::InvalidDefault => ER_INVALID_DEFAULT,
+            SqlError::InvalidOnUpdate(_) => ER_INVALID_ON_UPDATE,
             SqlError::TooBigDisplayWidth { .. } => ER_TOO_BIG_DISPLAYWIDTH,
             SqlError::TemporaryForeignKey(_) => ER_CANT_CREATE_TABLE,
             SqlError::ViewOfTemporary(_) => ER_VIEW_SELECT_TMPTABLE,

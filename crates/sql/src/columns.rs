@@ -11,9 +11,8 @@
 //!   dropped;
 //! * DEFAULT keeps literals, `CURRENT_TIMESTAMP[(n)]`/`NOW()` → `CURRENT_TIMESTAMP` (note:
 //!   SQLite's is UTC), and any other expression as `DEFAULT (<expr>)`;
-//! * `ON UPDATE CURRENT_TIMESTAMP` is accepted and dropped: SQLite has no such clause, so
-//!   such a column keeps its old value on UPDATE unless the statement sets it (a known
-//!   deviation); `COMMENT` is dropped;
+//! * `ON UPDATE CURRENT_TIMESTAMP[(n)]` is kept as a comment (see `on_update`); `COMMENT`
+//!   is dropped;
 //! * ENUM adds `CONSTRAINT "col enum" CHECK ("col" IN ('a', 'b'))` (NULL passes unless NOT
 //!   NULL);
 //! * generated columns, `SERIAL DEFAULT VALUE`, SRID and similar are refused.
@@ -56,6 +55,8 @@ pub(crate) struct ColumnOut {
     pub unique: bool,
     /// CHECK constraints (inline, and the ENUM member check), as SQLite text.
     pub checks: Vec<String>,
+    /// `ON UPDATE CURRENT_TIMESTAMP(n)`: n (see `on_update`).
+    pub on_update: Option<u32>,
 }
 
 impl ColumnOut {
@@ -64,6 +65,10 @@ impl ColumnOut {
         let mut s = format!("{} {}", quote_str(&self.name), self.mapped.decl);
         if let Some(t) = &self.autoinc_type {
             s.push_str(&format!(" /*{AUTOINC_TYPE_MARK}{t}*/"));
+        }
+        if let Some(fsp) = self.on_update {
+            s.push(' ');
+            s.push_str(&crate::on_update::mark(fsp));
         }
         if self.not_null {
             s.push_str(" NOT NULL");
@@ -168,6 +173,7 @@ pub(crate) fn column(
         primary_key: false,
         unique: false,
         checks: vec![],
+        on_update: None,
     };
     for opt in &def.options {
         match &opt.option {
@@ -207,7 +213,10 @@ pub(crate) fn column(
             ColumnOption::Collation(c) => {
                 out.nocase = out.mapped.text_like && !is_binary_collation(&c.to_string())
             }
-            ColumnOption::Comment(_) | ColumnOption::OnUpdate(_) => {}
+            ColumnOption::Comment(_) => {}
+            ColumnOption::OnUpdate(x) => {
+                out.on_update = Some(crate::on_update::fsp(&out.name, &def.data_type, x)?)
+            }
             // MySQL parses and ignores column-level REFERENCES.
             ColumnOption::ForeignKey(_) => {}
             ColumnOption::Generated { .. }

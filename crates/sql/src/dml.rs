@@ -351,6 +351,9 @@ fn upsert(
         let target = AssignmentTarget::ColumnName(ObjectName::from(vec![column]));
         out.push(Assignment { target, value });
     }
+    if let Some(t) = table {
+        crate::on_update::add_assignments(t, &mut out, |c, v| stored::assigned(t, c, v, strict));
+    }
     Ok(OnInsert::OnConflict(OnConflict {
         conflict_target: None,
         action: OnConflictAction::DoUpdate(DoUpdate {
@@ -449,6 +452,11 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
             a.value = stored::assigned(t, &col.value, value, strict);
         }
         a.target = AssignmentTarget::ColumnName(ObjectName::from(vec![col]));
+    }
+    if let Some(t) = &table {
+        crate::on_update::add_assignments(t, &mut upd.assignments, |c, v| {
+            stored::assigned(t, c, v, strict)
+        });
     }
     let mut rw = Rewriter::new(info.env);
     if let Some(t) = &table {

@@ -57,6 +57,10 @@ pub enum SqlError {
     /// A DEFAULT the column cannot hold (MySQL 1067).
     #[error("Invalid default value")]
     InvalidDefault,
+    /// `ON UPDATE` other than CURRENT_TIMESTAMP, or on a column that is no TIMESTAMP or
+    /// DATETIME (MySQL 1294).
+    #[error("Invalid ON UPDATE clause for '{0}' column")]
+    InvalidOnUpdate(String),
     /// A FOREIGN KEY on a temporary table (MySQL 1005, errno 150), as `` `db`.`t` ``.
     #[error(
         "Can't create table {0} (errno: 150 \"Foreign key constraint is incorrectly formed\")"

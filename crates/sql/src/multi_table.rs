@@ -271,6 +271,12 @@ pub(crate) fn update(info: &StmtInfo<'_>, upd: Update) -> Result<Stmt, SqlError>
         columns.push(column);
     }
     let written = single(info, targets, "UPDATE")?;
+    if !crate::on_update::columns(&written.info().create_sql).is_empty() {
+        return Err(SqlError::Unsupported(
+            "a multi-table UPDATE or an UPDATE of a view of a table with ON UPDATE CURRENT_TIMESTAMP"
+                .into(),
+        ));
+    }
     let columns = columns
         .iter()
         .map(|c| written.column(c))

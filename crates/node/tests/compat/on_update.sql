@@ -1,0 +1,24 @@
+-- ON UPDATE CURRENT_TIMESTAMP: the column takes the statement's time when an UPDATE or an
+-- upsert changes another column of its row and does not set it itself.
+CREATE TABLE ou (id INT PRIMARY KEY, a INT, v VARCHAR(5),
+  ts TIMESTAMP(3) NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP(3), dt DATETIME ON UPDATE NOW());
+INSERT INTO ou VALUES (1, 1, 'a', '2000-01-01 00:00:00', '2000-01-01 00:00:00'),
+  (2, 2, 'b', '2000-01-01 00:00:00', NULL), (3, 3, 'c', '2000-01-01 00:00:00', '2000-01-01 00:00:00');
+UPDATE ou SET a = 1 WHERE id = 1;
+SELECT id, ts = '2000-01-01 00:00:00', dt <=> '2000-01-01 00:00:00' FROM ou ORDER BY id;
+UPDATE ou SET a = 5 WHERE id = 1;
+SELECT id, ts > '2020-01-01', dt > '2020-01-01', LENGTH(ts), LENGTH(dt) FROM ou ORDER BY id;
+UPDATE ou SET v = 'B' WHERE id = 2;
+SELECT id, ts > '2020-01-01', dt > '2020-01-01' FROM ou ORDER BY id;
+UPDATE ou SET a = 9, ts = '2001-01-01 00:00:00' WHERE id = 1;
+SELECT ts FROM ou WHERE id = 1;
+INSERT INTO ou (id, a) VALUES (3, 3) ON DUPLICATE KEY UPDATE a = 3;
+SELECT id, ts = '2000-01-01 00:00:00' FROM ou WHERE id = 3;
+INSERT INTO ou (id, a) VALUES (3, 3) ON DUPLICATE KEY UPDATE a = 4;
+SELECT id, a, ts > '2020-01-01', dt > '2020-01-01' FROM ou WHERE id = 3;
+UPDATE ou SET ts = '2000-01-01 00:00:00' WHERE id = 3;
+ALTER TABLE ou RENAME COLUMN ts TO ts2;
+UPDATE ou SET a = 10 WHERE id = 3;
+SELECT ts2 > '2020-01-01' FROM ou WHERE id = 3;
+SHOW CREATE TABLE ou;
+CREATE TABLE bad (id INT PRIMARY KEY, x INT ON UPDATE CURRENT_TIMESTAMP);
