@@ -55,7 +55,7 @@ const MODES: [&str; 35] = [
 ];
 
 /// The modes a combination mode implies (besides itself), as MariaDB expands them.
-fn implied(mode: &str) -> &'static [&'static str] {
+fn implied(mode: &str) -> Vec<&'static str> {
     const FOREIGN: [&str; 6] = [
         "PIPES_AS_CONCAT",
         "ANSI_QUOTES",
@@ -65,13 +65,13 @@ fn implied(mode: &str) -> &'static [&'static str] {
         "NO_FIELD_OPTIONS",
     ];
     match mode {
-        "ANSI" => &[
+        "ANSI" => vec![
             "REAL_AS_FLOAT",
             "PIPES_AS_CONCAT",
             "ANSI_QUOTES",
             "IGNORE_SPACE",
         ],
-        "TRADITIONAL" => &[
+        "TRADITIONAL" => vec![
             "STRICT_TRANS_TABLES",
             "STRICT_ALL_TABLES",
             "NO_ZERO_IN_DATE",
@@ -80,18 +80,10 @@ fn implied(mode: &str) -> &'static [&'static str] {
             "NO_AUTO_CREATE_USER",
             "NO_ENGINE_SUBSTITUTION",
         ],
-        "MSSQL" | "DB2" | "POSTGRESQL" => &FOREIGN,
-        "MAXDB" => &[
-            "PIPES_AS_CONCAT",
-            "ANSI_QUOTES",
-            "IGNORE_SPACE",
-            "NO_KEY_OPTIONS",
-            "NO_TABLE_OPTIONS",
-            "NO_FIELD_OPTIONS",
-            "NO_AUTO_CREATE_USER",
-        ],
-        "MYSQL323" | "MYSQL40" => &["HIGH_NOT_PRECEDENCE"],
-        _ => &[],
+        "MSSQL" | "DB2" | "POSTGRESQL" => FOREIGN.to_vec(),
+        "MAXDB" => [&FOREIGN[..], &["NO_AUTO_CREATE_USER"]].concat(),
+        "MYSQL323" | "MYSQL40" => vec!["HIGH_NOT_PRECEDENCE"],
+        _ => vec![],
     }
 }
 
