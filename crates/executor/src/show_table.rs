@@ -325,6 +325,8 @@ struct Table {
     temporary: bool,
     /// The session's `sql_mode` (quotes and options shown).
     mode: SqlMode,
+    /// The `ON UPDATE CURRENT_TIMESTAMP(n)` columns and their n.
+    on_update: Vec<(String, u32)>,
 }
 
 impl Table {
@@ -336,6 +338,7 @@ impl Table {
                 meta: meta.clone(),
                 temporary: true,
                 mode: SqlMode::of(s),
+                on_update: tutti_sql::on_update_columns(&meta.info.create_sql),
             });
         }
         let meta = s
@@ -349,10 +352,11 @@ impl Table {
             .create_sql(&s.exec.storage, &t.sqlite_name())?;
         Ok(Table {
             name: t.clone(),
-            meta,
             def: Definition::parse(sql.as_deref().unwrap_or("")),
             temporary: false,
             mode: SqlMode::of(s),
+            on_update: tutti_sql::on_update_columns(&meta.info.create_sql),
+            meta,
         })
     }
 
@@ -426,8 +430,7 @@ impl Table {
         if let Some(d) = default_clause(c) {
             l.push_str(&format!(" DEFAULT {d}"));
         }
-        let on_update = tutti_sql::on_update_columns(&self.meta.info.create_sql);
-        match on_update.iter().find(|(name, _)| *name == c.name) {
+        match self.on_update.iter().find(|(name, _)| *name == c.name) {
             Some((_, 0)) => l.push_str(" ON UPDATE current_timestamp()"),
             Some((_, fsp)) => l.push_str(&format!(" ON UPDATE current_timestamp({fsp})")),
             None => {}
