@@ -219,7 +219,12 @@ pub(crate) fn display_type(decl: &str, members: Option<&[String]>) -> String {
         },
         "char" | "binary" if width.is_none() => format!("{base}(1)"),
         "decimal" => match DecimalType::of_decl(decl) {
-            Some(t) => format!("decimal({},{})", t.precision, t.scale),
+            Some(t) => format!(
+                "decimal({},{}){}",
+                t.precision,
+                t.scale,
+                if unsigned { " unsigned" } else { "" }
+            ),
             None => d,
         },
         "enum" => {

@@ -16,6 +16,15 @@ use sqlparser::ast::ExactNumberInfo;
 
 /// The declared-type prefix of a DECIMAL column.
 pub(crate) const DECL: &str = "DECIMAL TEXT";
+/// What follows [`DECL`] in the declaration of a `DECIMAL UNSIGNED` column, before `(p,s)`
+/// (MariaDB refuses negative values there: 1264, or 0 outside strict mode).
+pub(crate) const UNSIGNED: &str = " UNSIGNED";
+
+/// Whether a DECIMAL column's SQLite declaration says UNSIGNED.
+pub(crate) fn unsigned_decl(decl: &str) -> bool {
+    decl.strip_prefix(DECL)
+        .is_some_and(|d| d.starts_with(UNSIGNED))
+}
 /// The collation of DECIMAL columns and DECIMAL expression results.
 pub(crate) const COLLATION: &str = "tutti_decimal";
 /// The most digits a DECIMAL holds.
@@ -69,13 +78,22 @@ impl DecimalType {
 
     /// The SQLite declared type (without the collation).
     pub fn decl(&self) -> String {
-        format!("{DECL}({},{})", self.precision, self.scale)
+        self.decl_signed(false)
     }
 
-    /// The type of a declared type written by [`DecimalType::decl`]; None for others.
+    /// The SQLite declared type of `DECIMAL(p,s) [UNSIGNED]` (TEXT affinity either way).
+    pub(crate) fn decl_signed(&self, unsigned: bool) -> String {
+        let sign = if unsigned { UNSIGNED } else { "" };
+        format!("{DECL}{sign}({},{})", self.precision, self.scale)
+    }
+
+    /// The type of a declared type written by [`DecimalType::decl`] (or with [`UNSIGNED`]
+    /// before the parenthesis); None for others.
     pub fn of_decl(decl: &str) -> Option<DecimalType> {
-        let rest = decl
-            .strip_prefix(DECL)?
+        let rest = decl.strip_prefix(DECL)?;
+        let rest = rest
+            .strip_prefix(UNSIGNED)
+            .unwrap_or(rest)
             .strip_prefix('(')?
             .strip_suffix(')')?;
         let (p, s) = rest.split_once(',')?;

@@ -34,8 +34,36 @@ use crate::rewrite::Rewriter;
 use crate::{autoinc, stored, Env, Query, QueryKind, SqlError, Stmt, TableInfo, TableName};
 
 /// A SELECT (including UNION, CTEs).
-pub(crate) fn select_stmt(info: &StmtInfo<'_>, stmt: Statement) -> Result<Stmt, SqlError> {
-    translate_select(info, stmt, Rewriter::new(info.env))
+pub(crate) fn select_stmt(info: &StmtInfo<'_>, mut stmt: Statement) -> Result<Stmt, SqlError> {
+    let limited = select_limit(info.env, &mut stmt);
+    let mut s = translate_select(info, stmt, Rewriter::new(info.env))?;
+    if let Stmt::Query(q) = &mut s {
+        q.volatile |= limited;
+    }
+    Ok(s)
+}
+
+/// `@@sql_select_limit`: a top-level SELECT without a LIMIT returns at most that many rows
+/// (a UNION as a whole; subqueries and `CREATE TABLE ... SELECT` are not cut). True when
+/// the statement got a LIMIT from it (the translation then depends on the session).
+fn select_limit(env: &dyn Env, stmt: &mut Statement) -> bool {
+    let Statement::Query(q) = stmt else {
+        return false;
+    };
+    let Some(crate::Value::Int(n)) =
+        env.system_variable(crate::VarScope::Session, "sql_select_limit")
+    else {
+        return false;
+    };
+    if q.limit_clause.is_some() || n < 0 {
+        return false;
+    }
+    q.limit_clause = Some(sqlparser::ast::LimitClause::LimitOffset {
+        limit: Some(crate::ast_build::number(n.to_string())),
+        offset: None,
+        limit_by: vec![],
+    });
+    true
 }
 
 /// A SELECT whose result columns' MariaDB types are derived (`Query::result_types`).

@@ -387,6 +387,7 @@ impl ExprCtx<'_> {
             FunctionArguments::List(l) => l.args.is_empty() && l.clauses.is_empty(),
             FunctionArguments::Subquery(_) => false,
         };
+        typing::range_frame_key(f, &self.scopes);
         if no_args && f.over.is_none() && SESSION_FUNCTIONS.contains(&lname.as_str()) {
             if let Some(e) = self.session_function(&lname) {
                 return Ok(Some(e));
@@ -597,10 +598,10 @@ fn binary(e: Expr, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
 /// (`x > ALL (subquery)`) become what SQLite has (`quantified`); `BINARY x` compared with
 /// something compares case-sensitively instead (`x COLLATE BINARY`), because a BLOB never
 /// equals a TEXT in SQLite.
-pub(crate) fn pre_rewrite(e: &mut Expr) {
+pub(crate) fn pre_rewrite(e: &mut Expr, scopes: &Scopes) {
     simple_case_as_searched(e);
     crate::quantified::quantified(e);
-    crate::json_types::mark_booleans(e);
+    crate::json_types::mark_values(e, scopes);
     dates::time_literal_bases(e);
     if let Some(name) = assigned_variable(e) {
         // `@v := x` → `tutti_set_var('v', x)` (see tutti_storage's `variables`).
@@ -764,10 +765,26 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
                 }
             }
         }
+    } else if name == "hex" {
+        // A DECIMAL is hexed as a number, not as the text tutti holds it in.
+        if let FunctionArguments::List(l) = &f.args {
+            if let [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] = l.args.as_slice() {
+                if typing::type_of(e, scopes) == typing::NumType::Decimal {
+                    f.name = ObjectName::from(vec![Ident::new("tutti_hex_number")]);
+                }
+            }
+        }
     } else if name == "format" {
         if let FunctionArguments::List(l) = &mut f.args {
             if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = l.args.first_mut() {
+                // A DECIMAL literal as its digits (formatted exactly), a temporal value
+                // as its number (`20191231`).
                 typing::numeric(e);
+                typing::temporal_as_number(e, scopes);
+                if typing::type_of(e, scopes) == typing::NumType::Decimal {
+                    *e = typing::operand(std::mem::replace(e, crate::ast_build::null()));
+                    f.name = ObjectName::from(vec![Ident::new("tutti_dec_format")]);
+                }
             }
         }
     }
@@ -775,10 +792,25 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
 
 fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result<Expr, SqlError> {
     use DataType as T;
-    if !matches!(
-        ty,
-        T::Char(_) | T::Character(_) | T::Varchar(_) | T::Binary(_) | T::Varbinary(_) | T::Text
-    ) {
+    // A JSON value is read as a number for DECIMAL and DOUBLE targets only: an integer or
+    // temporal cast reads its text (`CAST(JSON_EXTRACT('{"x":"7"}', '$.x') AS SIGNED)` is 0).
+    let json_text = typing::json_value(&x)
+        && !matches!(
+            ty,
+            T::Decimal(_)
+                | T::Numeric(_)
+                | T::Dec(_)
+                | T::Double(_)
+                | T::DoublePrecision
+                | T::Float(_)
+                | T::Real
+        );
+    if !json_text
+        && !matches!(
+            ty,
+            T::Char(_) | T::Character(_) | T::Varchar(_) | T::Binary(_) | T::Varbinary(_) | T::Text
+        )
+    {
         typing::numeric(&mut x);
     }
     let numeric_target = matches!(

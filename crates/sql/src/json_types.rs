@@ -1,10 +1,13 @@
 //! The SQL type of a value put into a JSON document, which MariaDB's JSON functions write
-//! by: a boolean (`TRUE`, a comparison) as `true`/`false`, where SQLite only has 0 and 1.
+//! by: a boolean (`TRUE`, a comparison) as `true`/`false`, where SQLite only has 0 and 1;
+//! the value of a JSON column as the document it holds, where SQLite only has its text; a
+//! DECIMAL (which tutti holds as text) as a number with its scale (`1.50`).
 //!
 //! Before the arguments are rewritten, each value argument of `JSON_ARRAY`, `JSON_OBJECT`,
-//! `JSON_ARRAY_APPEND`, `JSON_ARRAY_INSERT`, `JSON_INSERT`, `JSON_REPLACE` and `JSON_SET`
-//! that is a boolean expression is wrapped in `tutti_json_bool(..)`, which marks it for
-//! tutti_storage's JSON functions (see its `json::marks`).
+//! `JSON_ARRAY_APPEND`, `JSON_ARRAY_INSERT`, `JSON_INSERT`, `JSON_REPLACE`, `JSON_SET`,
+//! `JSON_ARRAYAGG` and `JSON_OBJECTAGG` of one of those types is wrapped in
+//! `tutti_json_bool(..)`, `tutti_json_doc(..)` or `tutti_json_number(..)`, which mark it
+//! for tutti_storage's JSON functions (see its `json::marks`).
 
 use sqlparser::ast::{
     BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments, SelectItem,
@@ -12,15 +15,16 @@ use sqlparser::ast::{
 };
 
 use crate::ast_build::func;
+use crate::typing::{self, NumType, Scopes};
 
-/// Marks the boolean value arguments of a JSON document function call `e`.
-pub(crate) fn mark_booleans(e: &mut Expr) {
+/// Marks the boolean, JSON and DECIMAL value arguments of a JSON document function call `e`.
+pub(crate) fn mark_values(e: &mut Expr, scopes: &Scopes) {
     let Expr::Function(f) = e else { return };
     let name = f.name.to_string().to_ascii_lowercase();
     // Which argument positions are values: (first, step).
     let (first, step) = match name.as_str() {
-        "json_array" => (0, 1),
-        "json_object" => (1, 2),
+        "json_array" | "json_arrayagg" => (0, 1),
+        "json_object" | "json_objectagg" => (1, 2),
         "json_array_append" | "json_array_insert" | "json_insert" | "json_replace" | "json_set" => {
             (2, 2)
         }
@@ -34,12 +38,26 @@ pub(crate) fn mark_booleans(e: &mut Expr) {
             continue;
         }
         if let FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) = arg {
-            if boolean(x) {
-                let inner = std::mem::replace(x, crate::ast_build::null());
-                *x = func("tutti_json_bool", vec![inner]);
-            }
+            mark(x, scopes);
         }
     }
+}
+
+/// Wraps the value `x` in the mark of its type, if it needs one.
+fn mark(x: &mut Expr, scopes: &Scopes) {
+    let (mark, inner) = if boolean(x) {
+        ("tutti_json_bool", None)
+    } else if typing::decl_of(x, scopes).is_some_and(|d| d.to_ascii_uppercase().starts_with("JSON"))
+    {
+        ("tutti_json_doc", None)
+    } else if typing::type_of(x, scopes) == NumType::Decimal {
+        // A literal as its text: all its digits and its scale.
+        ("tutti_json_number", typing::decimal_literal_text(x))
+    } else {
+        return;
+    };
+    let value = std::mem::replace(x, crate::ast_build::null());
+    *x = func(mark, vec![inner.unwrap_or(value)]);
 }
 
 /// Whether MariaDB types `e` as a boolean.
@@ -96,7 +114,7 @@ fn boolean(e: &Expr) -> bool {
     }
 }
 
-/// `COALESCE`, `IFNULL` and `IF` of booleans are booleans.
+/// `COALESCE`, `IFNULL`, `MIN`, `MAX` and `IF` of booleans are booleans.
 fn boolean_function(f: &Function) -> bool {
     let name = f.name.to_string().to_ascii_lowercase();
     let FunctionArguments::List(list) = &f.args else {
@@ -111,7 +129,7 @@ fn boolean_function(f: &Function) -> bool {
         })
         .collect();
     let results = match name.as_str() {
-        "coalesce" | "ifnull" => &values[..],
+        "coalesce" | "ifnull" | "min" | "max" => &values[..],
         "if" if values.len() == 3 => &values[1..],
         _ => return false,
     };

@@ -594,7 +594,7 @@ impl VisitorMut for Rewriter<'_> {
                 "assigning a user variable (@v := ...) inside a subquery".into(),
             ));
         }
-        pre_rewrite(e);
+        pre_rewrite(e, &self.ex.scopes);
         ControlFlow::Continue(())
     }
 

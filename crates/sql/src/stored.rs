@@ -2,7 +2,8 @@
 //! REPLACE, UPDATE or upsert writes goes through its column's store function (registered by
 //! storage), which gives the value MariaDB stores or MariaDB's error:
 //!
-//! * DECIMAL: `tutti_dec_store(v, p, s, 'column', row)` (see `decimal`); integers:
+//! * DECIMAL: `tutti_dec_store(v, p, s, 'column', row)` (see `decimal`; `tutti_udec_store`
+//!   for DECIMAL UNSIGNED, which refuses negative values); integers:
 //!   `tutti_int_store(v, min, max, 'column', row)` — rounded as MariaDB rounds, refused
 //!   (1264, 1265, 1366) when it does not fit or is no number. The AUTO_INCREMENT column is
 //!   left to `autoinc`. BIGINT UNSIGNED holds 0..2^63-1 (SQLite integers are signed 64-bit);
@@ -40,8 +41,8 @@ use crate::TableInfo;
 /// How a column stores values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Storage {
-    /// DECIMAL(p, s).
-    Decimal(DecimalType),
+    /// DECIMAL(p, s), and whether UNSIGNED.
+    Decimal(DecimalType, bool),
     /// An integer type: its range.
     Integer(i64, i64),
     /// FLOAT, DOUBLE, REAL.
@@ -128,7 +129,8 @@ fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
         return None;
     }
     if let Some(ty) = DecimalType::of_decl(&c.decl_type) {
-        return Some(Storage::Decimal(ty));
+        let unsigned = crate::decimal::unsigned_decl(&c.decl_type);
+        return Some(Storage::Decimal(ty, unsigned));
     }
     if c.decl_type.to_ascii_uppercase().starts_with("ENUM") {
         return table.enum_members(&c.name).map(Storage::Enum);
@@ -227,7 +229,7 @@ fn store_as(
 ) -> Expr {
     if matches!(
         kind,
-        Storage::Integer(..) | Storage::Decimal(_) | Storage::Real(_)
+        Storage::Integer(..) | Storage::Decimal(..) | Storage::Real(_)
     ) {
         // `0x41` and `b'101'` are numbers to a numeric column.
         crate::typing::numeric(&mut value);
@@ -241,8 +243,12 @@ fn store_as(
         return value;
     }
     let (name, value, type_args) = match kind {
-        Storage::Decimal(ty) => (
-            "tutti_dec_store",
+        Storage::Decimal(ty, unsigned) => (
+            if unsigned {
+                "tutti_udec_store"
+            } else {
+                "tutti_dec_store"
+            },
             crate::typing::operand(value),
             vec![
                 number(ty.precision.to_string()),

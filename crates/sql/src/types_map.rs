@@ -101,11 +101,11 @@ fn char_len(name: &str, l: &Option<CharacterLength>) -> String {
 }
 
 /// `DECIMAL(p,s)` (default (10,0)) → `DECIMAL TEXT(p,s)`: see [`crate::decimal`].
-fn decimal(info: &ExactNumberInfo) -> Result<MappedType, SqlError> {
+fn decimal(info: &ExactNumberInfo, unsigned: bool) -> Result<MappedType, SqlError> {
     let ty = DecimalType::of_info(info)?;
     Ok(MappedType {
         decimal: Some(ty),
-        ..plain(ty.decl())
+        ..plain(ty.decl_signed(unsigned))
     })
 }
 
@@ -168,9 +168,8 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
         T::TinyBlob => plain("TINYBLOB"),
         T::MediumBlob => plain("MEDIUMBLOB"),
         T::LongBlob => plain("LONGBLOB"),
-        T::Decimal(i) | T::DecimalUnsigned(i) | T::Dec(i) | T::DecUnsigned(i) | T::Numeric(i) => {
-            decimal(i)?
-        }
+        T::Decimal(i) | T::Dec(i) | T::Numeric(i) => decimal(i, false)?,
+        T::DecimalUnsigned(i) | T::DecUnsigned(i) => decimal(i, true)?,
         T::Float(i) => real(false, i, false)?,
         T::FloatUnsigned(i) => real(false, i, true)?,
         T::Double(i) => real(true, i, false)?,

@@ -554,7 +554,7 @@ pub(crate) fn like_operand(e: &mut Expr) {
 }
 
 /// The declared type of a column reference.
-fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
+pub(crate) fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
     match e {
         Expr::Identifier(i) => column_decl(scopes, None, &i.value),
         Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
@@ -972,13 +972,39 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
         "abs" => "tutti_dec_abs",
         _ => return None,
     };
-    if f.over.is_some() || f.filter.is_some() {
+    // SUM and AVG are window functions too (`SUM(d) OVER (...)`).
+    let window = matches!(exact_name, "tutti_dec_sum" | "tutti_dec_avg");
+    if (f.over.is_some() && !window) || f.filter.is_some() {
         return None;
     }
     let mut g = f.clone();
     g.name = ObjectName::from(vec![Ident::new(exact_name)]);
     operand_args(&mut g, 0);
     Some(collated(Expr::Function(g)))
+}
+
+/// `OVER (ORDER BY d RANGE BETWEEN 0.1 PRECEDING AND ...)` over a DECIMAL `d`: SQLite
+/// measures a RANGE offset on numbers only (tutti holds a DECIMAL as text), so the frame is
+/// measured on the key's REAL.
+pub(crate) fn range_frame_key(f: &mut Function, scopes: &Scopes) {
+    use sqlparser::ast::{WindowFrameBound as B, WindowFrameUnits, WindowType};
+    let Some(WindowType::WindowSpec(spec)) = &mut f.over else {
+        return;
+    };
+    let Some(frame) = &spec.window_frame else {
+        return;
+    };
+    let offset = |b: &B| matches!(b, B::Preceding(Some(_)) | B::Following(Some(_)));
+    if frame.units != WindowFrameUnits::Range
+        || !(offset(&frame.start_bound) || frame.end_bound.as_ref().is_some_and(offset))
+    {
+        return;
+    }
+    for key in &mut spec.order_by {
+        if type_of(&key.expr, scopes) == NumType::Decimal {
+            key.expr = cast(nested(key.expr.clone()), DataType::Real);
+        }
+    }
 }
 
 /// A result column `STD(x)`, `VARIANCE(x)` or a synonym of an integer or DECIMAL `x`: a
@@ -1051,9 +1077,13 @@ pub(crate) fn numeric(e: &mut Expr) {
     match e {
         Expr::Value(v) => {
             if let SqlValue::HexStringLiteral(h) = &v.value {
-                if let Some(n) = hybrid_value(h) {
-                    *e = number(n.to_string());
-                }
+                let n = hybrid_value(h);
+                *e = match i64::try_from(n) {
+                    Ok(n) => number(n.to_string()),
+                    // Above 2^63 − 1 MariaDB's value is a BIGINT UNSIGNED: its digits,
+                    // typed DECIMAL (as `unsigned_literal`).
+                    Err(_) => collated(string(n.to_string())),
+                };
             }
         }
         Expr::Nested(inner) => numeric(inner),
@@ -1071,6 +1101,10 @@ pub(crate) fn numeric(e: &mut Expr) {
                 numeric(e);
             }
         }
+        Expr::Function(_) if json_value(e) => {
+            let value = std::mem::replace(e, crate::ast_build::null());
+            *e = func("tutti_json_num", vec![value]);
+        }
         Expr::Function(f) => {
             if let Some(skip) = returned_arguments(f) {
                 numeric_args(f, skip);
@@ -1078,6 +1112,13 @@ pub(crate) fn numeric(e: &mut Expr) {
         }
         _ => {}
     }
+}
+
+/// Whether `f` returns a JSON value that MariaDB reads by its JSON type in comparisons and
+/// arithmetic (`JSON_EXTRACT(j, '$.a') = 'x'` compares the string's characters, `+ 0`
+/// reads `true` as 1; see tutti_storage's `json::scalar`).
+pub(crate) fn json_value(e: &Expr) -> bool {
+    matches!(e, Expr::Function(f) if function_name(f) == "json_extract")
 }
 
 /// For a function that returns one of its arguments (`COALESCE`, `IF`, ...), the first
@@ -1095,20 +1136,17 @@ pub(crate) fn numeric_args(f: &mut Function, skip: usize) {
     args_from(f, skip).for_each(numeric);
 }
 
-/// A hex literal's number: its last 8 bytes, big-endian, as MySQL reads it (None above
-/// 2^63 − 1, which SQLite's integers cannot hold; the literal then stays a string).
-fn hybrid_value(hex: &str) -> Option<i64> {
+/// A hex literal's number: its last 8 bytes, big-endian, as MySQL reads it.
+fn hybrid_value(hex: &str) -> u64 {
     let digits = &hex[hex.len().saturating_sub(16)..];
-    u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, 16)
-        .ok()
-        .and_then(|v| i64::try_from(v).ok())
+    u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, 16).unwrap_or(0)
 }
 
 /// True for a hex or bit literal, or an expression returning one: what [`numeric`] changes.
 fn hybrid(e: &Expr) -> bool {
     match e {
         Expr::Value(v) => {
-            matches!(&v.value, SqlValue::HexStringLiteral(h) if hybrid_value(h).is_some())
+            matches!(&v.value, SqlValue::HexStringLiteral(_))
         }
         Expr::Nested(inner) => hybrid(inner),
         Expr::UnaryOp {
@@ -1191,6 +1229,15 @@ pub(crate) fn between_operands(x: &mut Expr, low: &mut Expr, high: &mut Expr, sc
 
 /// `side` compared with `other`: a number when `other` is one, else bytes.
 pub(crate) fn comparison_operands(side: &mut Expr, other: &Expr, scopes: &Scopes) {
+    if json_value(side) && !json_value(other) {
+        if is_number(type_of(other, scopes)) {
+            numeric(side);
+        } else {
+            let value = std::mem::replace(side, crate::ast_build::null());
+            *side = func("json_unquote", vec![value]);
+        }
+        return;
+    }
     if !hybrid(side) {
         return;
     }

@@ -72,3 +72,13 @@ SELECT ROW(1, 2) = ROW(1, 2), ROW(a, 'x') = ROW(1, 'X'), ROW(a, 2) < ROW(2, 1) F
 ALTER TABLE fr DISABLE KEYS;
 ALTER TABLE fr ENABLE KEYS;
 ALTER TABLE missing ENABLE KEYS;
+-- @@sql_select_limit cuts a top-level SELECT (a UNION as a whole) that has no LIMIT of its own
+CREATE TABLE sel_lim (id INT PRIMARY KEY);
+INSERT INTO sel_lim VALUES (1), (2), (3);
+SET SESSION sql_select_limit = 1;
+SELECT id FROM sel_lim ORDER BY id;
+SELECT 1 UNION SELECT 2;
+SELECT id FROM sel_lim ORDER BY id LIMIT 2;
+SELECT COUNT(*) FROM sel_lim WHERE id IN (SELECT id FROM sel_lim);
+SET SESSION sql_select_limit = DEFAULT;
+SELECT id FROM sel_lim ORDER BY id;

@@ -10,3 +10,17 @@ SELECT TRIM('foo' FROM 'foook'), TRIM(LEADING 'ab' FROM 'ababcab'), TRIM(TRAILIN
 SELECT JSON_ARRAY(1, 'text', FALSE, NULL), JSON_OBJECT('cond', TRUE, 'x', 1 > 2, 'y', COALESCE(TRUE, FALSE)), JSON_ARRAY_APPEND('["a"]', '$', 1 = 1);
 -- CHAR() gives each number's bytes
 SELECT HEX(CHAR(256)), CHAR(77, NULL, 121), HEX(CHAR(1, 256, 65536)), CHAR(77.6, '66x');
+-- FROM_BASE64 ignores the unused bits of the last character, and wants the padding
+SELECT HEX(FROM_BASE64('Yq==')), HEX(FROM_BASE64('YQ')), HEX(FROM_BASE64('YQ=')), HEX(FROM_BASE64('Y Q = =')), HEX(FROM_BASE64('YR'));
+-- JSON values: JSON columns spliced in as documents, DECIMALs as numbers with their scale, MAX of a comparison a boolean
+CREATE TABLE jv (id INT PRIMARY KEY, a INT, c DECIMAL(5,2), j JSON);
+INSERT INTO jv VALUES (1, 1, 3.00, '{"a":"foo","n":19,"t":true}'), (2, 2, 9.5, '[1,2]');
+SELECT JSON_ARRAYAGG(c), JSON_ARRAYAGG(j), JSON_OBJECT('x', MAX(a = 4), 'y', MIN(a < 4)), JSON_OBJECTAGG(a, c) FROM jv;
+SELECT JSON_ARRAY(1.50, -0.10, c, j), JSON_OBJECT('d', c, 'j', j), JSON_SET('{}', '$.c', c, '$.j', j) FROM jv ORDER BY id;
+-- JSON_EXTRACT compared with a string reads a JSON string's characters; with a number, its value
+SELECT id FROM jv WHERE JSON_EXTRACT(j, '$.a') = 'foo';
+SELECT id FROM jv WHERE JSON_EXTRACT(j, '$.n') = 19;
+SELECT id FROM jv WHERE 'foo' = JSON_EXTRACT(j, '$.a');
+SELECT JSON_EXTRACT('{"a":"x"}', '$.a') = 'x', JSON_EXTRACT('{"a":"x"}', '$.a') = '"x"', JSON_EXTRACT('{"a":"X"}', '$.a') = 'x', JSON_EXTRACT('{"a":true}', '$.a') = 'true', JSON_EXTRACT('{"a":null}', '$.a') = 'null', JSON_EXTRACT('{"a":[1]}', '$.a') = '[1]', JSON_EXTRACT('{"a":12.0}', '$.a') = '12';
+SELECT JSON_EXTRACT('{"a":true}', '$.a') = 1, JSON_EXTRACT('{"a":false}', '$.a') = 0, JSON_EXTRACT('{"a":"19"}', '$.a') = 19, JSON_EXTRACT('{"a":1.50}', '$.a') = 1.5, JSON_EXTRACT('{"a":null}', '$.a') = 0;
+SELECT JSON_EXTRACT('{"a":true}', '$.a') + 0, JSON_EXTRACT('{"a":"12abc"}', '$.a') + 0, JSON_EXTRACT('{"a":1.50}', '$.a') + 0, JSON_EXTRACT('{"a":[1]}', '$.a') + 0, CAST(JSON_EXTRACT('{"x":true}', '$.x') AS DOUBLE), CAST(JSON_EXTRACT('{"x":true}', '$.x') AS DECIMAL), CAST(JSON_EXTRACT('{"x":"7"}', '$.x') AS SIGNED);

@@ -476,8 +476,25 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             ValueRef::Text(t) | ValueRef::Blob(t) => {
                 Some(t.iter().map(|b| format!("{b:02X}")).collect())
             }
-            v @ ValueRef::Integer(_) => conv(&v, 10, 16),
-            ValueRef::Real(x) => conv(&ValueRef::Integer(Num::Dec(x).int()), 10, 16),
+            ValueRef::Integer(i) => Some(format!("{:X}", i as u64)),
+            ValueRef::Real(x) => Some(format!("{:X}", real_bits(x))),
+        })
+    })?;
+    // HEX of a DECIMAL (its text; the SQL front-end calls this one for it): an integer up
+    // to 2^64 − 1 is its bits, anything else reads as a double.
+    c.create_scalar_function("tutti_hex_number", 1, PURE, |ctx| {
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Null => None,
+            ValueRef::Integer(i) => Some(format!("{:X}", i as u64)),
+            ValueRef::Real(x) => Some(format!("{:X}", real_bits(x))),
+            ValueRef::Text(t) | ValueRef::Blob(t) => {
+                let t = String::from_utf8_lossy(t);
+                let bits = t.trim().parse::<u64>().unwrap_or_else(|_| {
+                    let (d, _) = super::decimal::value::Decimal::parse(&t);
+                    real_bits(d.map_or(0.0, |d| d.to_f64()))
+                });
+                Some(format!("{bits:X}"))
+            }
         })
     })?;
     c.create_scalar_function("unhex", 1, PURE, |ctx| {
@@ -493,6 +510,18 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(bytes)
     })?;
     Ok(())
+}
+
+/// A double's 64 bits as MariaDB's HEX reads them: rounded half away from zero, and all
+/// ones at or beyond the range of BIGINT and BIGINT UNSIGNED.
+fn real_bits(x: f64) -> u64 {
+    if x <= i64::MIN as f64 || x >= u64::MAX as f64 || x.is_nan() {
+        u64::MAX
+    } else if x < 0.0 {
+        (x - 0.5) as i64 as u64
+    } else {
+        (x + 0.5) as u64
+    }
 }
 
 /// `ATAN(x)`, `ATAN(y, x)`, `ATAN2(y, x)`.

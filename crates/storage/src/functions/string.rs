@@ -16,6 +16,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Error, Result};
 use std::cmp::Ordering;
 
+use super::decimal::value::Decimal;
 use super::general_ci;
 use super::math::{decimal_digits, num, Num};
 use super::{text_of, MAX_ALLOWED_PACKET, PURE};
@@ -174,6 +175,32 @@ fn compare(a: &Str, b: &Str, pad: bool) -> Ordering {
     }
 }
 
+/// `FORMAT(x, d[, locale])`; `exact` for a DECIMAL `x` held as text.
+fn format(ctx: &Context<'_>, exact: bool) -> Result<Option<String>> {
+    if !(2..=3).contains(&ctx.len()) {
+        return Err(arity("format"));
+    }
+    if ctx.len() == 3 {
+        if let Some(locale) = arg(ctx, 2) {
+            let locale = String::from_utf8_lossy(&bytes(locale)).to_ascii_lowercase();
+            if locale != "en_us" {
+                return Err(Error::UserFunctionError(
+                    format!("FORMAT with locale '{locale}' is not supported").into(),
+                ));
+            }
+        }
+    }
+    let decimal = match ctx.get_raw(0) {
+        ValueRef::Text(t) if exact => Decimal::parse(&String::from_utf8_lossy(t)).0,
+        _ => None,
+    };
+    Ok(match (decimal, num(ctx, 0), int_arg(ctx, 1)) {
+        (Some(x), _, Some(d)) => Some(format_decimal(&x, d)),
+        (None, Some(x), Some(d)) => Some(format_number(x, d)),
+        _ => None,
+    })
+}
+
 /// MySQL `FORMAT(x, d)` in the en_US locale: '1,234,567.89'.
 fn format_number(n: Num, d: i64) -> String {
     let d = d.clamp(0, 38);
@@ -190,6 +217,23 @@ fn format_number(n: Num, d: i64) -> String {
             decimal_digits(r, d, false)
         }
     };
+    grouped(neg, &int_part, &frac)
+}
+
+/// `FORMAT` of an exact value: rounded half away from zero to `d` places.
+fn format_decimal(x: &Decimal, d: i64) -> String {
+    let d = d.clamp(0, 38) as u32;
+    let text = x.round_to(d).to_string();
+    let (neg, text) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text.as_str()),
+    };
+    let (int_part, frac) = text.split_once('.').unwrap_or((text, ""));
+    grouped(neg, int_part, frac)
+}
+
+/// The sign, the integer digits grouped by three with commas, and the fraction.
+fn grouped(neg: bool, int_part: &str, frac: &str) -> String {
     let mut out = String::new();
     if neg {
         out.push('-');
@@ -201,9 +245,9 @@ fn format_number(n: Num, d: i64) -> String {
         }
         out.push(*c as char);
     }
-    if d > 0 {
+    if !frac.is_empty() {
         out.push('.');
-        out.push_str(&frac);
+        out.push_str(frac);
     }
     out
 }
@@ -568,25 +612,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             Ok(arg(ctx, 0).map(|s| bytes(s).len() as i64 * bits))
         })?;
     }
-    c.create_scalar_function("format", -1, PURE, |ctx| {
-        if !(2..=3).contains(&ctx.len()) {
-            return Err(arity("format"));
-        }
-        if ctx.len() == 3 {
-            if let Some(locale) = arg(ctx, 2) {
-                let locale = String::from_utf8_lossy(&bytes(locale)).to_ascii_lowercase();
-                if locale != "en_us" {
-                    return Err(Error::UserFunctionError(
-                        format!("FORMAT with locale '{locale}' is not supported").into(),
-                    ));
-                }
-            }
-        }
-        Ok(match (num(ctx, 0), int_arg(ctx, 1)) {
-            (Some(x), Some(d)) => Some(format_number(x, d)),
-            _ => None,
-        })
-    })?;
+    // FORMAT of a DECIMAL (the SQL front-end calls the second one for it): its exact text,
+    // not the double a string argument is read as.
+    for (name, exact) in [("format", false), ("tutti_dec_format", true)] {
+        c.create_scalar_function(name, -1, PURE, move |ctx| format(ctx, exact))?;
+    }
     c.create_scalar_function("quote", 1, PURE, |ctx| {
         Ok(match arg(ctx, 0) {
             None => Value::Text("NULL".into()),
@@ -619,7 +649,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
                 .into_iter()
                 .filter(|b| !b.is_ascii_whitespace())
                 .collect();
-            base64::engine::general_purpose::STANDARD.decode(clean).ok()
+            // MariaDB ignores the unused bits of the last character (`Yq==` is 'b').
+            const LENIENT: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+                &base64::alphabet::STANDARD,
+                base64::engine::general_purpose::PAD.with_decode_allow_trailing_bits(true),
+            );
+            LENIENT.decode(clean).ok()
         }))
     })?;
     for (name, up) in [

@@ -8,7 +8,8 @@
 //! * `tutti_dec_cmp(a, b)`: -1, 0 or 1 (NULL with a NULL), compared as numbers.
 //! * `tutti_dec_cast(x, p, s)`: `CAST(x AS DECIMAL(p, s))`; out-of-range values clamp to
 //!   the largest DECIMAL(p, s) as MariaDB does (with its warning 1264).
-//! * `tutti_dec_store(x, p, s, column, row)`: a value written to a DECIMAL(p, s) column, in
+//! * `tutti_dec_store(x, p, s, column, row)` (`tutti_udec_store` for DECIMAL UNSIGNED, which
+//!   refuses negative values): a value written to a DECIMAL(p, s) column, in
 //!   strict mode: rounded to s digits, error 1264 when out of range, 1366 when not a number.
 //! * `tutti_dec_round(x, d)`, `tutti_dec_truncate(x, d)`, `tutti_dec_floor(x)`,
 //!   `tutti_dec_ceil(x)`, `tutti_dec_abs(x)`: exact forms of the numeric functions.
@@ -17,7 +18,7 @@
 //! Arguments: INTEGER and TEXT (a stored DECIMAL, or a literal the front-end passes as text
 //! to keep all its digits) are exact; REAL is a double.
 
-use rusqlite::functions::{Aggregate, Context};
+use rusqlite::functions::{Aggregate, Context, WindowAggregate};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
@@ -109,8 +110,9 @@ fn fit(d: &Decimal, p: u32, s: u32) -> std::result::Result<Decimal, Decimal> {
     }
 }
 
-/// `tutti_dec_store(x, p, s, column, row)`.
-fn store(ctx: &Context<'_>) -> Result<Value> {
+/// `tutti_dec_store(x, p, s, column, row)`; `tutti_udec_store` (`unsigned`) for DECIMAL
+/// UNSIGNED, where a negative value is out of range (0 outside strict mode).
+fn store(ctx: &Context<'_>, unsigned: bool) -> Result<Value> {
     let (p, s) = precision_scale(ctx, 1)?;
     let target = Target::of(ctx, 3, "decimal")?;
     let d = match target.number(ctx.get_raw(0))? {
@@ -124,9 +126,15 @@ fn store(ctx: &Context<'_>) -> Result<Value> {
             }
         },
     };
+    if unsigned && d.is_negative() {
+        let zero = Decimal::zero().round_to(s).to_string();
+        return target.adjust(CODE_OUT_OF_RANGE, target.out_of_range(), Value::Text(zero));
+    }
     match fit(&d, p, s) {
         Ok(r) => {
-            if r.cmp(&d) != std::cmp::Ordering::Equal {
+            // One note per value: reading it already noted the spaces after a number.
+            let noted = matches!(ctx.get_raw(0), ValueRef::Text(t) if t.last().is_some_and(u8::is_ascii_whitespace));
+            if r.cmp(&d) != std::cmp::Ordering::Equal && !noted {
                 target.note_truncated();
             }
             Ok(Value::Text(r.to_string()))
@@ -215,6 +223,19 @@ impl Sum {
         }
         self.count += 1;
     }
+
+    /// Takes back a value [`Sum::add`] added (a row leaving a window frame).
+    fn remove(&mut self, a: Arg) {
+        match a {
+            Arg::Null => return,
+            Arg::Exact(d) => match self.double.as_mut() {
+                Some(x) => *x -= d.to_f64(),
+                None => self.exact = self.exact.take().map(|s| s.sub(&d)),
+            },
+            Arg::Double(x) => *self.double.get_or_insert(0.0) -= x,
+        }
+        self.count -= 1;
+    }
 }
 
 /// `SUM` (`avg` false) or `AVG` of DECIMAL values.
@@ -233,13 +254,31 @@ impl Aggregate<Sum, Value> for DecimalAggregate {
     }
 
     fn finalize(&self, _: &mut Context<'_>, acc: Option<Sum>) -> Result<Value> {
+        self.result(acc.as_ref())
+    }
+}
+
+/// As a window function (`SUM(d) OVER (...)`): rows leave the frame as well as enter it.
+impl WindowAggregate<Sum, Value> for DecimalAggregate {
+    fn value(&self, acc: Option<&mut Sum>) -> Result<Value> {
+        self.result(acc.as_deref())
+    }
+
+    fn inverse(&self, ctx: &mut Context<'_>, acc: &mut Sum) -> Result<()> {
+        acc.remove(arg(ctx.get_raw(0)));
+        Ok(())
+    }
+}
+
+impl DecimalAggregate {
+    fn result(&self, acc: Option<&Sum>) -> Result<Value> {
         let Some(acc) = acc.filter(|a| a.count > 0) else {
             return Ok(Value::Null);
         };
         if let Some(x) = acc.double {
             return Ok(double(if self.avg { x / acc.count as f64 } else { x }));
         }
-        let sum = acc.exact.unwrap_or_else(Decimal::zero);
+        let sum = acc.exact.clone().unwrap_or_else(Decimal::zero);
         if !self.avg {
             return Ok(Value::Text(sum.to_string()));
         }
@@ -301,14 +340,17 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         })
     })?;
     c.create_scalar_function("tutti_dec_cast", 3, PURE, cast)?;
-    c.create_scalar_function("tutti_dec_store", 5, PURE, store)?;
-    c.create_scalar_function("tutti_dec_store", 6, PURE, store)?;
+    for (name, unsigned) in [("tutti_dec_store", false), ("tutti_udec_store", true)] {
+        for args in [5, 6] {
+            c.create_scalar_function(name, args, PURE, move |ctx| store(ctx, unsigned))?;
+        }
+    }
     for (n, r) in [(1, true), (2, true)] {
         c.create_scalar_function("tutti_dec_round", n, PURE, move |ctx| round(ctx, r))?;
     }
     c.create_scalar_function("tutti_dec_truncate", 2, PURE, |ctx| round(ctx, false))?;
-    c.create_aggregate_function("tutti_dec_sum", 1, PURE, DecimalAggregate { avg: false })?;
-    c.create_aggregate_function("tutti_dec_avg", 1, PURE, DecimalAggregate { avg: true })?;
+    c.create_window_function("tutti_dec_sum", 1, PURE, DecimalAggregate { avg: false })?;
+    c.create_window_function("tutti_dec_avg", 1, PURE, DecimalAggregate { avg: true })?;
     c.create_collation(collation::NAME, collation::compare)?;
     Ok(())
 }

@@ -111,6 +111,8 @@ fn casts_rounding_and_stores_follow_mariadb() {
             "12345678901234567.89",
         ),
         ("tutti_dec_store(' 7 ', 5, 0, 'd', 1)", "7"),
+        ("tutti_dec_store('1e-10000 ', 2, 1, 'd', 1)", "0.0"),
+        ("tutti_udec_store('99.99', 4, 2, 'd', 1)", "99.99"),
     ] {
         assert_eq!(one(&c, &format!("SELECT {sql}")), want, "{sql}");
     }
@@ -125,6 +127,10 @@ fn casts_rounding_and_stores_follow_mariadb() {
         ),
         (
             "tutti_dec_store('1e999999', 5, 2, 'd', 1)",
+            "Out of range value for column 'd' at row 1",
+        ),
+        (
+            "tutti_udec_store('-0.001', 4, 2, 'd', 1)",
             "Out of range value for column 'd' at row 1",
         ),
     ] {

@@ -162,9 +162,11 @@ impl Decimal {
             j = digits_end(b, j);
             if j > start {
                 let e: i64 = t[start..j].parse().unwrap_or(i64::MAX);
-                if e > MAX_EXPONENT * 4 {
+                if e > MAX_EXPONENT * 4 && !eneg {
                     return (None, Parsed::Whole);
                 }
+                // Far below any DECIMAL step (`1e-10000`) the value rounds to 0 all the same.
+                let e = e.min(MAX_EXPONENT * 4);
                 exponent = if eneg { -e } else { e };
                 i = j;
             }
@@ -195,10 +197,16 @@ impl Decimal {
             // Far below the smallest DECIMAL step: keep enough digits to round correctly.
             let keep = (MAX_SCALE * 2) as i64;
             let drop = scale - keep;
-            let units = if drop > digits.len() as i64 + 1 {
+            let rounded = if drop > digits.len() as i64 + 1 {
                 BigInt::zero()
             } else {
                 div_round(&units, &pow10(drop as u32))
+            };
+            // A value too small for these digits still is no zero (a store notes the change).
+            let units = if rounded.is_zero() {
+                units.signum()
+            } else {
+                rounded
             };
             Decimal {
                 units,

@@ -32,6 +32,7 @@ mod parse;
 mod path;
 mod print;
 mod quote;
+mod scalar;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -51,5 +52,6 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     quote::register(c)?;
     agg::register(c)?;
     marks::register(c)?;
+    scalar::register(c)?;
     Ok(())
 }
