@@ -27,7 +27,8 @@ pub enum SqlError {
     /// An index name that does not exist on the table (MySQL 1091).
     #[error("Can't DROP '{0}'; check that column/key exists")]
     NoSuchIndex(String),
-    /// A column an ALTER TABLE names that the table does not have (MySQL 1054).
+    /// A column a statement names that is not there (MySQL 1054): in ALTER TABLE, or a
+    /// position past the arguments in `GROUP_CONCAT(... ORDER BY n)` (in 'ORDER BY').
     #[error("Unknown column '{column}' in '{table}'")]
     UnknownColumn { column: String, table: String },
     /// A NOT NULL column without DEFAULT left out of an INSERT in strict mode (MySQL 1364).

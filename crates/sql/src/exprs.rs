@@ -172,6 +172,7 @@ impl ExprCtx<'_> {
                 let bounds = [&mut **low, &mut **high];
                 typing::temporal_operands(expr, bounds.into_iter(), &self.scopes);
                 typing::between_operands(expr, low, high, &self.scopes);
+                typing::between_collation(expr, low, high, &self.scopes);
                 None
             }
             Expr::Like {
@@ -425,6 +426,16 @@ impl ExprCtx<'_> {
             return Ok(None);
         }
         match lname.as_str() {
+            "json_arrayagg" => {
+                // `LIMIT n` → a second argument, the number of values kept.
+                if let FunctionArguments::List(list) = &mut f.args {
+                    if let Some(n) = take_limit(list) {
+                        list.args
+                            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(n)));
+                    }
+                }
+                Ok(None)
+            }
             "group_concat" => {
                 group_concat(f)?;
                 // The result is cut to @@group_concat_max_len bytes, as in MariaDB, when the
@@ -935,6 +946,38 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
         }
         _ => true,
     });
+    // `ORDER BY 2` sorts by the second argument, as in MariaDB.
+    let args: Vec<Expr> = list
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e.clone()),
+            _ => None,
+        })
+        .collect();
+    for clause in &mut list.clauses {
+        if let FunctionArgumentClause::OrderBy(keys) = clause {
+            for key in keys {
+                let position = match &key.expr {
+                    Expr::Value(v) => match &v.value {
+                        SqlValue::Number(n, _) => n.parse::<usize>().ok(),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let Some(n) = position {
+                    key.expr = n
+                        .checked_sub(1)
+                        .and_then(|i| args.get(i))
+                        .ok_or_else(|| SqlError::UnknownColumn {
+                            column: n.to_string(),
+                            table: "ORDER BY".into(),
+                        })?
+                        .clone();
+                }
+            }
+        }
+    }
     if list.args.len() > 1 {
         let parts: Vec<Expr> = list
             .args
@@ -978,11 +1021,38 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
             ]));
         }
     }
-    if !is_comma {
+    let limit = take_limit(list);
+    if limit.is_some() && list.duplicate_treatment.is_some() {
+        return Err(SqlError::Unsupported(
+            "GROUP_CONCAT(DISTINCT ... LIMIT ...)".into(),
+        ));
+    }
+    if !is_comma || limit.is_some() {
         let sep = rewrite_value(&separator).unwrap_or_else(|| Expr::value(separator));
         list.args
             .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(sep)));
     }
-    f.name = ObjectName::from(vec![Ident::new("group_concat")]);
+    let name = match limit {
+        // SQLite's group_concat has no LIMIT: tutti's aggregate keeps the first n values.
+        Some(n) => {
+            list.args
+                .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(n)));
+            "tutti_group_concat_limit"
+        }
+        None => "group_concat",
+    };
+    f.name = ObjectName::from(vec![Ident::new(name)]);
     Ok(())
+}
+
+/// Takes the `LIMIT n` clause out of an aggregate's arguments.
+fn take_limit(list: &mut sqlparser::ast::FunctionArgumentList) -> Option<Expr> {
+    let i = list
+        .clauses
+        .iter()
+        .position(|c| matches!(c, FunctionArgumentClause::Limit(_)))?;
+    match list.clauses.remove(i) {
+        FunctionArgumentClause::Limit(n) => Some(n),
+        _ => None,
+    }
 }

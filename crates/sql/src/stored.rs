@@ -12,7 +12,8 @@
 //!   type holds it (see `real`: FLOAT(M,D)'s rounding and range, a FLOAT's single precision,
 //!   UNSIGNED), 1264 out of range, 1265/1366 for a string that is not a number.
 //! * CHAR/VARCHAR/TEXT/BINARY/VARBINARY/BLOB: `tutti_str_store(v, max, flags, 'column', row)`
-//!   — longer than the column is 1406; a CHAR loses its trailing spaces.
+//!   — longer than the column is 1406; a CHAR loses its trailing spaces; a BINARY(n) is
+//!   padded with zero bytes to n.
 //! * BIT(n): `tutti_bit_store(v, n, 'column', row)` — the number (a string by its bytes),
 //!   1406 when it has more than n bits.
 //! * DATE/DATETIME/TIMESTAMP/TIME/YEAR: `tutti_temporal_store(v, kind, fsp, 'column', row)`
@@ -61,6 +62,8 @@ enum Storage {
 const BYTES: i64 = 1;
 /// `tutti_str_store` flag: a CHAR (trailing spaces dropped).
 const CHAR: i64 = 2;
+/// `tutti_str_store` flag: a BINARY(n) (padded with zero bytes to n).
+const PAD: i64 = 4;
 
 /// The string or temporal storage of a declared type (`VARCHAR(10)`, `DATETIME(3)`, ...).
 fn text_or_temporal(decl: &str) -> Option<Storage> {
@@ -74,7 +77,7 @@ fn text_or_temporal(decl: &str) -> Option<Storage> {
     match base {
         "CHAR" | "CHARACTER" => text(length().or(Some(1)), CHAR),
         "VARCHAR" | "NVARCHAR" => text(length(), 0),
-        "BINARY" => text(length().or(Some(1)), BYTES),
+        "BINARY" => text(length().or(Some(1)), BYTES | PAD),
         "VARBINARY" => text(length(), BYTES),
         "TINYTEXT" | "TINYBLOB" => text(Some(255), BYTES),
         "TEXT" | "BLOB" => text(Some(65_535), BYTES),
@@ -154,7 +157,9 @@ fn fits(kind: &Storage, value: &Expr, column: &str) -> bool {
                     } else {
                         t.chars().count()
                     };
-                    n as u64 <= max && !(flags & CHAR != 0 && t.ends_with(' '))
+                    n as u64 <= max
+                        && !(flags & CHAR != 0 && t.ends_with(' '))
+                        && !(flags & PAD != 0 && (n as u64) < max)
                 }
                 _ => false,
             },

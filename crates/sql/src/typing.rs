@@ -1227,6 +1227,17 @@ pub(crate) fn between_operands(x: &mut Expr, low: &mut Expr, high: &mut Expr, sc
     }
 }
 
+/// `x BETWEEN low AND high` over strings none of which is a column or has a `COLLATE`:
+/// compared in the default collation (`'B' BETWEEN 'a' AND 'c'` is 1), as `=` is.
+pub(crate) fn between_collation(x: &mut Expr, low: &Expr, high: &Expr, scopes: &Scopes) {
+    let textual = |e: &Expr| {
+        matches!(type_of(e, scopes), NumType::Str | NumType::Other) && !collation_decided(e)
+    };
+    if textual(x) && textual(low) && textual(high) {
+        *x = general_ci(std::mem::replace(x, crate::ast_build::null()));
+    }
+}
+
 /// `side` compared with `other`: a number when `other` is one, else bytes.
 pub(crate) fn comparison_operands(side: &mut Expr, other: &Expr, scopes: &Scopes) {
     if json_value(side) && !json_value(other) {

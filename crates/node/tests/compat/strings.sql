@@ -24,3 +24,23 @@ SELECT id FROM jv WHERE 'foo' = JSON_EXTRACT(j, '$.a');
 SELECT JSON_EXTRACT('{"a":"x"}', '$.a') = 'x', JSON_EXTRACT('{"a":"x"}', '$.a') = '"x"', JSON_EXTRACT('{"a":"X"}', '$.a') = 'x', JSON_EXTRACT('{"a":true}', '$.a') = 'true', JSON_EXTRACT('{"a":null}', '$.a') = 'null', JSON_EXTRACT('{"a":[1]}', '$.a') = '[1]', JSON_EXTRACT('{"a":12.0}', '$.a') = '12';
 SELECT JSON_EXTRACT('{"a":true}', '$.a') = 1, JSON_EXTRACT('{"a":false}', '$.a') = 0, JSON_EXTRACT('{"a":"19"}', '$.a') = 19, JSON_EXTRACT('{"a":1.50}', '$.a') = 1.5, JSON_EXTRACT('{"a":null}', '$.a') = 0;
 SELECT JSON_EXTRACT('{"a":true}', '$.a') + 0, JSON_EXTRACT('{"a":"12abc"}', '$.a') + 0, JSON_EXTRACT('{"a":1.50}', '$.a') + 0, JSON_EXTRACT('{"a":[1]}', '$.a') + 0, CAST(JSON_EXTRACT('{"x":true}', '$.x') AS DOUBLE), CAST(JSON_EXTRACT('{"x":true}', '$.x') AS DECIMAL), CAST(JSON_EXTRACT('{"x":"7"}', '$.x') AS SIGNED);
+-- GROUP_CONCAT(... ORDER BY n) sorts by its nth argument
+CREATE TABLE gp (id INT PRIMARY KEY, a CHAR(2), b INT);
+INSERT INTO gp VALUES (1, 'c', 1), (2, 'a', 3), (3, 'b', 2);
+SELECT GROUP_CONCAT(a ORDER BY 1), GROUP_CONCAT(a, b ORDER BY 2), GROUP_CONCAT(a ORDER BY 1 DESC), GROUP_CONCAT(a, '-', b ORDER BY 3 DESC SEPARATOR ';') FROM gp;
+SELECT GROUP_CONCAT(a ORDER BY 2) FROM gp;
+-- GROUP_CONCAT(... LIMIT n) and JSON_ARRAYAGG(... LIMIT n) keep the first n values
+CREATE TABLE gl (id INT PRIMARY KEY, grp INT, a CHAR(2), b INT);
+INSERT INTO gl VALUES (1, 1, 'c', 1), (2, 1, 'a', 3), (3, 1, 'b', 2), (4, 2, NULL, 5), (5, 2, 'd', NULL);
+SELECT grp, GROUP_CONCAT(a LIMIT 2), GROUP_CONCAT(a ORDER BY a DESC LIMIT 1), GROUP_CONCAT(a, b ORDER BY b LIMIT 2), JSON_ARRAYAGG(a LIMIT 2), JSON_ARRAYAGG(b ORDER BY b DESC LIMIT 1) FROM gl GROUP BY grp ORDER BY grp;
+SELECT JSON_ARRAYAGG(a LIMIT 0), GROUP_CONCAT(b LIMIT 0), JSON_ARRAYAGG(b LIMIT 0) FROM gl WHERE grp = 2;
+SELECT JSON_ARRAYAGG(a LIMIT 0), GROUP_CONCAT(a LIMIT 0) FROM gl WHERE id = 4;
+-- BINARY(n) keeps its values padded with zero bytes to n
+CREATE TABLE bp (id INT PRIMARY KEY, a BINARY(3), v VARBINARY(3));
+INSERT INTO bp VALUES (1, 'a', 'a'), (2, 'ab ', 'ab '), (3, '', ''), (4, 'A', 'A'), (5, NULL, NULL);
+SELECT id, HEX(a), a = 'a', a LIKE 'a%', LENGTH(a), a = v, HEX(v) FROM bp ORDER BY id;
+SELECT id FROM bp ORDER BY a, id;
+UPDATE bp SET a = 'z' WHERE id = 1;
+INSERT INTO bp VALUES (2, 'q', 'q') ON DUPLICATE KEY UPDATE a = 'y';
+SELECT id, HEX(a) FROM bp ORDER BY id;
+SELECT s1.id FROM bp s1 WHERE s1.v IN (SELECT a FROM bp);

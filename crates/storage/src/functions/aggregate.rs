@@ -1,5 +1,7 @@
 //! MySQL aggregates SQLite lacks: `STDDEV`/`STD`/`STDDEV_POP`, `STDDEV_SAMP`,
-//! `VARIANCE`/`VAR_POP`, `VAR_SAMP`, and `BIT_AND`/`BIT_OR`/`BIT_XOR`.
+//! `VARIANCE`/`VAR_POP`, `VAR_SAMP`, `BIT_AND`/`BIT_OR`/`BIT_XOR`, and
+//! `tutti_group_concat_limit(x, separator, n)`: `GROUP_CONCAT(x ... LIMIT n)`, the first n
+//! non-NULL values (in the call's ORDER BY, which SQLite applies) joined by the separator.
 //!
 //! Variances use Welford's running mean (numerically stable in one pass); NULLs are skipped,
 //! no rows give NULL, and the sample forms give NULL for a single row, as in MariaDB. The bit
@@ -8,11 +10,54 @@
 //! decimal text, since SQLite integers are signed.
 
 use rusqlite::functions::{Aggregate, Context};
-use rusqlite::types::Value;
+use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
 use super::math::num;
 use super::PURE;
+
+/// `GROUP_CONCAT(... LIMIT n)`: the values kept so far, and the separator (which the
+/// final call, having no arguments, cannot read).
+#[derive(Default)]
+struct Kept {
+    values: Vec<Vec<u8>>,
+    separator: Vec<u8>,
+    /// A non-NULL value was seen (`LIMIT 0` then gives '', not NULL).
+    seen: bool,
+}
+
+struct LimitedConcat;
+
+impl Aggregate<Kept, Option<Value>> for LimitedConcat {
+    fn init(&self, _: &mut Context<'_>) -> Result<Kept> {
+        Ok(Kept::default())
+    }
+
+    fn step(&self, ctx: &mut Context<'_>, acc: &mut Kept) -> Result<()> {
+        let limit = ctx.get::<i64>(2)?.max(0) as usize;
+        let value = ctx.get_raw(0);
+        if matches!(value, ValueRef::Null) {
+            return Ok(());
+        }
+        acc.seen = true;
+        if acc.values.len() < limit {
+            acc.values.push(super::bytes_of(value));
+            acc.separator = super::bytes_of(ctx.get_raw(1));
+        }
+        Ok(())
+    }
+
+    fn finalize(&self, _: &mut Context<'_>, acc: Option<Kept>) -> Result<Option<Value>> {
+        let Some(kept) = acc.filter(|k| k.seen) else {
+            return Ok(None);
+        };
+        let joined = kept.values.join(&kept.separator[..]);
+        Ok(Some(match String::from_utf8(joined) {
+            Ok(text) => Value::Text(text),
+            Err(e) => Value::Blob(e.into_bytes()),
+        }))
+    }
+}
 
 /// Running count, mean and sum of squared deviations.
 #[derive(Default)]
@@ -109,6 +154,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     for (name, sample, root) in variances {
         c.create_aggregate_function(name, 1, PURE, Variance { sample, root })?;
     }
+    c.create_aggregate_function("tutti_group_concat_limit", 3, PURE, LimitedConcat)?;
     for (name, op) in [
         ("bit_and", BitOp::And),
         ("bit_or", BitOp::Or),

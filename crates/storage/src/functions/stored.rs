@@ -14,7 +14,7 @@
 //! * `tutti_str_store(x, max, flags, column, row)`: a string column of at most `max`
 //!   characters (bytes with flag [`BYTES`]): longer is error 1406, unless only spaces are cut
 //!   (MariaDB then truncates); a `CHAR` ([`CHAR`]) drops trailing spaces, as MariaDB
-//!   returns it.
+//!   returns it; a `BINARY(n)` ([`PAD`]) is padded with zero bytes to n, as MariaDB keeps it.
 //! * `tutti_temporal_store(x, kind, fsp, column, row)`: a DATE, DATETIME, TIMESTAMP, TIME
 //!   or YEAR column: the canonical text (see `temporal`), error 1292 for what is no such
 //!   value, 1264 for a YEAR out of range.
@@ -81,6 +81,8 @@ const ALTER_COPY: i64 = 2;
 pub(crate) const BYTES: i64 = 1;
 /// `tutti_str_store` flag: a CHAR column (trailing spaces dropped).
 pub(crate) const CHAR: i64 = 2;
+/// `tutti_str_store` flag: a BINARY(n) column (padded with zero bytes to n).
+pub(crate) const PAD: i64 = 4;
 
 /// A numeric value to store.
 pub(crate) enum Stored {
@@ -295,6 +297,31 @@ const UNSIGNED: i64 = 2;
 fn str_store(ctx: &Context<'_>) -> Result<Value> {
     let (max, flags): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
     let target = Target::of(ctx, 3, "string")?;
+    let value = fitted_str(ctx, max, flags, &target)?;
+    Ok(if flags & PAD != 0 {
+        padded(value, max as usize)
+    } else {
+        value
+    })
+}
+
+/// A BINARY(n) value: right-padded with zero bytes to n bytes, as MariaDB stores it.
+fn padded(value: Value, n: usize) -> Value {
+    match value {
+        Value::Text(mut t) if t.len() < n => {
+            t.extend(std::iter::repeat_n('\0', n - t.len()));
+            Value::Text(t)
+        }
+        Value::Blob(mut b) if b.len() < n => {
+            b.resize(n, 0);
+            Value::Blob(b)
+        }
+        v => v,
+    }
+}
+
+/// The value a string column of at most `max` characters (bytes with [`BYTES`]) keeps.
+fn fitted_str(ctx: &Context<'_>, max: i64, flags: i64, target: &Target) -> Result<Value> {
     let value: Value = ctx.get(0)?;
     let text = match &value {
         Value::Null => return Ok(Value::Null),
