@@ -161,7 +161,15 @@ pub fn query_declared(
             let n = row.as_ref().column_count();
             let mut vals = Vec::with_capacity(n);
             for i in 0..n {
-                vals.push(from_ref(row.get_ref(i)?));
+                let v = row.get_ref(i)?;
+                if matches!(v, ValueRef::Real(r) if !r.is_finite()) {
+                    // SQLite's arithmetic overflows to infinity; MariaDB's is an error.
+                    let name = row.as_ref().column_name(i).unwrap_or("?");
+                    return Err(ExecError::ValueOutOfRange(format!(
+                        "DOUBLE value is out of range in '{name}'"
+                    )));
+                }
+                vals.push(from_ref(v));
             }
             rows_out.push(vals);
         }

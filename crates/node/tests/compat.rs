@@ -87,6 +87,9 @@ fn answer(c: &mut mysql::Conn, sql: &str, with_columns: bool) -> String {
                         Ok(r) => {
                             rows.push(r.unwrap().iter().map(cell).collect::<Vec<_>>().join("\t"))
                         }
+                        // An error while the rows are sent (MariaDB's 1690 comes after the
+                        // column definitions) is the statement's error to a client.
+                        Err(mysql::Error::MySqlError(e)) => return format!("error {}", e.code),
                         Err(e) => rows.push(format!("failure {e}")),
                     }
                 }
