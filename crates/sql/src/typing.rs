@@ -10,6 +10,7 @@
 //! * `+ - * / MOD` with a DECIMAL operand and no DOUBLE/string one, and every `/` between
 //!   integers, to `tutti_dec_add/sub/mul/div/mod` (a DECIMAL literal is passed as text, so
 //!   all its digits arrive); unary minus of a DECIMAL expression to `tutti_dec_neg`;
+//! * `+ - *` between integers to `tutti_int_op`, which fails with 1690 on overflow;
 //! * a comparison of a DECIMAL expression (not a stored column, which compares by number
 //!   through its collation and keeps its index usable) with an integer or DECIMAL to
 //!   `tutti_dec_cmp(a, b) op 0`, and with a DOUBLE or string to a comparison of REALs;
@@ -218,7 +219,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
         Expr::Function(f) => {
             let name = function_name(f);
             match name.as_str() {
-                "tutti_dec_cmp" => NumType::Int,
+                "tutti_dec_cmp" | "tutti_int_op" => NumType::Int,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
                 "tutti_bitop" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
@@ -451,6 +452,21 @@ pub(crate) fn binary(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -
         | BinaryOperator::GtEq => return comparison(l, op, r, lt, rt, scopes),
         _ => return None,
     };
+    if lt == NumType::Int && rt == NumType::Int {
+        // BIGINT arithmetic that overflows is an error (1690), not SQLite's double.
+        let symbol = match op {
+            BinaryOperator::Plus => Some("+"),
+            BinaryOperator::Minus => Some("-"),
+            BinaryOperator::Multiply => Some("*"),
+            _ => None,
+        };
+        if let Some(symbol) = symbol {
+            return Some(func(
+                "tutti_int_op",
+                vec![string(symbol), l.clone(), r.clone()],
+            ));
+        }
+    }
     let integer_division = *op == BinaryOperator::Divide && exact(lt) && exact(rt);
     if !(integer_division || any_decimal && exact(lt) && exact(rt)) {
         return None;

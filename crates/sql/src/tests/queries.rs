@@ -437,7 +437,7 @@ fn literals() {
     // Hex and bit literals are numbers in numeric context, x'..' and _binary strings are not.
     assert_eq!(
         s("SELECT 0x41 + 0 AS a, b'11' * 2 AS b, x'41' + 0 AS c, ROUND(0x10) AS d, 0x41 = 'A' AS e"),
-        r#"SELECT 65 + 0 AS "a", 3 * 2 AS "b", CAST(X'41' AS BLOB) + 0 AS "c", ROUND(16) AS "d", CAST(X'41' AS TEXT) COLLATE BINARY = 'A' AS "e""#
+        r#"SELECT tutti_int_op('+', 65, 0) AS "a", tutti_int_op('*', 3, 2) AS "b", CAST(X'41' AS BLOB) + 0 AS "c", ROUND(16) AS "d", CAST(X'41' AS TEXT) COLLATE BINARY = 'A' AS "e""#
     );
     // MySQL's column names for literals.
     assert_eq!(

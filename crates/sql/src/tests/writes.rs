@@ -11,7 +11,7 @@ fn sysbench_writes() {
     let u = q("UPDATE sbtest1 SET k=k+1 WHERE id=?");
     assert_eq!(
         u.sql,
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store("k" + 1, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = ?1"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store(tutti_int_op('+', "k", 1), -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = ?1"#
     );
     assert_eq!(
         (u.kind, u.params, u.target, u.autoinc),
@@ -44,7 +44,7 @@ fn sysbench_writes() {
     assert!(i.autoinc);
     assert_eq!(
         s("UPDATE sbtest1 SET k=k+1 WHERE id=5"),
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store("k" + 1, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = 5"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store(tutti_int_op('+', "k", 1), -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = 5"#
     );
     assert_eq!(
         s("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7, 1, 'c', 'p')"),
@@ -194,7 +194,7 @@ fn on_duplicate_key_update() {
     );
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE a = new.a + t.a"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (tutti_int_store(?1, -2147483648, 2147483647, '`app`.`t`.`id`', 1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`t`.`a`', 1)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store("excluded"."a" + "t"."a", -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (tutti_int_store(?1, -2147483648, 2147483647, '`app`.`t`.`id`', 1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`t`.`a`', 1)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store(tutti_int_op('+', "excluded"."a", "t"."a"), -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (1, 2) AS new (i, x) ON DUPLICATE KEY UPDATE a = x"),
@@ -215,7 +215,7 @@ fn on_duplicate_key_update() {
     let up = q("INSERT INTO u (a) VALUES (1) ON DUPLICATE KEY UPDATE a = a + 1");
     assert_eq!(
         up.sql,
-        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store("a" + 1, -2147483648, 2147483647, '`app`.`u`.`a`', 1)"#
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store(tutti_int_op('+', "a", 1), -2147483648, 2147483647, '`app`.`u`.`a`', 1)"#
     );
 }
 
@@ -259,7 +259,7 @@ fn multi_table_writes_name_the_rows_by_rowid() {
     );
     assert_eq!(
         s("UPDATE t AS x JOIN u ON x.id = u.id SET b = u.a + 1 ORDER BY u.id LIMIT 2"),
-        r#"UPDATE "app.t" AS "tutti_target" SET "b" = "tutti_m"."v0" FROM (SELECT "x"."rowid" AS "tutti_rowid", tutti_str_store("u"."a" + 1, 65535, 1, '`app`.`t`.`b`', 1) AS "v0" FROM "app.t" AS "x" JOIN "app.u" AS "u" ON "x"."id" = "u"."id" ORDER BY "u"."id" LIMIT 2) AS "tutti_m" WHERE "tutti_target".rowid = "tutti_m"."tutti_rowid""#
+        r#"UPDATE "app.t" AS "tutti_target" SET "b" = "tutti_m"."v0" FROM (SELECT "x"."rowid" AS "tutti_rowid", tutti_str_store(tutti_int_op('+', "u"."a", 1), 65535, 1, '`app`.`t`.`b`', 1) AS "v0" FROM "app.t" AS "x" JOIN "app.u" AS "u" ON "x"."id" = "u"."id" ORDER BY "u"."id" LIMIT 2) AS "tutti_m" WHERE "tutti_target".rowid = "tutti_m"."tutti_rowid""#
     );
     assert_eq!(
         s("DELETE x FROM t AS x JOIN u ON x.id = u.id"),
@@ -300,7 +300,7 @@ fn last_insert_id_with_an_argument_sets_it() {
     // The sequence idiom: the new value is returned and becomes LAST_INSERT_ID().
     assert_eq!(
         s("UPDATE t SET a = LAST_INSERT_ID(a + 1)"),
-        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store(tutti_set_var(' last_insert_id', CAST("a" + 1 AS INTEGER)), -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store(tutti_set_var(' last_insert_id', CAST(tutti_int_op('+', "a", 1) AS INTEGER)), -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
     );
     assert_eq!(
         s("SELECT LAST_INSERT_ID()"),
