@@ -803,19 +803,33 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
 
 fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result<Expr, SqlError> {
     use DataType as T;
+    let fractional_target = matches!(
+        ty,
+        T::Decimal(_)
+            | T::Numeric(_)
+            | T::Dec(_)
+            | T::Double(_)
+            | T::DoublePrecision
+            | T::Float(_)
+            | T::Real
+    );
+    let numeric_target = fractional_target
+        || matches!(
+            ty,
+            T::Signed
+                | T::SignedInteger
+                | T::Unsigned
+                | T::UnsignedInteger
+                | T::Int(_)
+                | T::Integer(_)
+                | T::BigInt(_)
+                | T::IntUnsigned(_)
+                | T::IntegerUnsigned(_)
+                | T::BigIntUnsigned(_)
+        );
     // A JSON value is read as a number for DECIMAL and DOUBLE targets only: an integer or
     // temporal cast reads its text (`CAST(JSON_EXTRACT('{"x":"7"}', '$.x') AS SIGNED)` is 0).
-    let json_text = typing::json_value(&x)
-        && !matches!(
-            ty,
-            T::Decimal(_)
-                | T::Numeric(_)
-                | T::Dec(_)
-                | T::Double(_)
-                | T::DoublePrecision
-                | T::Float(_)
-                | T::Real
-        );
+    let json_text = typing::json_value(&x) && !fractional_target;
     if !json_text
         && !matches!(
             ty,
@@ -824,26 +838,6 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
     {
         typing::numeric(&mut x);
     }
-    let numeric_target = matches!(
-        ty,
-        T::Signed
-            | T::SignedInteger
-            | T::Unsigned
-            | T::UnsignedInteger
-            | T::Int(_)
-            | T::Integer(_)
-            | T::BigInt(_)
-            | T::IntUnsigned(_)
-            | T::IntegerUnsigned(_)
-            | T::BigIntUnsigned(_)
-            | T::Decimal(_)
-            | T::Numeric(_)
-            | T::Dec(_)
-            | T::Double(_)
-            | T::DoublePrecision
-            | T::Float(_)
-            | T::Real
-    );
     if numeric_target {
         typing::enum_as_number(&mut x, scopes);
     }

@@ -470,33 +470,13 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             Ok(conv(&ctx.get_raw(0), 10, base))
         })?;
     }
-    c.create_scalar_function("hex", 1, PURE, |ctx| {
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => None,
-            ValueRef::Text(t) | ValueRef::Blob(t) => {
-                Some(t.iter().map(|b| format!("{b:02X}")).collect())
-            }
-            ValueRef::Integer(i) => Some(format!("{:X}", i as u64)),
-            ValueRef::Real(x) => Some(format!("{:X}", real_bits(x))),
-        })
-    })?;
-    // HEX of a DECIMAL (its text; the SQL front-end calls this one for it): an integer up
-    // to 2^64 − 1 is its bits, anything else reads as a double.
-    c.create_scalar_function("tutti_hex_number", 1, PURE, |ctx| {
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => None,
-            ValueRef::Integer(i) => Some(format!("{:X}", i as u64)),
-            ValueRef::Real(x) => Some(format!("{:X}", real_bits(x))),
-            ValueRef::Text(t) | ValueRef::Blob(t) => {
-                let t = String::from_utf8_lossy(t);
-                let bits = t.trim().parse::<u64>().unwrap_or_else(|_| {
-                    let (d, _) = super::decimal::value::Decimal::parse(&t);
-                    real_bits(d.map_or(0.0, |d| d.to_f64()))
-                });
-                Some(format!("{bits:X}"))
-            }
-        })
-    })?;
+    // HEX of a DECIMAL (its text; the SQL front-end calls the second one for it) reads the
+    // text as a number.
+    for (name, numeric_text) in [("hex", false), ("tutti_hex_number", true)] {
+        c.create_scalar_function(name, 1, PURE, move |ctx| {
+            Ok(hex(ctx.get_raw(0), numeric_text))
+        })?;
+    }
     c.create_scalar_function("unhex", 1, PURE, |ctx| {
         let s = match ctx.get_raw(0) {
             ValueRef::Null => return Ok(None),
@@ -510,6 +490,27 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(bytes)
     })?;
     Ok(())
+}
+
+/// `HEX(v)`: a string's bytes (with `numeric_text`, its number: an integer up to 2^64 − 1
+/// is its bits, anything else reads as a double), a number's 64 bits.
+fn hex(v: ValueRef<'_>, numeric_text: bool) -> Option<String> {
+    let bits = match v {
+        ValueRef::Null => return None,
+        ValueRef::Integer(i) => i as u64,
+        ValueRef::Real(x) => real_bits(x),
+        ValueRef::Text(t) | ValueRef::Blob(t) if !numeric_text => {
+            return Some(t.iter().map(|b| format!("{b:02X}")).collect())
+        }
+        ValueRef::Text(t) | ValueRef::Blob(t) => {
+            let t = String::from_utf8_lossy(t);
+            t.trim().parse::<u64>().unwrap_or_else(|_| {
+                let (d, _) = super::decimal::value::Decimal::parse(&t);
+                real_bits(d.map_or(0.0, |d| d.to_f64()))
+            })
+        }
+    };
+    Some(format!("{bits:X}"))
 }
 
 /// A double's 64 bits as MariaDB's HEX reads them: rounded half away from zero, and all

@@ -223,8 +223,9 @@ fn int_op(ctx: &Context<'_>) -> Result<Value> {
         (ValueRef::Null, _) | (_, ValueRef::Null) => return Ok(Value::Null),
         (ValueRef::Integer(a), ValueRef::Integer(b)) => (a, b),
         // Not two integers after all: the double arithmetic SQLite would do.
-        (a, b) => {
-            let (x, y) = (as_double(a), as_double(b));
+        _ => {
+            let number = |i| super::math::num(ctx, i).map_or(0.0, |n| n.f64());
+            let (x, y) = (number(1), number(2));
             return Ok(Value::Real(match op.as_str() {
                 "+" => x + y,
                 "-" => x - y,
@@ -241,14 +242,6 @@ fn int_op(ctx: &Context<'_>) -> Result<Value> {
         let msg = format!("BIGINT value is out of range in '{a} {op} {b}'");
         rusqlite::Error::UserFunctionError(msg.into())
     })
-}
-
-fn as_double(v: ValueRef<'_>) -> f64 {
-    match v {
-        ValueRef::Integer(i) => i as f64,
-        ValueRef::Real(x) => x,
-        other => super::math::parse_prefix(&super::text_of(other)),
-    }
 }
 
 #[cfg(test)]
