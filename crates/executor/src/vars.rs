@@ -119,7 +119,8 @@ pub static VARS: &[VarDef] = &[
     v("max_allowed_packet", Global, Int, false, "67108864"),
     v("max_connections", Global, Int, false, "1000"),
     v("max_execution_time", Both, Int, false, "0"),
-    v("max_sort_length", Both, Int, true, "1024"),
+    // Settable; tutti compares whole values, an order MariaDB's prefix order allows.
+    v("max_sort_length", Both, Int, false, "1024"),
     v("net_buffer_length", Both, Int, false, "16384"),
     v("net_read_timeout", Both, Int, false, "30"),
     v("net_write_timeout", Both, Int, false, "60"),
@@ -154,6 +155,8 @@ pub static VARS: &[VarDef] = &[
     v("sql_quote_show_create", Both, Bool, false, "1"),
     v("sql_safe_updates", Both, Bool, false, "0"),
     v("sql_select_limit", Both, Int, false, "18446744073709551615"),
+    // Only asks the mysql client to show warnings.
+    v("sql_warnings", Both, Bool, false, "0"),
     v("storage_engine", Both, Text, false, "InnoDB"),
     v("system_time_zone", Global, Text, true, "UTC"),
     v("time_zone", Both, Text, false, "SYSTEM"),

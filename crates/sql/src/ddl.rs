@@ -368,6 +368,9 @@ fn view_definition(
     if let Some(t) = rw.tables.iter().find(|t| env.is_temporary(t)) {
         return Err(SqlError::ViewOfTemporary(t.table.clone()).into());
     }
+    if let Some(t) = rw.unknown_object() {
+        return Err(SqlError::NoSuchTable(t.to_string()).into());
+    }
     if rw.ex.volatile {
         return Err(
             SqlError::Unsupported("session variables or functions in a view".into()).into(),

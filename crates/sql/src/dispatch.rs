@@ -106,6 +106,9 @@ pub(crate) fn translate_one(
     if is_word(&tokens[0].token, "UPDATE") {
         comma_join_as_from(&mut tokens);
     }
+    if crate::spellings::mixed_modifiers(&tokens) {
+        return Err(SqlError::WrongUsage("ALL", "DISTINCT"));
+    }
     if has_check_option(&tokens) {
         return Err(SqlError::Unsupported("views WITH CHECK OPTION".into()));
     }

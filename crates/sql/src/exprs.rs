@@ -247,10 +247,11 @@ impl ExprCtx<'_> {
     /// String functions see a BIT column's bytes, not its number (`CONCAT(b)`, `CRC32(b)`),
     /// and a FLOAT column's text as MariaDB shows it (see `typing::real_as_text`).
     fn column_strings(&self, f: &mut Function) {
-        const BYTEWISE: [&str; 10] = [
+        const BYTEWISE: [&str; 11] = [
             "concat",
             "concat_ws",
             "crc32",
+            "crc32c",
             "length",
             "md5",
             "octet_length",
@@ -465,8 +466,32 @@ impl ExprCtx<'_> {
             "isnull" => Ok(only_argument(f).map(|a| Expr::IsNull(Box::new(nested(a))))),
             "coalesce" => Ok(only_argument(f).map(nested)),
             "row" => Ok(row_constructor(f)),
+            "tutti_default" => column_default(f, &self.scopes).map(Some),
             _ => Ok(None),
         }
+    }
+}
+
+/// `DEFAULT(col)` (`tutti_default`, see `spellings`): the column's default, 0 for the
+/// AUTO_INCREMENT column, NULL for a nullable column without one, else MySQL's 1364.
+fn column_default(f: &mut Function, scopes: &Scopes) -> Result<Expr, SqlError> {
+    let arg = only_argument(f);
+    let Some((table, column)) = arg.and_then(|a| typing::referenced_column(&a, scopes)) else {
+        return Err(SqlError::Unsupported(
+            "DEFAULT() of anything but a column".into(),
+        ));
+    };
+    let parsed = |sql: &str| {
+        sqlparser::parser::Parser::new(&crate::lexer::DIALECT)
+            .try_with_sql(sql)
+            .and_then(|mut p| p.parse_expr())
+            .map_err(|_| SqlError::Unsupported(format!("DEFAULT() of the column {}", column.name)))
+    };
+    match &column.default {
+        Some(sql) => parsed(sql).map(nested),
+        None if table.autoinc.as_deref() == Some(column.name.as_str()) => Ok(number("0")),
+        None if column.not_null => Err(SqlError::NoDefault(column.name.clone())),
+        None => Ok(Expr::value(SqlValue::Null)),
     }
 }
 
@@ -761,10 +786,10 @@ fn typed_literal(t: &sqlparser::ast::TypedString) -> Expr {
 /// MySQL's numeric functions read hex and bit literals as numbers (`ROUND(0x41)` is 65; see
 /// `typing::numeric`); string functions (`HEX`, `CONCAT`, ...) read their bytes.
 fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
-    const NUMERIC: [&str; 30] = [
-        "abs", "acos", "asin", "atan", "atan2", "avg", "ceil", "ceiling", "cos", "cot", "degrees",
-        "exp", "floor", "ln", "log", "log10", "log2", "mod", "pow", "power", "radians", "round",
-        "sign", "sin", "sqrt", "std", "stddev", "sum", "tan", "truncate",
+    const NUMERIC: [&str; 31] = [
+        "abs", "acos", "asin", "atan", "atan2", "avg", "ceil", "ceiling", "char", "cos", "cot",
+        "degrees", "exp", "floor", "ln", "log", "log10", "log2", "mod", "pow", "power", "radians",
+        "round", "sign", "sin", "sqrt", "std", "stddev", "sum", "tan", "truncate",
     ];
     let name = f.name.to_string().to_ascii_lowercase();
     if NUMERIC.contains(&name.as_str()) {

@@ -38,6 +38,8 @@
 //! * A hex literal spelled `x'..'` gets a `_binary` introducer (see `standard_hex`).
 //! * `REGEXP NULL` becomes `REGEXP (NULL)`, which sqlparser parses.
 //!
+//! * Other MySQL spellings sqlparser cannot parse are respelled by `spellings`.
+//!
 //! Statements are split at top-level `;` tokens; empty statements are dropped here.
 
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer};
@@ -241,6 +243,7 @@ fn finish(mut tokens: Vec<TokenWithSpan>, mode: LexMode) -> StmtTokens {
     strip_leading_modifiers(&mut tokens, &mut update_ignore);
     let locking = strip_lock_in_share_mode(&mut tokens);
     let into = crate::select_into::take_into(&mut tokens);
+    crate::spellings::respell(&mut tokens);
     if tokens.iter().any(|t| is_word(&t.token, "BINARY")) {
         binary_prefix_to_cast(&mut tokens);
     }
@@ -252,6 +255,8 @@ fn finish(mut tokens: Vec<TokenWithSpan>, mode: LexMode) -> StmtTokens {
         let next_is_paren = matches!(tokens.get(i + 1).map(|t| &t.token), Some(Token::LParen));
         let prev_is_unsigned = i > 0 && is_word(&tokens[i - 1].token, "UNSIGNED");
         let prev_is_double = i > 0 && is_word(&tokens[i - 1].token, "DOUBLE");
+        let next_is_unsigned =
+            matches!(tokens.get(i + 1), Some(n) if is_word(&n.token, "UNSIGNED"));
         let t = &mut tokens[i];
         match &t.token {
             Token::Placeholder(p) if p == "?" => {
@@ -273,7 +278,7 @@ fn finish(mut tokens: Vec<TokenWithSpan>, mode: LexMode) -> StmtTokens {
                 continue;
             }
             tok if is_word(tok, "ZEROFILL") => {
-                if prev_is_unsigned {
+                if prev_is_unsigned || next_is_unsigned {
                     tokens.remove(i);
                     continue;
                 }
@@ -364,7 +369,7 @@ fn strip_lock_in_share_mode(tokens: &mut Vec<TokenWithSpan>) -> bool {
 
 /// True when a token before `BINARY` means an operand is expected (so BINARY is the prefix
 /// operator, not a type name after `AS` or a column name).
-fn expects_operand(prev: Option<&Token>) -> bool {
+pub(crate) fn expects_operand(prev: Option<&Token>) -> bool {
     const WORDS: [&str; 16] = [
         "SELECT", "WHERE", "AND", "OR", "NOT", "ON", "WHEN", "THEN", "ELSE", "HAVING", "BY", "IN",
         "LIKE", "REGEXP", "RLIKE", "XOR",
@@ -397,7 +402,7 @@ fn expects_operand(prev: Option<&Token>) -> bool {
 
 /// End (exclusive) of the simple operand starting at `i`: a parenthesized group, a function
 /// call, a possibly qualified name, or a single token.
-fn operand_end(tokens: &[TokenWithSpan], i: usize) -> usize {
+pub(crate) fn operand_end(tokens: &[TokenWithSpan], i: usize) -> usize {
     let group_end = |open: usize| {
         let mut depth = 0;
         for (k, t) in tokens.iter().enumerate().skip(open) {

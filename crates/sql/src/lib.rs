@@ -55,6 +55,7 @@ mod select_into;
 mod session;
 mod set;
 mod show;
+mod spellings;
 mod stored;
 mod subquery;
 mod syntax;

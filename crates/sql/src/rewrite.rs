@@ -43,9 +43,10 @@ pub(crate) struct Rewriter<'a> {
     cte_scopes: std::collections::HashMap<String, Scope>,
     /// The locking clause removed (`FOR UPDATE`, `FOR SHARE`), if any.
     pub lock: Option<crate::locking::LockSpec>,
-    /// Base tables named (resolved), and whether anything else was (a view).
+    /// Tables and views named that the catalog knows (resolved).
     pub(crate) tables: Vec<TableName>,
-    other_objects: bool,
+    /// The first object named that the catalog does not know.
+    unknown_object: Option<TableName>,
     /// WITH clauses already rewritten, put back after their query's visit (one per query).
     withs: Vec<Option<sqlparser::ast::With>>,
     /// Nesting of the query being visited (1: the statement's own query).
@@ -101,7 +102,7 @@ impl<'a> Rewriter<'a> {
             cte_scopes: Default::default(),
             lock: None,
             tables: Vec::new(),
-            other_objects: false,
+            unknown_object: None,
             withs: Vec::new(),
             depth: 0,
             decimal_columns: None,
@@ -171,9 +172,14 @@ impl<'a> Rewriter<'a> {
             })
     }
 
+    /// The first object named that the catalog does not know (SQLite may: a system table).
+    pub fn unknown_object(&self) -> Option<&TableName> {
+        self.unknown_object.as_ref()
+    }
+
     /// The tables read, when every object named is a known table.
     pub fn reads(&self) -> Option<Vec<TableName>> {
-        (!self.other_objects).then(|| self.tables.clone())
+        self.unknown_object.is_none().then(|| self.tables.clone())
     }
 
     fn in_cte(&self, name: &str) -> bool {
@@ -480,8 +486,8 @@ impl<'a> Rewriter<'a> {
                         if !self.tables.contains(&table) {
                             self.tables.push(table.clone());
                         }
-                    } else {
-                        self.other_objects = true;
+                    } else if self.unknown_object.is_none() {
+                        self.unknown_object = Some(table.clone());
                     }
                     if alias.is_none() {
                         *alias = Some(table_alias(&table.table));

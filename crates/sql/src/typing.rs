@@ -113,16 +113,24 @@ fn owned_column<'a>(
     None
 }
 
-/// A column of a derived table or CTE (see `derived`: its table has no database) or of a
-/// view: a computed value, without a stored column's affinity.
-fn derived_column(e: &Expr, scopes: &Scopes) -> bool {
-    let owner = match e {
+/// The column a (rewritten) column reference refers to, with its table.
+pub(crate) fn referenced_column<'a>(
+    e: &Expr,
+    scopes: &'a Scopes,
+) -> Option<(&'a TableInfo, &'a crate::ColumnInfo)> {
+    match e {
         Expr::Identifier(i) => owned_column(scopes, None, &i.value),
         Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
             owned_column(scopes, Some(&ids[0].value), &ids[1].value)
         }
         _ => None,
-    };
+    }
+}
+
+/// A column of a derived table or CTE (see `derived`: its table has no database) or of a
+/// view: a computed value, without a stored column's affinity.
+fn derived_column(e: &Expr, scopes: &Scopes) -> bool {
+    let owner = referenced_column(e, scopes);
     owner.is_some_and(|(t, _)| t.name.db.is_empty() || t.create_sql.starts_with("CREATE VIEW"))
 }
 
@@ -219,7 +227,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
         Expr::Function(f) => {
             let name = function_name(f);
             match name.as_str() {
-                "tutti_dec_cmp" | "tutti_int_op" => NumType::Int,
+                "tutti_dec_cmp" | "tutti_int_op" | "tutti_interval" => NumType::Int,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
                 "tutti_bitop" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {

@@ -1,7 +1,8 @@
 //! MySQL's digest functions: `MD5`, `SHA2(s, bits)` and `CRC32` (`SHA1` is in `mod.rs`).
 //!
 //! Digests are lower-case hex text, as in MariaDB; `SHA2` takes 224, 256 (or 0), 384 or 512
-//! bits and gives NULL for any other length; `CRC32` is the unsigned IEEE checksum.
+//! bits and gives NULL for any other length; `CRC32` is the unsigned IEEE checksum and
+//! `CRC32C` the Castagnoli one, each optionally continuing a previous checksum.
 
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Result};
@@ -30,11 +31,64 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             _ => None,
         })
     })?;
-    c.create_scalar_function("crc32", 1, PURE, |ctx| {
-        Ok(match ctx.get_raw(0) {
-            ValueRef::Null => None,
-            v => Some(crc32fast::hash(&bytes_of(v)) as i64),
-        })
-    })?;
+    for (name, castagnoli) in [("crc32", false), ("crc32c", true)] {
+        c.create_scalar_function(name, -1, PURE, move |ctx| {
+            // CRC32([previous crc, ] s): the checksum of s, continuing the previous one.
+            let (init, data) = match ctx.len() {
+                1 => (Some(0), ctx.get_raw(0)),
+                2 => (
+                    super::math::num(ctx, 0).map(|n| n.int() as u64 as u32),
+                    ctx.get_raw(1),
+                ),
+                _ => {
+                    return Err(rusqlite::Error::UserFunctionError(
+                        format!(
+                            "Incorrect parameter count in the call to native function '{name}'"
+                        )
+                        .into(),
+                    ))
+                }
+            };
+            let (Some(init), false) = (init, matches!(data, ValueRef::Null)) else {
+                return Ok(None);
+            };
+            let data = bytes_of(data);
+            Ok(Some(if castagnoli {
+                crc32c(init, &data)
+            } else {
+                let mut h = crc32fast::Hasher::new_with_initial(init);
+                h.update(&data);
+                h.finalize()
+            } as i64))
+        })?;
+    }
     Ok(())
+}
+
+/// CRC-32C (Castagnoli), continuing from the checksum `init`.
+fn crc32c(init: u32, data: &[u8]) -> u32 {
+    let mut crc = !init;
+    for &b in data {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0x82F6_3B78
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn crc32c_is_castagnoli() {
+        assert_eq!(super::crc32c(0, b"123456789"), 3_808_858_755);
+        assert_eq!(
+            super::crc32c(super::crc32c(0, b"My"), b"SQL"),
+            1_398_257_063
+        );
+    }
 }

@@ -352,6 +352,18 @@ fn conv(n: &ValueRef<'_>, from: i64, to: i64) -> Option<String> {
 type F1 = fn(f64) -> Option<f64>;
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    // MySQL's INTERVAL(n, a, b, ...): how many of a, b, ... come before the first one
+    // greater than n (a NULL is never greater); -1 for a NULL n.
+    c.create_scalar_function("tutti_interval", -1, PURE, |ctx| {
+        let Some(n) = num(ctx, 0) else {
+            return Ok(-1i64);
+        };
+        let bounds = 1..ctx.len();
+        let first_greater = bounds
+            .clone()
+            .find(|&i| num(ctx, i).is_some_and(|b| b.f64() > n.f64()));
+        Ok(first_greater.unwrap_or(bounds.end) as i64 - 1)
+    })?;
     c.create_scalar_function("mod", 2, PURE, |ctx| {
         Ok(match (num(ctx, 0), num(ctx, 1)) {
             (Some(a), Some(b)) => modulo(a, b),

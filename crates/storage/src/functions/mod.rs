@@ -9,6 +9,7 @@ mod aggregate;
 mod bits;
 mod calendar;
 mod clock;
+mod crypt;
 mod decimal;
 mod diagnostics;
 mod gcvt;
@@ -17,6 +18,7 @@ mod hash;
 mod interval;
 mod json;
 mod like;
+mod locale;
 mod math;
 mod regex;
 mod settings;
@@ -59,6 +61,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     math::register(c)?;
     string::register(c)?;
     hash::register(c)?;
+    crypt::register(c)?;
     regex::register(c)?;
     json::register(c)?;
     like::register(c)?;
@@ -165,6 +168,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         |_| Ok(uuid::Uuid::new_v4().to_string()),
     )?;
     c.create_scalar_function("rand", -1, VOLATILE, |_| Ok(rand::random::<f64>()))?;
+    // RANDOM_BYTES(n): n random bytes, for 0 <= n <= 1024 (else NULL, as in MariaDB).
+    c.create_scalar_function("random_bytes", 1, VOLATILE, |ctx| {
+        Ok(calendar::int_arg(ctx.get_raw(0))
+            .filter(|n| (0..=1024).contains(n))
+            .map(|n| (0..n).map(|_| rand::random::<u8>()).collect::<Vec<u8>>()))
+    })?;
     Ok(())
 }
 

@@ -18,6 +18,7 @@ use std::cmp::Ordering;
 
 use super::decimal::value::Decimal;
 use super::general_ci;
+use super::locale::{number_format, NumberFormat, EN_US};
 use super::math::{decimal_digits, num, Num};
 use super::{text_of, MAX_ALLOWED_PACKET, PURE};
 
@@ -180,14 +181,12 @@ fn format(ctx: &Context<'_>, exact: bool) -> Result<Option<String>> {
     if !(2..=3).contains(&ctx.len()) {
         return Err(arity("format"));
     }
-    if ctx.len() == 3 {
-        if let Some(locale) = arg(ctx, 2) {
-            let locale = String::from_utf8_lossy(&bytes(locale)).to_ascii_lowercase();
-            if locale != "en_us" {
-                return Err(Error::UserFunctionError(
-                    format!("FORMAT with locale '{locale}' is not supported").into(),
-                ));
-            }
+    let mut locale = EN_US;
+    if let Some(name) = (ctx.len() == 3).then(|| arg(ctx, 2)).flatten() {
+        let name = String::from_utf8_lossy(&bytes(name)).into_owned();
+        match number_format(&name) {
+            Some(f) => locale = f,
+            None => super::warn(1649, format!("Unknown locale: '{name}'")),
         }
     }
     let decimal = match ctx.get_raw(0) {
@@ -195,14 +194,14 @@ fn format(ctx: &Context<'_>, exact: bool) -> Result<Option<String>> {
         _ => None,
     };
     Ok(match (decimal, num(ctx, 0), int_arg(ctx, 1)) {
-        (Some(x), _, Some(d)) => Some(format_decimal(&x, d)),
-        (None, Some(x), Some(d)) => Some(format_number(x, d)),
+        (Some(x), _, Some(d)) => Some(format_decimal(&x, d, locale)),
+        (None, Some(x), Some(d)) => Some(format_number(x, d, locale)),
         _ => None,
     })
 }
 
-/// MySQL `FORMAT(x, d)` in the en_US locale: '1,234,567.89'.
-fn format_number(n: Num, d: i64) -> String {
+/// MySQL `FORMAT(x, d)`: '1,234,567.89' in en_US.
+fn format_number(n: Num, d: i64, locale: NumberFormat) -> String {
     let d = d.clamp(0, 38);
     let (neg, int_part, frac) = match n {
         Num::Int(i) => (i < 0, i.unsigned_abs().to_string(), "0".repeat(d as usize)),
@@ -217,11 +216,11 @@ fn format_number(n: Num, d: i64) -> String {
             decimal_digits(r, d, false)
         }
     };
-    grouped(neg, &int_part, &frac)
+    locale.write(neg, &int_part, &frac)
 }
 
 /// `FORMAT` of an exact value: rounded half away from zero to `d` places.
-fn format_decimal(x: &Decimal, d: i64) -> String {
+fn format_decimal(x: &Decimal, d: i64, locale: NumberFormat) -> String {
     let d = d.clamp(0, 38) as u32;
     let text = x.round_to(d).to_string();
     let (neg, text) = match text.strip_prefix('-') {
@@ -229,27 +228,7 @@ fn format_decimal(x: &Decimal, d: i64) -> String {
         None => (false, text.as_str()),
     };
     let (int_part, frac) = text.split_once('.').unwrap_or((text, ""));
-    grouped(neg, int_part, frac)
-}
-
-/// The sign, the integer digits grouped by three with commas, and the fraction.
-fn grouped(neg: bool, int_part: &str, frac: &str) -> String {
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    let digits = int_part.as_bytes();
-    for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(*c as char);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
+    locale.write(neg, int_part, frac)
 }
 
 /// MySQL's SOUNDEX: the first letter, then the codes of the following letters, repeated
@@ -710,7 +689,10 @@ mod tests {
         assert_eq!(trim_string(b" x ", b"", true, true), b" x ");
         assert_eq!(trim_string(b"foofoo", b"foo", true, true), b"");
         assert_eq!(soundex("Tymczak"), "T520");
-        assert_eq!(format_number(Num::Dec(1234567.891), 2), "1,234,567.89");
+        assert_eq!(
+            format_number(Num::Dec(1234567.891), 2, EN_US),
+            "1,234,567.89"
+        );
         assert_eq!(quote(b"Don't"), b"'Don\\'t'");
     }
 }
