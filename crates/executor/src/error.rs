@@ -63,6 +63,15 @@ pub enum ExecError {
     /// A subquery or row used as one value has several columns.
     #[error("Operand should contain 1 column(s)")]
     OperandColumns,
+    /// A WITH column list of another length than its query's (MariaDB 4002).
+    #[error("WITH column list and SELECT field list have different column counts")]
+    CteColumns,
+    /// A window function outside the select list and ORDER BY (MariaDB 4015).
+    #[error("Window function is allowed only in SELECT list and ORDER BY clause")]
+    WindowPlacement,
+    /// `SELECT *` without a table (MySQL 1096).
+    #[error("No tables used")]
+    NoTablesUsed,
     /// `SELECT ... INTO @v` found more than one row.
     #[error("Result consisted of more than one row")]
     TooManyRows,
@@ -333,9 +342,19 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
         // `x > ALL (SELECT * FROM t)` of a table of several columns
         return ExecError::OperandColumns;
     }
+    // A WITH column list: "table t has 1 values for 2 columns".
+    if msg.starts_with("table ") && msg.contains(" values for ") {
+        return ExecError::CteColumns;
+    }
     // "table t has 3 columns but 1 values were supplied", "1 values for 2 columns"
     if msg.contains("values were supplied") || msg.contains(" values for ") {
         return ExecError::ColumnCount;
+    }
+    if msg.starts_with("misuse of window function") {
+        return ExecError::WindowPlacement;
+    }
+    if msg == "no tables specified" {
+        return ExecError::NoTablesUsed;
     }
     if msg.starts_with("sub-select returns") || msg.starts_with("row value misused") {
         return ExecError::OperandColumns;
@@ -464,10 +483,6 @@ fn mysql_equivalent(msg: &str) -> Option<ExecError> {
             "this aggregate as a window function",
         ),
         (
-            "misuse of window function",
-            "a window function without OVER",
-        ),
-        (
             "Cannot add a NOT NULL column with default value NULL",
             "ALTER TABLE ... ADD COLUMN ... NOT NULL without a DEFAULT",
         ),
@@ -578,6 +593,9 @@ mod tests {
                 ExecError::ColumnCount,
             ),
             ("1 values for 2 columns", ExecError::ColumnCount),
+            ("table t has 1 values for 2 columns", ExecError::CteColumns),
+            ("misuse of window function rank()", ExecError::WindowPlacement),
+            ("no tables specified", ExecError::NoTablesUsed),
             (
                 "Out of range value for column 'd' at row 2",
                 ExecError::OutOfRange("Out of range value for column 'd' at row 2".into()),

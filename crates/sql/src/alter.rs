@@ -6,8 +6,10 @@
 //! AFTER c]`, `ALTER [COLUMN] c SET DEFAULT v | DROP DEFAULT`, `RENAME [TO | AS] n`, `ADD
 //! [UNIQUE] INDEX|KEY [name] (cols)`, `DROP INDEX|KEY name`, `RENAME INDEX|KEY a TO b`,
 //! `AUTO_INCREMENT [=] n`, and table options (ENGINE, CHARSET, COLLATE, COMMENT, ROW_FORMAT,
-//! ALGORITHM, LOCK, CONVERT TO CHARACTER SET), which are accepted and ignored — an ALTER
-//! made only of those is [`Stmt::Noop`]. `DROP PRIMARY KEY` is `SqlError::NoPrimaryKey`.
+//! ALGORITHM, LOCK, MAX_ROWS, CHECKSUM, ..., CONVERT TO CHARACTER SET, FORCE), which are
+//! accepted and ignored — an ALTER made only of those, or of nothing, is [`Stmt::Noop`].
+//! `ALTER TABLE IF EXISTS` of a missing table does nothing; `DROP INDEX IF EXISTS` of a
+//! missing index is a note. `DROP PRIMARY KEY` is `SqlError::NoPrimaryKey`.
 //!
 //! What SQLite's ALTER TABLE does itself (add a column at the end, drop one, renames,
 //! indexes) is one statement each; anything else makes the whole ALTER a table rebuild
@@ -31,7 +33,7 @@ use crate::rebuild::{self, Placement, Rebuild};
 use crate::{Note, SqlError, Stmt, TableInfo, TableName};
 
 /// Table options accepted and ignored (each takes `[=] value`).
-const IGNORED_OPTIONS: [&str; 12] = [
+const IGNORED_OPTIONS: [&str; 19] = [
     "ENGINE",
     "CHARSET",
     "COLLATE",
@@ -44,6 +46,13 @@ const IGNORED_OPTIONS: [&str; 12] = [
     "STATS_AUTO_RECALC",
     "STATS_SAMPLE_PAGES",
     "PACK_KEYS",
+    "MAX_ROWS",
+    "MIN_ROWS",
+    "AVG_ROW_LENGTH",
+    "CHECKSUM",
+    "PAGE_CHECKSUM",
+    "TRANSACTIONAL",
+    "DELAY_KEY_WRITE",
 ];
 
 fn unsupported(what: &str) -> SqlError {
@@ -123,9 +132,18 @@ impl Alter<'_> {
 pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
     p.next_token(); // ALTER
     p.next_token(); // TABLE
+    let if_exists = p.eat_words(&["IF", "EXISTS"]);
     let table = resolve(info.env, &p.parse_object_name(false)?)?;
     let model = match info.env.table(&table) {
         Some(t) => Some(Rebuild::of(&t)?),
+        None if if_exists => {
+            let message = format!("Table '{}' doesn't exist", table);
+            let note = Note {
+                code: 1146,
+                message,
+            };
+            return Ok(Stmt::Noop(info.text().to_string()).noted(vec![note]));
+        }
         None => None,
     };
     let mut a = Alter {
@@ -141,7 +159,11 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
         copies_rows: false,
         notes: vec![],
     };
-    loop {
+    // `ALTER TABLE t` alone changes nothing (nor does FORCE, a rebuild, here).
+    if matches!(p.peek_token_ref().token, Token::EOF) {
+        a.catalog()?;
+    }
+    while !matches!(p.peek_token_ref().token, Token::EOF) {
         operation(p, &mut a)?;
         if !p.eat(&Token::Comma) {
             break;
@@ -220,10 +242,27 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
         let n = p.parse_literal_uint()?;
         return auto_increment(a, n).map_err(Into::into);
     }
+    if p.eat_word("FORCE") {
+        a.catalog()?;
+        return Ok(());
+    }
     if p.peek_is(0, "DROP") && (p.peek_is(1, "INDEX") || p.peek_is(1, "KEY")) {
         p.next_token();
         p.next_token();
+        let if_exists = p.eat_words(&["IF", "EXISTS"]);
         let name = p.parse_identifier()?.value;
+        let known = a
+            .model()?
+            .indexes
+            .iter()
+            .any(|i| i.name.eq_ignore_ascii_case(&name));
+        if if_exists && !known {
+            a.note(
+                1091,
+                format!("Can't DROP INDEX `{name}`; check that it exists"),
+            );
+            return Ok(());
+        }
         return drop_index(a, &name).map_err(Into::into);
     }
     if p.peek_is(0, "RENAME") && (p.peek_is(1, "INDEX") || p.peek_is(1, "KEY")) {

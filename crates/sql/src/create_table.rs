@@ -100,9 +100,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
     let mut constraints: Vec<String> = Vec::new();
     let set_pk = |parts: Vec<KeyPart>, pk: &mut Option<Vec<KeyPart>>| {
         if pk.replace(parts).is_some() {
-            Err(SqlError::WrongArguments(
-                "Multiple primary key defined".into(),
-            ))
+            Err(SqlError::MultiplePrimaryKey)
         } else {
             Ok(())
         }
@@ -414,9 +412,7 @@ fn index_statements(
         }
         let name = match key.name {
             Some(n) if taken.iter().any(|t| t.eq_ignore_ascii_case(&n)) => {
-                return Err(SqlError::WrongArguments(format!(
-                    "Duplicate key name '{n}'"
-                )));
+                return Err(SqlError::DuplicateKeyName(n));
             }
             Some(n) => n,
             None => {

@@ -76,6 +76,15 @@ pub enum SqlError {
     /// A SET column that several tables of a multi-table UPDATE have (MySQL 1052).
     #[error("Column '{0}' in SET is ambiguous")]
     AmbiguousColumn(String),
+    /// A row value as a function's argument (MariaDB 4079).
+    #[error("Illegal parameter data type row for operation '{0}'")]
+    RowArgument(String),
+    /// Two PRIMARY KEYs in one table (MySQL 1068).
+    #[error("Multiple primary key defined")]
+    MultiplePrimaryKey,
+    /// Two indexes of one name (MySQL 1061).
+    #[error("Duplicate key name '{0}'")]
+    DuplicateKeyName(String),
     /// Two clauses MySQL does not allow together (MySQL 1221).
     #[error("Incorrect usage of {0} and {1}")]
     WrongUsage(&'static str, &'static str),

@@ -78,6 +78,7 @@ impl ExprCtx<'_> {
                 rewrite_value(&v.value).or_else(|| typing::unsigned_literal(&v.value))
             }
             Expr::Function(f) => {
+                row_arguments(f)?;
                 numeric_arguments(f, &self.scopes);
                 self.column_strings(f);
                 match self.function(f)? {
@@ -470,6 +471,24 @@ impl ExprCtx<'_> {
             _ => Ok(None),
         }
     }
+}
+
+/// A function of the client's given a row value (`FROM_DAYS(ROW(1, 1))`): MariaDB's 4079.
+fn row_arguments(f: &Function) -> Result<(), SqlError> {
+    let FunctionArguments::List(list) = &f.args else {
+        return Ok(());
+    };
+    let row = list.args.iter().any(|a| {
+        matches!(
+            a,
+            FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Tuple(_)))
+        )
+    });
+    let name = f.name.to_string().to_ascii_lowercase();
+    if row && !name.starts_with("tutti_") {
+        return Err(SqlError::RowArgument(name));
+    }
+    Ok(())
 }
 
 /// `DEFAULT(col)` (`tutti_default`, see `spellings`): the column's default, 0 for the

@@ -268,11 +268,35 @@ fn ends_char_type(t: &Token) -> bool {
         .any(|w| is_word(t, w))
 }
 
+/// True when the `)` at `close` ends an ENUM or SET member list (whose members a binary
+/// collation would have to tell apart: not done, so it stays refused).
+fn ends_member_list(tokens: &[TokenWithSpan], close: usize) -> bool {
+    if tokens[close].token != Token::RParen {
+        return false;
+    }
+    let mut depth = 0;
+    for k in (0..=close).rev() {
+        match tokens[k].token {
+            Token::RParen => depth += 1,
+            Token::LParen => {
+                depth -= 1;
+                if depth == 0 {
+                    return k > 0
+                        && (is_word(&tokens[k - 1].token, "ENUM")
+                            || is_word(&tokens[k - 1].token, "SET"));
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The column attributes `BINARY` and `CHARSET x` (see the module doc).
 fn column_attributes(tokens: &mut Tokens) {
     let mut i = 1;
     while i < tokens.len() {
-        let after_type = ends_char_type(&tokens[i - 1].token);
+        let after_type = ends_char_type(&tokens[i - 1].token) && !ends_member_list(tokens, i - 1);
         let t = tokens[i].clone();
         if after_type
             && is_word(&t.token, "BINARY")
@@ -361,10 +385,8 @@ fn parenthesized_tables(tokens: &mut Tokens) {
                     in_from.push(false);
                 }
             }
-            Token::RParen => {
-                if in_from.len() > 1 {
-                    in_from.pop();
-                }
+            Token::RParen if in_from.len() > 1 => {
+                in_from.pop();
             }
             t if is_word(t, "FROM") => in_from[depth] = true,
             t if AFTER_FROM.iter().any(|w| is_word(t, w)) => in_from[depth] = false,

@@ -1917,6 +1917,12 @@ pub enum ErrorKind {
     ER_IT_IS_A_VIEW = 1965,
     /// Unknown VIEW: '%-.300s' (MariaDB)
     ER_UNKNOWN_VIEW = 4092,
+    /// WITH column list and SELECT field list have different column counts (MariaDB)
+    ER_WITH_COL_WRONG_LIST = 4002,
+    /// Window function is allowed only in SELECT list and ORDER BY clause (MariaDB)
+    ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION = 4015,
+    /// Illegal parameter data type %s for operation '%s' (MariaDB)
+    ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION = 4079,
 }
 
 impl From<u16> for ErrorKind {
@@ -2813,6 +2819,9 @@ impl From<u16> for ErrorKind {
             4025_u16 => ErrorKind::ER_CONSTRAINT_FAILED,
             1965_u16 => ErrorKind::ER_IT_IS_A_VIEW,
             4092_u16 => ErrorKind::ER_UNKNOWN_VIEW,
+            4002_u16 => ErrorKind::ER_WITH_COL_WRONG_LIST,
+            4015_u16 => ErrorKind::ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
+            4079_u16 => ErrorKind::ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION,
             _ => panic!("Unknown error type {}", x),
         }
     }
@@ -3712,7 +3721,10 @@ impl ErrorKind {
             | ErrorKind::ER_AES_INVALID_IV
             | ErrorKind::ER_PLUGIN_CANNOT_BE_UNINSTALLED
             | ErrorKind::ER_GTID_UNSAFE_BINLOG_SPLITTABLE_STATEMENT_AND_GTID_GROUP
-            | ErrorKind::ER_SLAVE_HAS_MORE_GTIDS_THAN_MASTER => b"HY000",
+            | ErrorKind::ER_SLAVE_HAS_MORE_GTIDS_THAN_MASTER
+            | ErrorKind::ER_WITH_COL_WRONG_LIST
+            | ErrorKind::ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION
+            | ErrorKind::ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION => b"HY000",
             ErrorKind::ER_XAER_NOTA => b"XAE04",
             ErrorKind::ER_XA_RBROLLBACK => b"XA100",
             ErrorKind::ER_DATA_TOO_LONG => b"22001",

@@ -198,11 +198,11 @@ fn keys_constraints_and_default_index_names() {
     );
     assert!(matches!(
         err("CREATE TABLE d1 (a INT PRIMARY KEY, KEY k (a), KEY k (a))"),
-        SqlError::WrongArguments(_)
+        SqlError::DuplicateKeyName(_)
     ));
     assert!(matches!(
         err("CREATE TABLE d2 (a INT PRIMARY KEY, PRIMARY KEY (a))"),
-        SqlError::WrongArguments(_)
+        SqlError::MultiplePrimaryKey
     ));
 }
 

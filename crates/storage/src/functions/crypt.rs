@@ -4,7 +4,7 @@
 //! substitution table and then yields a running XOR shift per byte. Reproduced exactly, so
 //! that data encoded by MariaDB decodes here and the other way round.
 
-use rusqlite::types::ValueRef;
+use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
 use super::{bytes_of, PURE};
@@ -106,10 +106,13 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
                 (d, k) => (bytes_of(d), bytes_of(k)),
             };
             let mut crypt = SqlCrypt::new(&key);
-            Ok(Some(if encoding {
-                crypt.encode(&data)
-            } else {
-                crypt.decode(&data)
+            if encoding {
+                return Ok(Some(Value::Blob(crypt.encode(&data))));
+            }
+            // Decoded text compares with text, as MariaDB's binary string does.
+            Ok(Some(match String::from_utf8(crypt.decode(&data)) {
+                Ok(text) => Value::Text(text),
+                Err(e) => Value::Blob(e.into_bytes()),
             }))
         })?;
     }
