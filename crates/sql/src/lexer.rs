@@ -403,22 +403,7 @@ pub(crate) fn expects_operand(prev: Option<&Token>) -> bool {
 /// End (exclusive) of the simple operand starting at `i`: a parenthesized group, a function
 /// call, a possibly qualified name, or a single token.
 pub(crate) fn operand_end(tokens: &[TokenWithSpan], i: usize) -> usize {
-    let group_end = |open: usize| {
-        let mut depth = 0;
-        for (k, t) in tokens.iter().enumerate().skip(open) {
-            match t.token {
-                Token::LParen => depth += 1,
-                Token::RParen => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return k + 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-        tokens.len()
-    };
+    let group_end = |open: usize| (crate::spellings::closing(tokens, open) + 1).min(tokens.len());
     match tokens.get(i).map(|t| &t.token) {
         Some(Token::LParen) => group_end(i),
         Some(Token::Word(_)) => {
@@ -461,6 +446,16 @@ fn binary_prefix_to_cast(tokens: &mut Vec<TokenWithSpan>) {
     }
 }
 
+/// A statement's tokens as text, one space apart (for tests).
+#[cfg(test)]
+pub(crate) fn spelled(s: &StmtTokens) -> String {
+    s.tokens
+        .iter()
+        .map(|t| t.token.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,13 +465,7 @@ mod tests {
         lex(&Source::new(sql), LexMode::default()).unwrap()
     }
 
-    fn text(s: &StmtTokens) -> String {
-        s.tokens
-            .iter()
-            .map(|t| t.token.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
+    use super::spelled as text;
 
     #[test]
     fn sql_mode_changes_how_the_text_reads() {

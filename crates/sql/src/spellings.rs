@@ -63,7 +63,7 @@ fn tok_at(tokens: &[TokenWithSpan], i: usize) -> Option<&Token> {
 }
 
 /// Index of the `)` closing the `(` at `open` (or the end).
-fn closing(tokens: &[TokenWithSpan], open: usize) -> usize {
+pub(crate) fn closing(tokens: &[TokenWithSpan], open: usize) -> usize {
     let mut depth = 0;
     for (k, t) in tokens.iter().enumerate().skip(open) {
         match t.token {
@@ -483,39 +483,25 @@ fn clause_end(tokens: &[TokenWithSpan], start: usize, enders: &[&str]) -> usize 
 fn group_by_at(tokens: &mut Tokens, start: usize) {
     let end = clause_end(tokens, start, &AFTER_GROUP);
     let mut depth = 0;
-    let mut directed = false;
-    for t in &tokens[start..end] {
+    let mut directions = Vec::new();
+    for (k, t) in tokens.iter().enumerate().take(end).skip(start) {
         match t.token {
             Token::LParen => depth += 1,
             Token::RParen => depth -= 1,
             _ if depth == 0 && (is_word(&t.token, "DESC") || is_word(&t.token, "ASC")) => {
-                directed = true
+                directions.push(k)
             }
             _ => {}
         }
     }
-    if !directed {
+    if directions.is_empty() {
         return;
     }
     let order: Vec<TokenWithSpan> = tokens[start..end].to_vec();
-    let mut depth = 0;
-    let mut k = start;
-    let mut end = end;
-    while k < end {
-        match tokens[k].token {
-            Token::LParen => depth += 1,
-            Token::RParen => depth -= 1,
-            _ if depth == 0
-                && (is_word(&tokens[k].token, "DESC") || is_word(&tokens[k].token, "ASC")) =>
-            {
-                tokens.remove(k);
-                end -= 1;
-                continue;
-            }
-            _ => {}
-        }
-        k += 1;
+    for &k in directions.iter().rev() {
+        tokens.remove(k);
     }
+    let end = end - directions.len();
     if word_at(tokens, end, "WITH") {
         return;
     }
@@ -535,16 +521,11 @@ fn group_by_at(tokens: &mut Tokens, start: usize) {
 
 #[cfg(test)]
 mod tests {
-    use crate::lexer::{lex, LexMode};
+    use crate::lexer::{lex, spelled, LexMode};
     use crate::syntax::Source;
 
     fn respelled(sql: &str) -> String {
-        let s = lex(&Source::new(sql), LexMode::default()).unwrap();
-        s[0].tokens
-            .iter()
-            .map(|t| t.token.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+        spelled(&lex(&Source::new(sql), LexMode::default()).unwrap()[0])
     }
 
     #[test]
