@@ -342,8 +342,12 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
         // `x > ALL (SELECT * FROM t)` of a table of several columns
         return ExecError::OperandColumns;
     }
-    // A WITH column list: "table t has 1 values for 2 columns".
-    if msg.starts_with("table ") && msg.contains(" values for ") {
+    // A WITH column list: "table t has 1 values for 2 columns" (tutti's own WITH around an
+    // INSERT's SELECT, see `stored`, is the INSERT's column count).
+    if msg.starts_with("table ")
+        && msg.contains(" values for ")
+        && !msg.starts_with("table tutti_src ")
+    {
         return ExecError::CteColumns;
     }
     // "table t has 3 columns but 1 values were supplied", "1 values for 2 columns"
@@ -594,6 +598,7 @@ mod tests {
             ),
             ("1 values for 2 columns", ExecError::ColumnCount),
             ("table t has 1 values for 2 columns", ExecError::CteColumns),
+            ("table tutti_src has 1 values for 2 columns", ExecError::ColumnCount),
             ("misuse of window function rank()", ExecError::WindowPlacement),
             ("no tables specified", ExecError::NoTablesUsed),
             (

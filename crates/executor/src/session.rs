@@ -544,7 +544,11 @@ impl Session {
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
             Stmt::Noted { notes, stmt } => {
                 for n in notes {
-                    tutti_storage::raise(tutti_storage::Level::Note, n.code, n.message);
+                    let level = match n.warning {
+                        true => tutti_storage::Level::Warning,
+                        false => tutti_storage::Level::Note,
+                    };
+                    tutti_storage::raise(level, n.code, n.message);
                 }
                 self.run_stmt(*stmt, params)
             }
@@ -738,7 +742,12 @@ impl Env for Session {
             "last_insert_id" => Value::Int(self.last_insert_id as i64),
             "connection_id" => Value::Int(self.info.id as i64),
             "user" | "session_user" | "system_user" | "current_user" => {
-                Value::Text(format!("{}@{}", self.info.user, self.info.host))
+                // a loopback client is `localhost`, as MariaDB names it
+                let host = match self.info.host.as_str() {
+                    "127.0.0.1" | "::1" => "localhost",
+                    host => host,
+                };
+                Value::Text(format!("{}@{host}", self.info.user))
             }
             "version" => Value::Text(self.exec.version().into()),
             "row_count" => Value::Int(self.row_count),

@@ -84,6 +84,23 @@ pub(crate) fn evaluate(s: &Session, v: SetValue) -> Result<Option<Value>, ExecEr
     })
 }
 
+/// A character set's default collation, as MariaDB names it.
+fn default_collation(charset: &str) -> String {
+    let cs = charset.to_ascii_lowercase();
+    let suffix = match cs.as_str() {
+        "binary" => return cs,
+        "latin1" | "swe7" | "dec8" => "swedish_ci",
+        "big5" | "gbk" | "gb2312" => "chinese_ci",
+        "sjis" | "ujis" | "cp932" | "eucjpms" => "japanese_ci",
+        "euckr" => "korean_ci",
+        "tis620" => "thai_ci",
+        "hp8" => "english_ci",
+        "utf8" => return "utf8mb3_general_ci".into(),
+        _ => "general_ci",
+    };
+    format!("{cs}_{suffix}")
+}
+
 fn set_system(
     s: &mut Session,
     global: bool,
@@ -93,7 +110,14 @@ fn set_system(
     let name = name.to_ascii_lowercase();
     // SET NAMES / SET CHARACTER SET: tutti speaks UTF-8; remember what the client said.
     if name == "names" || name == "character_set" {
-        let v = value.unwrap_or(Value::Text("utf8mb4".into()));
+        let v = match value {
+            // MariaDB's `utf8` is `utf8mb3`
+            Some(Value::Text(cs)) if cs.eq_ignore_ascii_case("utf8") => {
+                Value::Text("utf8mb3".into())
+            }
+            Some(v) => v,
+            None => Value::Text("utf8mb4".into()),
+        };
         for n in [
             "character_set_client",
             "character_set_connection",
@@ -102,6 +126,11 @@ fn set_system(
             set_system(s, global, n, Some(v.clone()))?;
         }
         return Ok(());
+    }
+    // the connection's collation follows its character set
+    if let ("character_set_connection", Some(Value::Text(cs))) = (name.as_str(), &value) {
+        let collation = Value::Text(default_collation(cs));
+        set_system(s, global, "collation_connection", Some(collation))?;
     }
     let d = vars::def(vars::canonical(&name))
         .ok_or_else(|| ExecError::Sql(tutti_sql::SqlError::UnknownSystemVariable(name.clone())))?;

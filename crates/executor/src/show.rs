@@ -1,7 +1,7 @@
 //! `SHOW ...` and `DESCRIBE`: answered from the catalog, variables and the provider.
 
 use std::sync::atomic::Ordering::Relaxed;
-use tutti_sql::{Filter, Show};
+use tutti_sql::{Filter, Show, SqlError};
 use tutti_wsrep::Value;
 
 use crate::result::{Column, Response, ResultSet};
@@ -136,7 +136,20 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             filter: f,
         } => filter(s, show_table::columns(s, &table, full)?, f)?,
         Show::Index { table } => show_table::index(s, &table)?,
-        Show::CreateTable(t) => show_table::create_table(s, &t)?,
+        Show::CreateTable(t) => match show_table::view(s, &t)? {
+            Some(view) => show_table::create_view(s, &view)?,
+            None => show_table::create_table(s, &t)?,
+        },
+        Show::CreateView(t) => match show_table::view(s, &t)? {
+            Some(view) => show_table::create_view(s, &view)?,
+            None => {
+                return Err(SqlError::WrongObject {
+                    object: t.to_string(),
+                    kind: "VIEW",
+                }
+                .into())
+            }
+        },
         Show::CreateDatabase(db) => {
             if !s.database_exists_pub(&db) {
                 return Err(ExecError::UnknownDatabase(db));

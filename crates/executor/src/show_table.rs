@@ -16,7 +16,9 @@ use rusqlite::Connection;
 use sqlparser::dialect::SQLiteDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
-use tutti_sql::{ColumnInfo, DecimalType, IndexInfo, SqlMode, TableName, ENUM_CHECK_SUFFIX};
+use tutti_sql::{
+    ColumnInfo, DecimalType, IndexInfo, SqlMode, TableInfo, TableName, ENUM_CHECK_SUFFIX,
+};
 use tutti_wsrep::Value;
 
 use crate::catalog::TableMeta;
@@ -498,6 +500,38 @@ fn quote_list(cols: &[String]) -> String {
 }
 
 /// `SHOW CREATE TABLE`.
+/// The view `t`, if it is one (a missing table is 1146).
+pub(crate) fn view(s: &Session, t: &TableName) -> Result<Option<TableInfo>, ExecError> {
+    if s.temporary(t).is_some() {
+        return Ok(None);
+    }
+    let meta = s
+        .exec
+        .catalog
+        .table(&s.exec.storage, &t.sqlite_name())?
+        .ok_or_else(|| ExecError::NoSuchTable(t.to_string()))?;
+    Ok(meta.info.is_view().then(|| meta.info.clone()))
+}
+
+/// `SHOW CREATE VIEW` (and `SHOW CREATE TABLE` of a view): MariaDB's text of it.
+pub(crate) fn create_view(s: &Session, view: &TableInfo) -> Result<ResultSet, ExecError> {
+    let shown = tutti_sql::show_create_view(s, view)?;
+    Ok(ResultSet {
+        columns: vec![
+            Column::text("View"),
+            Column::text("Create View"),
+            Column::text("character_set_client"),
+            Column::text("collation_connection"),
+        ],
+        rows: vec![vec![
+            text(&view.name.table),
+            text(shown.create),
+            text(shown.charset),
+            text(shown.collation),
+        ]],
+    })
+}
+
 pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, ExecError> {
     let table = Table::load(s, t)?;
     let mut lines: Vec<String> = table

@@ -9,17 +9,20 @@
 //! ALGORITHM, LOCK, MAX_ROWS, CHECKSUM, ..., CONVERT TO CHARACTER SET, FORCE), which are
 //! accepted and ignored — an ALTER made only of those, or of nothing, is [`Stmt::Noop`].
 //! `ALTER TABLE IF EXISTS` of a missing table does nothing; `DROP INDEX IF EXISTS` of a
-//! missing index is a note. `DROP PRIMARY KEY` is `SqlError::NoPrimaryKey`.
+//! missing index is a note. Other operations with MariaDB's `IF [NOT] EXISTS` (`ADD KEY IF
+//! NOT EXISTS`, `CHANGE COLUMN IF EXISTS`, `RENAME KEY IF EXISTS`, ...) note what they skip.
+//! `ADD PRIMARY KEY` and `DROP PRIMARY KEY` rebuild the table (without one it is keyed by
+//! its invisible key; `DROP PRIMARY KEY` is `SqlError::NoPrimaryKey` when
+//! `innodb_force_primary_key` is ON). A dropped column leaves the primary key too.
 //!
 //! What SQLite's ALTER TABLE does itself (add a column at the end, drop one, renames,
 //! indexes) is one statement each; anything else makes the whole ALTER a table rebuild
 //! ([`crate::rebuild`]), whose model every operation updates. Still refused, with the
-//! operation named: adding PRIMARY KEY / AUTO_INCREMENT columns, foreign keys, CHECK
-//! constraints.
+//! operation named: adding AUTO_INCREMENT columns, foreign keys, CHECK constraints.
 
 use sqlparser::ast::{AlterTableOperation, ColumnDef, RenameTableNameKind, TableConstraint};
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::Token;
+use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 use crate::ast_build::{func, number, string};
 use crate::columns::{
@@ -75,13 +78,19 @@ struct Alter<'a> {
     after: Vec<String>,
     /// MariaDB copies the table for this ALTER (see `DdlStmt::copied_rows`).
     copies_rows: bool,
+    /// The ALTER drops the PRIMARY KEY: one it adds then replaces it in place.
+    primary_dropped: bool,
     /// MariaDB's notes: an `IF [NOT] EXISTS` that skipped, an option InnoDB lacks.
     notes: Vec<Note>,
 }
 
 impl Alter<'_> {
     fn note(&mut self, code: u16, message: String) {
-        self.notes.push(Note { code, message });
+        self.notes.push(Note {
+            code,
+            message,
+            warning: false,
+        });
     }
 
     fn catalog(&mut self) -> Result<&TableInfo, SqlError> {
@@ -141,6 +150,7 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
             let note = Note {
                 code: 1146,
                 message,
+                warning: false,
             };
             return Ok(Stmt::Noop(info.text().to_string()).noted(vec![note]));
         }
@@ -157,6 +167,7 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
         rebuild: false,
         after: vec![],
         copies_rows: false,
+        primary_dropped: false,
         notes: vec![],
     };
     // `ALTER TABLE t` alone changes nothing (nor does FORCE, a rebuild, here).
@@ -189,6 +200,9 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
 }
 
 fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
+    if let Some(conditional) = conditional_operation(p) {
+        return conditional_apply(conditional, a);
+    }
     p.eat_word("DEFAULT");
     if let Some(w) = p
         .peek_word(0)
@@ -309,6 +323,90 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
     apply(a, op).map_err(Into::into)
 }
 
+/// An operation with MariaDB's `IF [NOT] EXISTS` after its first words (`ADD KEY IF NOT
+/// EXISTS k (a)`, `CHANGE COLUMN IF EXISTS a b INT`, ...), which sqlparser does not parse.
+struct Conditional {
+    /// The operation's tokens without `IF [NOT] EXISTS`.
+    tokens: Vec<TokenWithSpan>,
+    /// Where the words were: the object's name follows.
+    at: usize,
+}
+
+/// Takes the next operation off `p` if it is one (see [`Conditional`]). `ADD [COLUMN] IF
+/// NOT EXISTS`, `DROP [COLUMN|INDEX|KEY] IF EXISTS` are parsed where they are handled.
+fn conditional_operation(p: &mut Parser<'_>) -> Option<Conditional> {
+    let words: Vec<String> = (0..6).map(|k| p.peek_word(k).unwrap_or_default()).collect();
+    let first = words[0].as_str();
+    let handled_elsewhere =
+        matches!(first, "DROP") || (first == "ADD" && (words[1] == "COLUMN" || words[1] == "IF"));
+    if handled_elsewhere {
+        return None;
+    }
+    let at = (1..4).find(|&k| words[k] == "IF")?;
+    let len = if words[at + 1] == "NOT" && words[at + 2] == "EXISTS" {
+        3
+    } else if words[at + 1] == "EXISTS" {
+        2
+    } else {
+        return None;
+    };
+    let mut tokens = Vec::new();
+    let mut depth = 0;
+    loop {
+        let t = p.peek_token_ref().clone();
+        match t.token {
+            Token::EOF => break,
+            Token::Comma if depth == 0 => break,
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            _ => {}
+        }
+        tokens.push(t);
+        p.next_token();
+    }
+    tokens.drain(at..at + len);
+    Some(Conditional { tokens, at })
+}
+
+/// Applies a [`Conditional`] operation, or notes MariaDB's reason to skip it.
+fn conditional_apply(c: Conditional, a: &mut Alter<'_>) -> Res<()> {
+    let word = |k: usize| match c.tokens.get(k).map(|t| &t.token) {
+        Some(Token::Word(w)) => w.value.clone(),
+        _ => String::new(),
+    };
+    let upper = |k: usize| word(k).to_ascii_uppercase();
+    let name = word(c.at);
+    let model = a.model()?;
+    let has_index = model
+        .indexes
+        .iter()
+        .any(|i| i.name.eq_ignore_ascii_case(&name));
+    let has_column = model.has_column(&name);
+    let table = a.table.table.clone();
+    let skip = match (upper(0).as_str(), upper(c.at - 1).as_str()) {
+        ("ADD", "KEY" | "INDEX") if has_index => {
+            Some((1061, format!("Duplicate key name '{name}'")))
+        }
+        ("ALTER" | "CHANGE" | "MODIFY", _) if !has_column => {
+            Some((1054, format!("Unknown column '{name}' in '{table}'")))
+        }
+        ("RENAME", "KEY" | "INDEX") if !has_index => Some((
+            1176,
+            format!("Key '{name}' doesn't exist in table '{table}'"),
+        )),
+        _ => None,
+    };
+    if let Some((code, message)) = skip {
+        a.note(code, message);
+        return Ok(());
+    }
+    let mut tokens = c.tokens;
+    tokens.push(TokenWithSpan::wrap(Token::EOF));
+    let mut p = Parser::new(&crate::lexer::DIALECT).with_tokens_with_locations(tokens);
+    operation(&mut p, a)?;
+    p.expect_end().map_err(Into::into)
+}
+
 fn apply(a: &mut Alter<'_>, op: AlterTableOperation) -> Result<(), SqlError> {
     use AlterTableOperation as Op;
     match op {
@@ -380,7 +478,14 @@ fn apply(a: &mut Alter<'_>, op: AlterTableOperation) -> Result<(), SqlError> {
             Ok(())
         }
         Op::AddConstraint { constraint, .. } => add_constraint(a, constraint),
-        Op::DropPrimaryKey { .. } => Err(SqlError::NoPrimaryKey(a.table.to_string())),
+        Op::DropPrimaryKey { .. } => {
+            if crate::create_table::force_primary_key(a.info.env) {
+                return Err(SqlError::NoPrimaryKey(a.table.to_string()));
+            }
+            a.copies_rows = true;
+            a.primary_dropped = true;
+            a.needs_rebuild()?.drop_primary_key()
+        }
         Op::DropIndex { name } => drop_index(a, &name.value),
         Op::DropForeignKey { .. } => Err(unsupported("DROP FOREIGN KEY")),
         Op::DropConstraint { .. } => Err(unsupported("DROP CONSTRAINT")),
@@ -479,10 +584,9 @@ fn drop_column(a: &mut Alter<'_>, name: &str) -> Result<(), SqlError> {
         .filter(|i| i.columns.iter().any(|c| c.eq_ignore_ascii_case(name)))
     {
         if i.name.eq_ignore_ascii_case("PRIMARY") {
-            return Err(unsupported(&format!(
-                "DROP COLUMN {name}, which is part of the PRIMARY KEY of {}",
-                a.table
-            )));
+            // the key loses the column (the whole key when it was its only one)
+            a.needs_rebuild()?;
+            continue;
         }
         if i.columns.len() > 1 {
             a.needs_rebuild()?;
@@ -593,15 +697,7 @@ fn change_column(
 
 /// The table's PRIMARY KEY columns.
 fn primary_key(a: &mut Alter<'_>) -> Vec<String> {
-    match a.catalog() {
-        Ok(info) => info
-            .indexes
-            .iter()
-            .find(|i| i.name == "PRIMARY")
-            .map(|i| i.columns.clone())
-            .unwrap_or_default(),
-        Err(_) => vec![],
-    }
+    a.model().map(|m| m.primary_key()).unwrap_or_default()
 }
 
 /// `ALTER COLUMN c SET DEFAULT v | DROP DEFAULT`: a rebuild (SQLite cannot change a
@@ -694,7 +790,13 @@ fn add_constraint(a: &mut Alter<'_>, constraint: TableConstraint) -> Result<(), 
             true,
             key_parts(&u.columns)?,
         ),
-        TableConstraint::PrimaryKey(_) => return Err(unsupported("ADD PRIMARY KEY")),
+        TableConstraint::PrimaryKey(pk) => {
+            let parts = key_parts(&pk.columns)?;
+            let columns: Vec<String> = parts.into_iter().map(|(c, _)| c).collect();
+            // InnoDB swaps one primary key for another in place
+            a.copies_rows = !a.primary_dropped;
+            return a.needs_rebuild()?.add_primary_key(&columns);
+        }
         TableConstraint::ForeignKey(_) => return Err(unsupported("ADD FOREIGN KEY")),
         TableConstraint::Check(_) => return Err(unsupported("ADD CHECK")),
         TableConstraint::FulltextOrSpatial(f) => {

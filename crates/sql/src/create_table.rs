@@ -84,6 +84,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         let note = crate::Note {
             code: TABLE_EXISTS,
             message: format!("Table '{}' already exists", table.table),
+            warning: false,
         };
         let noop = Stmt::Noop(format!("CREATE TABLE IF NOT EXISTS {table}"));
         return Ok(noop.noted(vec![note]));
@@ -259,7 +260,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
 const TABLE_EXISTS: u16 = 1050;
 
 /// True when the global `innodb_force_primary_key` refuses tables without a PRIMARY KEY.
-fn force_primary_key(env: &dyn Env) -> bool {
+pub(crate) fn force_primary_key(env: &dyn Env) -> bool {
     matches!(
         env.system_variable(crate::VarScope::Global, "innodb_force_primary_key"),
         Some(crate::Value::Int(v)) if v != 0
@@ -294,11 +295,7 @@ fn apply_primary_key(columns: &mut [ColumnOut], pk: &[KeyPart]) -> Result<(), Sq
             .find(|c| c.name.eq_ignore_ascii_case(name))
         {
             Some(c) => c.not_null = true,
-            None => {
-                return Err(SqlError::WrongArguments(format!(
-                    "Key column '{name}' doesn't exist in table"
-                )))
-            }
+            None => return Err(SqlError::KeyColumnMissing(name.clone())),
         }
     }
     for c in columns.iter_mut() {

@@ -15,7 +15,8 @@
 //!   `ALTER VIEW v AS select` defines an existing view anew the same way.
 
 use sqlparser::ast::{
-    CreateIndex, CreateView, Ident, ObjectName, ObjectType, Query, RenameTable, Truncate,
+    CreateIndex, CreateView, GranteeName, Ident, ObjectName, ObjectType, Query, RenameTable,
+    Truncate,
 };
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
@@ -328,14 +329,42 @@ pub(crate) fn create_view(info: &StmtInfo<'_>, cv: CreateView) -> Res<Stmt> {
     }
     let columns = cv.columns.iter().map(|c| c.name.value.clone()).collect();
     let view = resolve(info.env, &cv.name)?;
+    let params = cv.params.map(|p| (p.algorithm, p.definer, p.security));
+    let (algorithm, definer, security) = params.unwrap_or((None, None, None));
+    let kept = Kept {
+        algorithm: algorithm.map(|a| a.to_string()),
+        definer: definer
+            .map(|d| match d {
+                GranteeName::UserHost { user, host } => {
+                    format!("`{}`@`{}`", user.value, host.value)
+                }
+                // DEFINER = CURRENT_USER is the default
+                GranteeName::ObjectName(n)
+                    if n.to_string().eq_ignore_ascii_case("CURRENT_USER") =>
+                {
+                    String::new()
+                }
+                GranteeName::ObjectName(n) => format!("`{n}`@`%`"),
+            })
+            .filter(|d| !d.is_empty()),
+        security: security.map(|s| s.to_string()),
+    };
     view_definition(
         info,
         view,
         columns,
         cv.query,
-        cv.or_replace,
-        cv.if_not_exists,
+        (cv.or_replace, cv.if_not_exists),
+        kept,
     )
+}
+
+/// What a view's definition states of itself (MariaDB's defaults when not).
+#[derive(Default)]
+struct Kept {
+    algorithm: Option<String>,
+    definer: Option<String>,
+    security: Option<String>,
 }
 
 /// `ALTER VIEW v [(cols)] AS select`: the view, which must exist, defined anew.
@@ -350,7 +379,7 @@ pub(crate) fn alter_view(
         return Err(SqlError::NoSuchTable(view.to_string()).into());
     }
     let columns = columns.into_iter().map(|c| c.value).collect();
-    view_definition(info, view, columns, query, true, false)
+    view_definition(info, view, columns, query, (true, false), Kept::default())
 }
 
 /// `CREATE VIEW "db.v" [(cols)] AS <translated select>` (OR REPLACE drops the old one).
@@ -359,10 +388,49 @@ fn view_definition(
     view: TableName,
     columns: Vec<String>,
     mut query: Box<Query>,
-    or_replace: bool,
-    if_not_exists: bool,
+    (or_replace, if_not_exists): (bool, bool),
+    kept: Kept,
 ) -> Res<Stmt> {
     let env = info.env;
+    let (src, end) = info.source();
+    let mut named = query.clone();
+    crate::view_text::name_items(&mut named, src, end, env);
+    let definer = kept.definer.unwrap_or_else(|| {
+        let user = match env.session_function("current_user") {
+            Some(crate::Value::Text(u)) => u,
+            _ => "root@localhost".to_string(),
+        };
+        let (user, host) = user.split_once('@').unwrap_or((&user, "%"));
+        format!("`{user}`@`{host}`")
+    });
+    let session =
+        |name: &str, default: &str| match env.system_variable(crate::VarScope::Session, name) {
+            Some(crate::Value::Text(v)) => v,
+            _ => default.to_string(),
+        };
+    let mut notes = Vec::new();
+    let mut algorithm = kept.algorithm.unwrap_or_else(|| "UNDEFINED".into());
+    if algorithm == "MERGE" && !mergeable(&query) {
+        algorithm = "UNDEFINED".into();
+        notes.push(crate::Note {
+            code: 1354,
+            message:
+                "View merge algorithm can't be used here for now (assumed undefined algorithm)"
+                    .into(),
+            warning: true,
+        });
+    }
+    let definition = crate::view_text::Definition {
+        algorithm,
+        definer,
+        security: kept.security.unwrap_or_else(|| "DEFINER".into()),
+        columns: columns.clone(),
+        charset: (
+            session("character_set_client", "utf8mb4"),
+            session("collation_connection", "utf8mb4_general_ci"),
+        ),
+        query: named.to_string(),
+    };
     let mut rw = Rewriter::new(env).with_source(info.source());
     rw.query(&mut query)?;
     if let Some(t) = rw.tables.iter().find(|t| env.is_temporary(t)) {
@@ -388,6 +456,35 @@ fn view_definition(
         format!(" ({})", cols.join(", "))
     };
     let ine = if if_not_exists { "IF NOT EXISTS " } else { "" };
-    statements.push(format!("CREATE VIEW {ine}{name}{columns} AS {query}"));
-    Ok(schema(view.db.clone(), statements, vec![view]))
+    let comment = definition.comment();
+    statements.push(format!(
+        "CREATE VIEW {ine}{name} {comment}{columns} AS {query}"
+    ));
+    Ok(schema(view.db.clone(), statements, vec![view]).noted(notes))
+}
+
+/// True if MariaDB can merge the view into the queries that read it: one SELECT of tables
+/// without DISTINCT, GROUP BY, HAVING, LIMIT or an aggregate.
+fn mergeable(q: &Query) -> bool {
+    let sqlparser::ast::SetExpr::Select(s) = q.body.as_ref() else {
+        return false;
+    };
+    let grouped =
+        !matches!(&s.group_by, sqlparser::ast::GroupByExpr::Expressions(e, _) if e.is_empty());
+    let aggregate = s.projection.iter().any(|item| {
+        let mut found = false;
+        let _ = sqlparser::ast::visit_expressions(item, |e| {
+            if let sqlparser::ast::Expr::Function(f) = e {
+                found |= f.over.is_none() && crate::having::is_aggregate(f);
+            }
+            std::ops::ControlFlow::<()>::Continue(())
+        });
+        found
+    });
+    !(s.from.is_empty()
+        || s.distinct.is_some()
+        || grouped
+        || s.having.is_some()
+        || q.limit_clause.is_some()
+        || aggregate)
 }

@@ -109,6 +109,9 @@ pub(crate) fn translate_one(
     if crate::spellings::mixed_modifiers(&tokens) {
         return Err(SqlError::WrongUsage("ALL", "DISTINCT"));
     }
+    if is_word(&tokens[0].token, "ALTER") {
+        alter_view_as_replace(env, &mut tokens)?;
+    }
     if has_check_option(&tokens) {
         return Err(SqlError::Unsupported("views WITH CHECK OPTION".into()));
     }
@@ -132,6 +135,50 @@ pub(crate) fn translate_one(
         }
         (Some(_), _) => Err(SqlError::Unsupported("this SELECT ... INTO".into())),
     }
+}
+
+/// `ALTER ALGORITHM=... | DEFINER=... | SQL SECURITY ... VIEW v AS ...` (sqlparser parses
+/// these options only after CREATE) → `CREATE OR REPLACE ... VIEW v AS ...` once the view
+/// is known to exist (1146 otherwise, as ALTER VIEW of a missing view).
+fn alter_view_as_replace(env: &dyn Env, tokens: &mut Vec<TokenWithSpan>) -> Result<(), SqlError> {
+    let options = ["ALGORITHM", "DEFINER", "SQL"];
+    if !tokens
+        .get(1)
+        .is_some_and(|t| options.iter().any(|o| is_word(&t.token, o)))
+    {
+        return Ok(());
+    }
+    let Some(view) = tokens.iter().position(|t| is_word(&t.token, "VIEW")) else {
+        return Ok(());
+    };
+    let word = |k: usize| match tokens.get(k).map(|t| &t.token) {
+        Some(Token::Word(w)) => Some(sqlparser::ast::Ident {
+            value: w.value.clone(),
+            quote_style: w.quote_style,
+            span: sqlparser::tokenizer::Span::empty(),
+        }),
+        _ => None,
+    };
+    let parts: Vec<sqlparser::ast::Ident> = match tokens.get(view + 2).map(|t| &t.token) {
+        Some(Token::Period) => [word(view + 1), word(view + 3)]
+            .into_iter()
+            .flatten()
+            .collect(),
+        _ => word(view + 1).into_iter().collect(),
+    };
+    let parts: Vec<&sqlparser::ast::Ident> = parts.iter().collect();
+    let name = crate::names::resolve_parts(env, &parts)?;
+    if !env.table(&name).is_some_and(|t| t.is_view()) {
+        return Err(SqlError::NoSuchTable(name.to_string()));
+    }
+    let at = tokens[0].clone();
+    let replace = [
+        TokenWithSpan::new(Token::make_keyword("CREATE"), at.span),
+        TokenWithSpan::new(Token::make_keyword("OR"), at.span),
+        TokenWithSpan::new(Token::make_keyword("REPLACE"), at.span),
+    ];
+    tokens.splice(0..1, replace);
+    Ok(())
 }
 
 /// `UPDATE a, b, c SET ...` (sqlparser cannot parse it) → `UPDATE a FROM b, c SET ...`,

@@ -82,6 +82,17 @@ pub enum SqlError {
     /// Two PRIMARY KEYs in one table (MySQL 1068).
     #[error("Multiple primary key defined")]
     MultiplePrimaryKey,
+    /// A key names a column the table lacks (MySQL 1072); also MariaDB's answer to
+    /// dropping a column of a multi-column primary key.
+    #[error("Key column '{0}' doesn't exist in table")]
+    KeyColumnMissing(String),
+    /// An object of another kind than the statement names (MySQL 1347): `SHOW CREATE VIEW`
+    /// of a table.
+    #[error("'{object}' is not of type '{kind}'")]
+    WrongObject { object: String, kind: &'static str },
+    /// The AUTO_INCREMENT column left without its key (MySQL 1075).
+    #[error("Incorrect table definition; there can be only one auto column and it must be defined as a key")]
+    AutoColumnNotKey,
     /// Two indexes of one name (MySQL 1061).
     #[error("Duplicate key name '{0}'")]
     DuplicateKeyName(String),

@@ -63,6 +63,7 @@ mod temporary;
 mod types;
 mod types_map;
 mod typing;
+mod view_text;
 mod views;
 
 #[cfg(test)]
@@ -86,6 +87,7 @@ pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};
 pub use temporary::temporary_statements;
 pub use tutti_wsrep::Value;
 pub use types::*;
+pub use view_text::show_create_view;
 
 /// Translates one client request (possibly several `;`-separated statements).
 ///

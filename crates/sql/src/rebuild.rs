@@ -72,8 +72,14 @@ pub(crate) struct Rebuild {
     table: TableName,
     /// The columns in their new order.
     columns: Vec<Column>,
-    /// Table constraints (PRIMARY KEY, CHECK, FOREIGN KEY), SQLite text.
+    /// Table constraints (CHECK, FOREIGN KEY), SQLite text.
     constraints: Vec<String>,
+    /// The PRIMARY KEY's columns by definition name (empty: none, or the AUTO_INCREMENT
+    /// column's inline key).
+    primary: Vec<String>,
+    /// The PRIMARY KEY constraint as the table has it, written again while `primary` is
+    /// unchanged (it may carry DESC).
+    primary_sql: Option<(Vec<String>, String)>,
     pub indexes: Vec<Index>,
     /// The table keeps rows by its invisible key (rowid), which the copy carries over.
     invisible_key: bool,
@@ -94,6 +100,7 @@ impl Rebuild {
         })?;
         let mut columns = Vec::new();
         let mut constraints = Vec::new();
+        let mut primary_sql = None;
         for item in items {
             match leading_name(&item) {
                 Some(name) => columns.push(Column {
@@ -102,9 +109,19 @@ impl Rebuild {
                     name,
                     sql: item,
                 }),
+                None if item.to_ascii_uppercase().starts_with("PRIMARY KEY") => {
+                    primary_sql = Some(item)
+                }
                 None => constraints.push(item),
             }
         }
+        let mut keyed: Vec<&ColumnInfo> = info.columns.iter().filter(|c| c.pk > 0).collect();
+        keyed.sort_by_key(|c| c.pk);
+        let primary: Vec<String> = match primary_sql {
+            Some(_) => keyed.iter().map(|c| c.name.clone()).collect(),
+            None => Vec::new(),
+        };
+        let primary_sql = primary_sql.map(|sql| (primary.clone(), sql));
         let prefix = format!("{}.", info.name.sqlite_name());
         let indexes = info
             .indexes
@@ -120,6 +137,8 @@ impl Rebuild {
             table: info.name.clone(),
             columns,
             constraints,
+            primary,
+            primary_sql,
             indexes,
             invisible_key: info.has_invisible_key(),
             autoinc: info.autoinc.clone().filter(|_| !info.has_invisible_key()),
@@ -184,8 +203,15 @@ impl Rebuild {
         let at = self
             .position(name)
             .ok_or_else(|| SqlError::NoSuchColumnToDrop(name.to_string()))?;
+        if self.primary.len() > 1 && self.primary.contains(&self.columns[at].name) {
+            return Err(SqlError::KeyColumnMissing(name.to_string()));
+        }
         let column = self.columns.remove(at);
         self.drop_enum_check(&column.name);
+        self.primary.retain(|c| c != &column.name);
+        if is_autoinc_sql(&column.sql) {
+            self.autoinc = None;
+        }
         for i in &mut self.indexes {
             i.columns.retain(|c| !c.eq_ignore_ascii_case(name));
         }
@@ -275,16 +301,54 @@ impl Rebuild {
     /// The column is now the AUTO_INCREMENT primary key (declared inline): the table's
     /// PRIMARY KEY constraint goes.
     pub(crate) fn make_autoinc(&mut self, name: &str) {
-        self.constraints
-            .retain(|c| !c.to_ascii_uppercase().starts_with("PRIMARY KEY"));
+        self.primary.clear();
         self.autoinc = Some(name.to_string());
     }
 
     /// The AUTO_INCREMENT column is now a plain primary-key column.
     pub(crate) fn drop_autoinc(&mut self, name: &str) {
-        self.constraints
-            .insert(0, format!("PRIMARY KEY ({})", quote_str(name)));
+        self.primary = vec![name.to_string()];
         self.autoinc = None;
+    }
+
+    /// The PRIMARY KEY's columns by definition name, the inline AUTO_INCREMENT one too.
+    pub(crate) fn primary_key(&self) -> Vec<String> {
+        match self.columns.iter().find(|c| is_autoinc_sql(&c.sql)) {
+            Some(c) => vec![c.name.clone()],
+            None => self.primary.clone(),
+        }
+    }
+
+    /// `DROP PRIMARY KEY`: the table is then keyed by its invisible key. The inline
+    /// AUTO_INCREMENT key cannot go (MariaDB's 1075: the auto column must be a key).
+    pub(crate) fn drop_primary_key(&mut self) -> Result<(), SqlError> {
+        if self.columns.iter().any(|c| is_autoinc_sql(&c.sql)) {
+            return Err(SqlError::AutoColumnNotKey);
+        }
+        if self.primary.is_empty() {
+            return Err(SqlError::NoSuchIndex("PRIMARY".into()));
+        }
+        self.primary.clear();
+        Ok(())
+    }
+
+    /// `ADD PRIMARY KEY (cols)`: its columns become NOT NULL (and a single integer one is
+    /// kept from being SQLite's rowid alias).
+    pub(crate) fn add_primary_key(&mut self, columns: &[String]) -> Result<(), SqlError> {
+        if !self.primary_key().is_empty() {
+            return Err(SqlError::MultiplePrimaryKey);
+        }
+        let mut names = Vec::new();
+        for name in columns {
+            let at = self
+                .position(name)
+                .ok_or_else(|| SqlError::KeyColumnMissing(name.clone()))?;
+            let c = &mut self.columns[at];
+            c.sql = with_not_null(&c.sql, &c.name, columns.len() == 1);
+            names.push(c.name.clone());
+        }
+        self.primary = names;
+        Ok(())
     }
 
     /// The SQLite statements of the rebuild, the table ending up named `target`.
@@ -299,6 +363,16 @@ impl Rebuild {
         let new_name = format!("{}{REBUILD_SUFFIX}", self.table.sqlite_name());
         let new = quote_str(&new_name);
         let mut body: Vec<&str> = self.columns.iter().map(|c| c.sql.as_str()).collect();
+        let primary = match &self.primary_sql {
+            Some((columns, sql)) if columns == &self.primary => sql.clone(),
+            _ => {
+                let quoted: Vec<String> = self.primary.iter().map(|c| quote_str(c)).collect();
+                format!("PRIMARY KEY ({})", quoted.join(", "))
+            }
+        };
+        if !self.primary.is_empty() {
+            body.push(&primary);
+        }
         body.extend(self.constraints.iter().map(String::as_str));
         let mut out = vec![format!("CREATE TABLE {new} ({})", body.join(", "))];
 
@@ -523,6 +597,26 @@ pub(crate) fn with_default(sql: &str, default: Option<&str>) -> String {
         let at = next_clause(&out);
         out.insert_str(at, &format!(" DEFAULT {d}"));
     }
+    out
+}
+
+/// A column definition made NOT NULL; a lone primary-key column declared exactly `INTEGER`
+/// becomes `INT`, which SQLite does not take for its rowid (see `create_table`).
+fn with_not_null(sql: &str, name: &str, lone_key: bool) -> String {
+    let mut out = sql.to_string();
+    let integer = format!("{} INTEGER", quote_str(name));
+    if lone_key && (out == integer || out.starts_with(&format!("{integer} "))) {
+        out.replace_range(integer.len() - "INTEGER".len()..integer.len(), "INT");
+    }
+    if find_clause(&out, "NOT").is_some() {
+        return out;
+    }
+    let at = ["DEFAULT", "COLLATE", "CONSTRAINT", "CHECK"]
+        .iter()
+        .filter_map(|k| find_clause(&out, k))
+        .min()
+        .unwrap_or(out.len());
+    out.insert_str(at, " NOT NULL");
     out
 }
 

@@ -53,6 +53,8 @@ pub(crate) fn show(p: &mut Parser<'_>, env: &dyn Env) -> Res<Stmt> {
         Show::Index { table }
     } else if p.eat_words(&["CREATE", "TABLE"]) {
         Show::CreateTable(resolve(env, &p.parse_object_name(false)?)?)
+    } else if p.eat_words(&["CREATE", "VIEW"]) {
+        Show::CreateView(resolve(env, &p.parse_object_name(false)?)?)
     } else if p.eat_words(&["CREATE", "DATABASE"]) || p.eat_words(&["CREATE", "SCHEMA"]) {
         p.eat_words(&["IF", "NOT", "EXISTS"]);
         Show::CreateDatabase(p.parse_identifier()?.value)

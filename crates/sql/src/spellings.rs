@@ -20,6 +20,9 @@
 //!   default).
 //! * Table lists in parentheses in a FROM clause: `JOIN (t2, t3) ON` → `JOIN (t2 CROSS JOIN
 //!   t3) ON`, and a lone table `(t1 a)` loses its parentheses.
+//! * `INSERT ... SELECT ... ON DUPLICATE KEY UPDATE`: a SELECT without FROM goes in
+//!   parentheses (sqlparser would read `SELECT 1 ON` as an alias `ON`), and `VALUES(t.col)` in the
+//!   assignments loses its qualifier (it names the inserted table's column either way).
 
 use sqlparser::tokenizer::{Token, TokenWithSpan};
 
@@ -35,6 +38,9 @@ pub(crate) fn respell(tokens: &mut Tokens) {
     if ddl {
         rename_to(tokens);
         column_attributes(tokens);
+    }
+    if word_at(tokens, 0, "INSERT") || word_at(tokens, 0, "REPLACE") {
+        upsert_from_select(tokens);
     }
     odbc_outer_join(tokens);
     select_modifiers(tokens);
@@ -224,6 +230,54 @@ fn sounds_like(tokens: &mut Tokens, i: usize) -> usize {
     let len = out.len();
     tokens.splice(start..end, out);
     start + len
+}
+
+/// `INSERT ... SELECT ... ON DUPLICATE KEY UPDATE ... VALUES(t.a)` (see the module doc).
+fn upsert_from_select(tokens: &mut Tokens) {
+    let mut depth = 0;
+    let (mut source, mut on, mut from) = (None, None, false);
+    for (i, t) in tokens.iter().enumerate() {
+        match t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            _ if depth != 0 => {}
+            _ if source.is_none() && (is_word(&t.token, "SELECT") || is_word(&t.token, "WITH")) => {
+                source = Some(i)
+            }
+            _ if is_word(&t.token, "FROM") => from = true,
+            _ if is_word(&t.token, "ON") && word_at(tokens, i + 1, "DUPLICATE") => {
+                on = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let Some(on) = on else { return };
+    let mut i = on;
+    while i + 5 < tokens.len() {
+        // VALUES ( t . a )  →  VALUES ( a )
+        let qualified = word_at(tokens, i, "VALUES")
+            && tokens[i + 1].token == Token::LParen
+            && matches!(tokens[i + 2].token, Token::Word(_))
+            && tokens[i + 3].token == Token::Period;
+        if qualified {
+            let close = closing(tokens, i + 1);
+            let last = close - 1;
+            if matches!(tokens[last].token, Token::Word(_)) && last > i + 2 {
+                tokens.drain(i + 2..last);
+            }
+        }
+        i += 1;
+    }
+    // only a SELECT without FROM reads its last item as aliased `ON`
+    if let Some(source) = source.filter(|_| !from) {
+        let (open, close) = (
+            token(Token::LParen, &tokens[source]),
+            token(Token::RParen, &tokens[on]),
+        );
+        tokens.insert(on, close);
+        tokens.insert(source, open);
+    }
 }
 
 /// `ALTER TABLE t RENAME t2` → `ALTER TABLE t RENAME TO t2`.
@@ -596,6 +650,18 @@ mod tests {
         assert_eq!(
             respelled("SELECT * FROM (SELECT 1) d, (t1 JOIN t2) WHERE (a, b) = (1, 2)"),
             "SELECT * FROM ( SELECT 1 ) d , ( t1 JOIN t2 ) WHERE ( a , b ) = ( 1 , 2 )"
+        );
+    }
+
+    #[test]
+    fn upsert_from_select() {
+        assert_eq!(
+            respelled("INSERT INTO t (a) SELECT 1 ON DUPLICATE KEY UPDATE a = VALUES(t.a) + 1"),
+            "INSERT INTO t ( a ) ( SELECT 1 ) ON DUPLICATE KEY UPDATE a = VALUES ( a ) + 1"
+        );
+        assert_eq!(
+            respelled("INSERT INTO t VALUES (1) ON DUPLICATE KEY UPDATE a = VALUES(a)"),
+            "INSERT INTO t VALUES ( 1 ) ON DUPLICATE KEY UPDATE a = VALUES ( a )"
         );
     }
 

@@ -247,6 +247,8 @@ pub struct Note {
     pub code: u16,
     /// MySQL's text.
     pub message: String,
+    /// Raised at the Warning level rather than as a Note.
+    pub warning: bool,
 }
 
 impl Stmt {
@@ -464,6 +466,8 @@ pub enum Show {
     },
     /// `SHOW CREATE TABLE t`.
     CreateTable(TableName),
+    /// `SHOW CREATE VIEW v`.
+    CreateView(TableName),
     /// `SHOW CREATE DATABASE db`.
     CreateDatabase(String),
     /// `SHOW [GLOBAL|SESSION] VARIABLES`.

@@ -522,12 +522,12 @@ fn alter_table_rebuilds() {
 fn alter_table_refusals() {
     let u = |w: &str| SqlError::Unsupported(format!("ALTER TABLE ... {w}"));
     assert_eq!(
-        err("ALTER TABLE t DROP PRIMARY KEY"),
-        SqlError::NoPrimaryKey("app.t".into())
+        err("ALTER TABLE t ADD PRIMARY KEY (a)"),
+        SqlError::MultiplePrimaryKey
     );
     assert_eq!(
-        err("ALTER TABLE t ADD PRIMARY KEY (a)"),
-        u("ADD PRIMARY KEY")
+        err("ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (nope)"),
+        SqlError::KeyColumnMissing("nope".into())
     );
     assert_eq!(
         err("ALTER TABLE t ADD CONSTRAINT f FOREIGN KEY (a) REFERENCES p (id)"),
@@ -553,6 +553,17 @@ fn alter_table_refusals() {
         err("ALTER TABLE t ADD FULLTEXT INDEX f (b)"),
         SqlError::Unsupported("FULLTEXT indexes".into())
     );
+}
+
+#[test]
+fn primary_key_changes_rebuild() {
+    let created = stmts("ALTER TABLE t DROP PRIMARY KEY, ADD PRIMARY KEY (a)");
+    assert!(
+        created[0].contains(r#""a" INT NOT NULL"#) && created[0].ends_with(r#"PRIMARY KEY ("a"))"#),
+        "{created:?}"
+    );
+    let dropped = stmts("ALTER TABLE t DROP PRIMARY KEY");
+    assert!(!dropped[0].contains("PRIMARY KEY"), "{dropped:?}");
 }
 
 #[test]
@@ -666,18 +677,24 @@ fn views() {
     assert_eq!(
         schema("CREATE VIEW v AS SELECT a, b FROM t WHERE a > 1"),
         (
-            vec![
-                r#"CREATE VIEW "app.v" AS SELECT "a", "b" FROM "app.t" AS "t" WHERE "a" > 1"#
-                    .to_string()
-            ],
+            vec![concat!(
+                r#"CREATE VIEW "app.v" /*tutti_view UNDEFINED"#,
+                "\u{1f}`root`@`localhost`\u{1f}DEFINER\u{1f}\u{1f}utf8mb4\u{1f}utf8mb4_general_ci\u{1f}",
+                r#"SELECT a AS `a`, b AS `b` FROM t WHERE a > 1*/ AS SELECT "a", "b" FROM "app.t" AS "t" WHERE "a" > 1"#
+            )
+            .to_string()],
             vec![app("v")]
         )
     );
     assert_eq!(
-        stmts("CREATE OR REPLACE ALGORITHM=MERGE DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW other.v (x) AS SELECT COUNT(*) FROM t"),
+        stmts("CREATE OR REPLACE ALGORITHM=TEMPTABLE DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW other.v (x) AS SELECT COUNT(*) FROM t"),
         [
             r#"DROP VIEW IF EXISTS "other.v""#,
-            r#"CREATE VIEW "other.v" ("x") AS SELECT COUNT(*) AS "COUNT(*)" FROM "app.t" AS "t""#
+            concat!(
+                r#"CREATE VIEW "other.v" /*tutti_view TEMPTABLE"#,
+                "\u{1f}`root`@`localhost`\u{1f}DEFINER\u{1f}x\u{1f}utf8mb4\u{1f}utf8mb4_general_ci\u{1f}",
+                r#"SELECT COUNT(*) AS `COUNT(*)` FROM t*/ ("x") AS SELECT COUNT(*) AS "COUNT(*)" FROM "app.t" AS "t""#
+            )
         ]
     );
     assert_eq!(
