@@ -84,23 +84,6 @@ pub(crate) fn evaluate(s: &Session, v: SetValue) -> Result<Option<Value>, ExecEr
     })
 }
 
-/// A character set's default collation, as MariaDB names it.
-fn default_collation(charset: &str) -> String {
-    let cs = charset.to_ascii_lowercase();
-    let suffix = match cs.as_str() {
-        "binary" => return cs,
-        "latin1" | "swe7" | "dec8" => "swedish_ci",
-        "big5" | "gbk" | "gb2312" => "chinese_ci",
-        "sjis" | "ujis" | "cp932" | "eucjpms" => "japanese_ci",
-        "euckr" => "korean_ci",
-        "tis620" => "thai_ci",
-        "hp8" => "english_ci",
-        "utf8" => return "utf8mb3_general_ci".into(),
-        _ => "general_ci",
-    };
-    format!("{cs}_{suffix}")
-}
-
 fn set_system(
     s: &mut Session,
     global: bool,
@@ -129,7 +112,7 @@ fn set_system(
     }
     // the connection's collation follows its character set
     if let ("character_set_connection", Some(Value::Text(cs))) = (name.as_str(), &value) {
-        let collation = Value::Text(default_collation(cs));
+        let collation = Value::Text(tutti_sql::default_collation(cs));
         set_system(s, global, "collation_connection", Some(collation))?;
     }
     let d = vars::def(vars::canonical(&name))

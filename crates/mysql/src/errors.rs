@@ -37,6 +37,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::AutoColumnNotKey => ER_WRONG_AUTO_KEY,
             SqlError::WrongObject { .. } => ER_WRONG_OBJECT,
             SqlError::KeyColumnMissing(_) => ER_KEY_COLUMN_DOES_NOT_EXITS,
+            SqlError::InvalidCharacterString(..) => ER_INVALID_CHARACTER_STRING,
             SqlError::RowArgument(_) => ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION,
             SqlError::DuplicateKeyName(_) => ER_DUP_KEYNAME,
             SqlError::NonUpdatableTable { .. } => ER_NON_UPDATABLE_TABLE,

@@ -391,13 +391,17 @@ fn upsert(
     }))
 }
 
-/// Rewrites references to the inserted row (`VALUES(c)`, `alias.c`, column alias `x`) to
+/// Rewrites references to the inserted row (`VALUES(c)` or `VALUE(c)`, `alias.c`, column alias `x`) to
 /// `excluded."c"`, everywhere in an expression.
 fn excluded_refs(e: &mut Expr, row_alias: Option<&str>, col_aliases: &[String], columns: &[Ident]) {
     use sqlparser::ast::visit_expressions_mut;
     let _ = visit_expressions_mut(e, |e| {
         let replacement = match e {
-            Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("VALUES") => {
+            Expr::Function(f)
+                if ["VALUES", "VALUE"]
+                    .iter()
+                    .any(|n| f.name.to_string().eq_ignore_ascii_case(n)) =>
+            {
                 match &f.args {
                     sqlparser::ast::FunctionArguments::List(l) if l.args.len() == 1 => {
                         match &l.args[0] {

@@ -82,6 +82,10 @@ pub enum SqlError {
     /// Two PRIMARY KEYs in one table (MySQL 1068).
     #[error("Multiple primary key defined")]
     MultiplePrimaryKey,
+    /// A literal's bytes are no text in its introducer's character set (MySQL 1300), as
+    /// `(charset, hex of the first bad bytes)`.
+    #[error("Invalid {0} character string: '{1}'")]
+    InvalidCharacterString(String, String),
     /// A key names a column the table lacks (MySQL 1072); also MariaDB's answer to
     /// dropping a column of a multi-column primary key.
     #[error("Key column '{0}' doesn't exist in table")]

@@ -201,7 +201,7 @@ impl ExprCtx<'_> {
                 *collation = sqlite_collation(&collation.to_string());
                 None
             }
-            Expr::Prefixed { prefix, value } => introduced(&prefix.value, value),
+            Expr::Prefixed { prefix, value } => introduced(&prefix.value, value)?,
             Expr::TypedString(t) => Some(typed_literal(t)),
             Expr::Extract { field, expr, .. } => Some(dates::extract(field, take_box(expr))?),
             Expr::Position { expr, r#in } => {
@@ -414,6 +414,9 @@ impl ExprCtx<'_> {
             "current_time" => Some("CURTIME"),
             // INSERT is a keyword in SQLite; tutti registers MySQL's INSERT() under this name.
             "insert" => Some("tutti_insert"),
+            // Oracle's names MariaDB also takes.
+            "nvl" => Some("IFNULL"),
+            "lengthb" => Some("LENGTH"),
             _ => None,
         };
         if let Some(new) = rename {
@@ -466,6 +469,8 @@ impl ExprCtx<'_> {
             // SQLite has no ISNULL() and wants two arguments to COALESCE.
             "isnull" => Ok(only_argument(f).map(|a| Expr::IsNull(Box::new(nested(a))))),
             "coalesce" => Ok(only_argument(f).map(nested)),
+            "nvl2" => Ok(nvl2(f)),
+            "name_const" => name_const(f).map(Some),
             "row" => Ok(row_constructor(f)),
             "tutti_default" => column_default(f, &self.scopes).map(Some),
             _ => Ok(None),
@@ -584,6 +589,52 @@ fn only_argument(f: &mut Function) -> Option<Expr> {
         [FunctionArg::Unnamed(FunctionArgExpr::Expr(e))] if l.clauses.is_empty() => Some(take(e)),
         _ => None,
     }
+}
+
+/// `NVL2(x, a, b)`: `a` when x is not NULL, else `b`.
+fn nvl2(f: &mut Function) -> Option<Expr> {
+    let FunctionArguments::List(l) = &mut f.args else {
+        return None;
+    };
+    let [FunctionArg::Unnamed(FunctionArgExpr::Expr(x)), FunctionArg::Unnamed(FunctionArgExpr::Expr(a)), FunctionArg::Unnamed(FunctionArgExpr::Expr(b))] =
+        l.args.as_mut_slice()
+    else {
+        return None;
+    };
+    Some(Expr::Case {
+        case_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        end_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        operand: None,
+        conditions: vec![sqlparser::ast::CaseWhen {
+            condition: Expr::IsNotNull(Box::new(nested(take(x)))),
+            result: take(a),
+        }],
+        else_result: Some(Box::new(take(b))),
+    })
+}
+
+/// `NAME_CONST(name, value)`: the value (the result column is named by `item_names`). Both
+/// must be constants, as in MariaDB (1210 otherwise).
+fn name_const(f: &mut Function) -> Result<Expr, SqlError> {
+    let incorrect = || SqlError::WrongArguments("Incorrect arguments to NAME_CONST".into());
+    let FunctionArguments::List(l) = &mut f.args else {
+        return Err(incorrect());
+    };
+    let [FunctionArg::Unnamed(FunctionArgExpr::Expr(name)), FunctionArg::Unnamed(FunctionArgExpr::Expr(value))] =
+        l.args.as_mut_slice()
+    else {
+        return Err(incorrect());
+    };
+    let constant = |e: &Expr| match e {
+        Expr::Value(_) | Expr::TypedString { .. } => true,
+        Expr::UnaryOp { expr, .. } => matches!(expr.as_ref(), Expr::Value(_)),
+        Expr::Cast { expr, .. } => matches!(expr.as_ref(), Expr::Value(_)),
+        _ => false,
+    };
+    if !matches!(name, Expr::Value(_)) || !constant(value) {
+        return Err(incorrect());
+    }
+    Ok(take(value))
 }
 
 /// Moves an expression out, leaving NULL behind.

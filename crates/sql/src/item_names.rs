@@ -160,7 +160,26 @@ pub(crate) fn column_name(e: &Expr, text: Option<&str>) -> String {
             },
             _ => typed(),
         },
+        Expr::Function(f) => name_const(f).unwrap_or_else(typed),
         _ => typed(),
+    }
+}
+
+/// `NAME_CONST('name', value)` is named `name`.
+fn name_const(f: &sqlparser::ast::Function) -> Option<String> {
+    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
+    if !f.name.to_string().eq_ignore_ascii_case("name_const") {
+        return None;
+    }
+    let FunctionArguments::List(l) = &f.args else {
+        return None;
+    };
+    match l.args.first() {
+        Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(Expr::Value(v)))) => match &v.value {
+            SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => Some(s.clone()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -17,7 +17,7 @@
 use sqlparser::ast::{DataType, Expr, Value as SqlValue};
 
 use crate::ast_build::{cast, null, number, string};
-use crate::Value;
+use crate::{SqlError, Value};
 
 /// Upper-case hex digits of `bytes`.
 fn hex(bytes: &[u8]) -> String {
@@ -80,28 +80,68 @@ fn bits_to_bytes(bits: &str) -> Option<Vec<u8>> {
 
 /// A charset introducer `_cs'literal'`: `_binary` makes a blob, others are dropped. Before a
 /// hex literal (`_utf8mb4 0xD0B1`) the bytes are the text in that character set: UTF-8 ones
-/// are read (None when the bytes are no UTF-8), others are refused (None).
-pub(crate) fn introduced(prefix: &str, value: &Expr) -> Option<Expr> {
-    let binary = prefix.eq_ignore_ascii_case("_binary");
-    let Expr::Value(v) = value else { return None };
-    match &v.value {
-        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => Some(if binary {
-            binary_string(s.as_bytes())
-        } else {
-            text(s)
-        }),
+/// are read (MySQL's 1300 when they are no UTF-8), latin1 ones decoded (MariaDB's latin1 is
+/// cp1252), others are refused.
+pub(crate) fn introduced(prefix: &str, value: &Expr) -> Result<Option<Expr>, SqlError> {
+    let charset = prefix.trim_start_matches('_').to_ascii_lowercase();
+    let Expr::Value(v) = value else {
+        return Ok(None);
+    };
+    Ok(match &v.value {
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
+            Some(if charset == "binary" {
+                binary_string(s.as_bytes())
+            } else {
+                text(s)
+            })
+        }
         SqlValue::HexStringLiteral(h) => {
-            let bytes = hex_bytes(h)?;
-            if binary {
-                return Some(binary_string(&bytes));
-            }
-            let utf8 = ["_utf8", "_utf8mb3", "_utf8mb4"]
-                .iter()
-                .any(|c| prefix.eq_ignore_ascii_case(c));
-            utf8.then(|| String::from_utf8(bytes).ok().map(|t| text(&t)))
-                .flatten()
+            let Some(bytes) = hex_bytes(h) else {
+                return Ok(None);
+            };
+            Some(match charset.as_str() {
+                "binary" => binary_string(&bytes),
+                "utf8" | "utf8mb3" | "utf8mb4" => text(&utf8_text(bytes, &charset)?),
+                "latin1" => text(&bytes.iter().map(|b| cp1252(*b)).collect::<String>()),
+                _ => {
+                    return Err(SqlError::Unsupported(format!(
+                        "a hex literal in character set {charset}"
+                    )))
+                }
+            })
         }
         _ => None,
+    })
+}
+
+/// The text of UTF-8 bytes; MySQL's 1300 names the (at most 3) bytes from the first bad one.
+fn utf8_text(bytes: Vec<u8>, charset: &str) -> Result<String, SqlError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.into_bytes();
+        let bad = &bytes[at..bytes.len().min(at + 3)];
+        let name = if charset == "utf8" {
+            "utf8mb3"
+        } else {
+            charset
+        };
+        SqlError::InvalidCharacterString(name.to_string(), hex(bad))
+    })
+}
+
+/// A latin1 byte's character: ISO 8859-1 with Windows-1252's characters at 0x80-0x9F (the
+/// five it leaves undefined stay C1 controls), as MariaDB's latin1.
+fn cp1252(b: u8) -> char {
+    const HIGH: [char; 32] = [
+        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}',
+        '\u{2021}', '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}',
+        '\u{8F}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}',
+        '\u{2014}', '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}',
+        '\u{178}',
+    ];
+    match b {
+        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
+        _ => char::from(b),
     }
 }
 

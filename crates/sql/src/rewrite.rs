@@ -307,8 +307,10 @@ impl<'a> Rewriter<'a> {
     fn pre_select(&mut self, s: &mut Select) -> Result<(), SqlError> {
         s.select_modifiers = None;
         s.optimizer_hints.clear();
-        if s.into.is_some() {
-            return Err(SqlError::Unsupported("SELECT ... INTO".into()));
+        if let Some(into) = &s.into {
+            // INTO inside a subquery, a view or a parenthesized UNION member: MariaDB's
+            // grammar has no place for it.
+            return Err(SqlError::syntax_near(&into.to_string(), 1));
         }
         match &s.group_by {
             sqlparser::ast::GroupByExpr::Expressions(_, modifiers) if !modifiers.is_empty() => {
@@ -601,6 +603,14 @@ impl VisitorMut for Rewriter<'_> {
             ));
         }
         pre_rewrite(e, &self.ex.scopes);
+        match crate::derivation::constant(e, &self.ex.scopes, self.ex.env) {
+            Ok(Some(c)) => {
+                *e = c;
+                self.ex.volatile = true;
+            }
+            Ok(None) => {}
+            Err(err) => return ControlFlow::Break(err),
+        }
         ControlFlow::Continue(())
     }
 

@@ -34,6 +34,7 @@ pub(crate) fn take_into(tokens: &mut Vec<TokenWithSpan>) -> Result<Option<Into>,
     let mut depth = 0i32;
     let mut at = None;
     let mut deprecated_place = false;
+    let mut after_set_operator = false;
     for (i, t) in tokens.iter().enumerate() {
         match &t.token {
             Token::LParen => depth += 1,
@@ -43,7 +44,8 @@ pub(crate) fn take_into(tokens: &mut Vec<TokenWithSpan>) -> Result<Option<Into>,
                 break;
             }
             tok if depth == 0 && (is_word(tok, "FROM") || set_operator(tok)) => {
-                deprecated_place = true
+                deprecated_place = true;
+                after_set_operator |= set_operator(tok);
             }
             _ => {}
         }
@@ -88,15 +90,23 @@ pub(crate) fn take_into(tokens: &mut Vec<TokenWithSpan>) -> Result<Option<Into>,
         }
         i += 1;
     }
+    let near = |j: usize| {
+        let near: Vec<String> = tokens[j..].iter().map(|t| t.token.to_string()).collect();
+        SqlError::syntax_near(&near.join(" "), 1)
+    };
+    // After a UNION the clause ends the statement (only a locking clause may follow).
+    let ends = |t: &Token| {
+        matches!(t, Token::SemiColon | Token::EOF) || is_word(t, "FOR") || is_word(t, "LOCK")
+    };
+    if after_set_operator && tokens.get(i).is_some_and(|t| !ends(&t.token)) {
+        return Err(near(i));
+    }
     let mut depth = 0i32;
     for (j, t) in tokens.iter().enumerate().skip(i) {
         match &t.token {
             Token::LParen => depth += 1,
             Token::RParen => depth -= 1,
-            tok if depth == 0 && set_operator(tok) => {
-                let near: Vec<String> = tokens[j..].iter().map(|t| t.token.to_string()).collect();
-                return Err(SqlError::syntax_near(&near.join(" "), 1));
-            }
+            tok if depth == 0 && set_operator(tok) => return Err(near(j)),
             _ => {}
         }
     }

@@ -72,6 +72,45 @@ pub(crate) fn guard_scalar(e: &mut Expr) {
     ))));
 }
 
+/// `cmp`, a comparison with the row subquery `q` (several columns), failing with 1242
+/// when `q` returns more than one row (SQLite would compare with its first):
+/// `CASE WHEN (SELECT count(*) FROM (SELECT * FROM (q) LIMIT 2)) > 1 THEN
+/// tutti_subquery_rows() ELSE cmp END`.
+pub(crate) fn guard_row(cmp: Expr, q: &Query) -> Expr {
+    if at_most_one_row(q) {
+        return cmp;
+    }
+    let mut first_two = query(SetExpr::Select(Box::new(select(
+        vec![SelectItem::Wildcard(Default::default())],
+        vec![derived(q.clone())],
+        None,
+    ))));
+    first_two.limit_clause = Some(LimitClause::LimitOffset {
+        limit: Some(number("2")),
+        offset: None,
+        limit_by: vec![],
+    });
+    let rows = query(SetExpr::Select(Box::new(select(
+        vec![SelectItem::UnnamedExpr(func("count", vec![number("1")]))],
+        vec![derived(first_two)],
+        None,
+    ))));
+    Expr::Case {
+        case_token: AttachedToken::empty(),
+        end_token: AttachedToken::empty(),
+        operand: None,
+        conditions: vec![CaseWhen {
+            condition: crate::ast_build::binop(
+                Expr::Subquery(Box::new(rows)),
+                sqlparser::ast::BinaryOperator::Gt,
+                number("1"),
+            ),
+            result: func(TOO_MANY_ROWS_FN, vec![]),
+        }],
+        else_result: Some(Box::new(cmp)),
+    }
+}
+
 /// A SELECT without FROM, of aggregates only without GROUP BY, or with `LIMIT 0|1`.
 fn at_most_one_row(q: &Query) -> bool {
     if let Some(LimitClause::LimitOffset {

@@ -23,7 +23,7 @@
 
 use sqlparser::ast::{
     BinaryOperator, DataType, ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, Ident, ObjectName, UnaryOperator, Value as SqlValue,
+    FunctionArguments, Ident, ObjectName, SelectItem, SetExpr, UnaryOperator, Value as SqlValue,
 };
 
 use crate::ast_build::{binop, cast, func, nested, number, string};
@@ -496,6 +496,9 @@ fn comparison(
     if let (Expr::Tuple(ls), Expr::Tuple(rs)) = (unnested(l), unnested(r)) {
         return row_comparison(ls, op, rs, scopes);
     }
+    if row_subquery(l) || row_subquery(r) {
+        return Some(row_subquery_comparison(l, op, r, scopes));
+    }
     if let Some(e) = temporal_comparison(l, op, r, scopes) {
         return Some(e);
     }
@@ -595,15 +598,23 @@ pub(crate) fn enum_as_number(e: &mut Expr, scopes: &Scopes) {
     }
 }
 
+/// The table and column a column reference names.
+pub(crate) fn owned_column_of<'a>(
+    e: &Expr,
+    scopes: &'a Scopes,
+) -> Option<(&'a TableInfo, &'a crate::ColumnInfo)> {
+    match e {
+        Expr::Identifier(i) => owned_column(scopes, None, &i.value),
+        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
+            owned_column(scopes, Some(&ids[0].value), &ids[1].value)
+        }
+        _ => None,
+    }
+}
+
 /// `tutti_enum_index(e, members...)` of an ENUM column `e`; None for other expressions.
 pub(crate) fn enum_index(e: &Expr, scopes: &Scopes) -> Option<Expr> {
-    let (table, column) = match e {
-        Expr::Identifier(i) => owned_column(scopes, None, &i.value)?,
-        Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
-            owned_column(scopes, Some(&ids[0].value), &ids[1].value)?
-        }
-        _ => return None,
-    };
+    let (table, column) = owned_column_of(e, scopes)?;
     if !column.decl_type.to_ascii_uppercase().starts_with("ENUM") {
         return None;
     }
@@ -842,6 +853,66 @@ fn row_comparison(ls: &[Expr], op: &BinaryOperator, rs: &[Expr], scopes: &Scopes
         op.clone(),
         Expr::Tuple(rs.to_vec()),
     ))
+}
+
+/// A subquery of several columns (or `*`), compared as a row.
+fn row_subquery(e: &Expr) -> bool {
+    let Expr::Subquery(q) = unnested(e) else {
+        return false;
+    };
+    let mut body = q.body.as_ref();
+    while let SetExpr::SetOperation { left, .. } = body {
+        body = left.as_ref();
+    }
+    match body {
+        SetExpr::Select(s) => {
+            s.projection.len() != 1
+                || matches!(
+                    s.projection[0],
+                    SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+                )
+        }
+        _ => false,
+    }
+}
+
+/// `(a, b) op (SELECT c, d ...)`: a row constructor's string elements get the default
+/// collation, as in `row_comparison`, and it goes to the left (SQLite takes each pair's
+/// collation from its left element). Two subqueries compare as they are. A subquery of
+/// more than one row fails with 1242, as in MariaDB.
+fn row_subquery_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Expr {
+    let collated = |items: &[Expr]| {
+        let items = items
+            .iter()
+            .map(|e| match type_of(e, scopes) {
+                NumType::Str | NumType::Other if !collation_decided(e) => general_ci(e.clone()),
+                _ => e.clone(),
+            })
+            .collect();
+        Expr::Tuple(items)
+    };
+    let cmp = match (unnested(l), unnested(r)) {
+        (Expr::Tuple(ls), _) => binop(collated(ls), op.clone(), r.clone()),
+        (_, Expr::Tuple(rs)) => binop(collated(rs), mirrored(op), l.clone()),
+        _ => binop(l.clone(), op.clone(), r.clone()),
+    };
+    [l, r]
+        .into_iter()
+        .fold(cmp, |cmp, side| match unnested(side) {
+            Expr::Subquery(q) => crate::subquery::guard_row(cmp, q),
+            _ => cmp,
+        })
+}
+
+/// The operator of `r op' l` that means `l op r`.
+fn mirrored(op: &BinaryOperator) -> BinaryOperator {
+    match op {
+        BinaryOperator::Lt => BinaryOperator::Gt,
+        BinaryOperator::LtEq => BinaryOperator::GtEq,
+        BinaryOperator::Gt => BinaryOperator::Lt,
+        BinaryOperator::GtEq => BinaryOperator::LtEq,
+        other => other.clone(),
+    }
 }
 
 /// A column or an explicit `COLLATE` decides a comparison's collation (SQLite applies it).

@@ -191,10 +191,18 @@ fn modifiers_locks_and_dual() {
         Ok(Stmt::SelectInto { query, vars, .. }) if query.sql == r#"SELECT "a" FROM "app.t" AS "t""#
             && vars == ["v"]
     ));
-    assert_eq!(
-        err("SELECT * FROM (SELECT a INTO @v FROM t) x"),
-        SqlError::Unsupported("SELECT ... INTO".into())
-    );
+    // INTO inside a subquery, or before the end of a UNION: MariaDB's 1064.
+    for sql in [
+        "SELECT * FROM (SELECT a INTO @v FROM t) x",
+        "SELECT a FROM t UNION SELECT a INTO @v FROM t",
+        "(SELECT 1 INTO @v) UNION (SELECT 1)",
+    ] {
+        assert!(matches!(err(sql), SqlError::Syntax(_)), "{sql}");
+    }
+    assert!(matches!(
+        one("SELECT a FROM t UNION SELECT a FROM t INTO @v"),
+        Ok(Stmt::SelectInto { .. })
+    ));
     assert_eq!(
         s("SELECT a FROM t GROUP BY a WITH ROLLUP"),
         r#"SELECT "a" AS "a" FROM (SELECT "a" AS "a", 0 AS "tutti_r0", "a" AS "tutti_s0" FROM "app.t" AS "t" GROUP BY "a" UNION ALL SELECT NULL AS "a", 1 AS "tutti_r0", NULL AS "tutti_s0" FROM "app.t" AS "t" GROUP BY NULL) AS "tutti_rollup" ORDER BY "tutti_r0", "tutti_s0""#

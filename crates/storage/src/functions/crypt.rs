@@ -1,5 +1,6 @@
-//! MariaDB's `ENCODE(str, key)` and `DECODE(crypt, key)`: the old reversible cipher
-//! (`SQL_CRYPT`). The key is hashed as the pre-4.1 password hash (spaces and tabs skipped)
+//! MariaDB's password hashes, `PASSWORD(str)` (`*` and the hex of SHA1(SHA1(str))) and
+//! `OLD_PASSWORD(str)` (the pre-4.1 hash), and `ENCODE(str, key)` / `DECODE(crypt, key)`:
+//! the old reversible cipher (`SQL_CRYPT`). The key is hashed as the pre-4.1 password hash (spaces and tabs skipped)
 //! into the seeds of MariaDB's small random generator, which shuffles a 256-byte
 //! substitution table and then yields a running XOR shift per byte. Reproduced exactly, so
 //! that data encoded by MariaDB decodes here and the other way round.
@@ -98,7 +99,38 @@ impl SqlCrypt {
     }
 }
 
+/// `PASSWORD(s)`: the 4.1 hash, `*` and 40 upper-case hex digits; empty for an empty
+/// string and for NULL, as in MariaDB.
+fn password(s: &[u8]) -> String {
+    use sha1::{Digest, Sha1};
+    if s.is_empty() {
+        return String::new();
+    }
+    let twice = Sha1::digest(Sha1::digest(s));
+    std::iter::once("*".to_string())
+        .chain(twice.iter().map(|b| format!("{b:02X}")))
+        .collect()
+}
+
+/// `OLD_PASSWORD(s)`: the pre-4.1 hash, its two seeds as 16 hex digits.
+fn old_password(s: &[u8]) -> String {
+    if s.is_empty() {
+        return String::new();
+    }
+    let (a, b) = hash_password(s);
+    format!("{a:08x}{b:08x}")
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
+    c.create_scalar_function("password", 1, PURE, |ctx| {
+        Ok(password(&bytes_of(ctx.get_raw(0))))
+    })?;
+    c.create_scalar_function("old_password", 1, PURE, |ctx| {
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Null => None,
+            v => Some(old_password(&bytes_of(v))),
+        })
+    })?;
     for (name, encoding) in [("encode", true), ("decode", false)] {
         c.create_scalar_function(name, 2, PURE, move |ctx| {
             let (data, key) = match (ctx.get_raw(0), ctx.get_raw(1)) {
@@ -137,6 +169,12 @@ mod tests {
         );
         assert_eq!(hex(SqlCrypt::new(b"").encode(b"abc")), "C45BFA");
         let secret = SqlCrypt::new(b"k").encode(b"some text");
+        assert_eq!(
+            password(b"my_pw"),
+            "*F305E8EC27734F687F2EB6EC03CF0F7AF27C18E1"
+        );
+        assert_eq!(password(b""), "");
+        assert_eq!(old_password(b"abc"), "7cd2b5942be28759");
         assert_eq!(SqlCrypt::new(b"k").decode(&secret), b"some text");
     }
 }

@@ -5,7 +5,9 @@
 //! is NULL, unlike SQLite's), `DATE_FORMAT()`, ... Time is UTC. Non-deterministic functions
 //! are safe in writes because tutti replicates the resulting rows, not the statement.
 
+mod aes;
 mod aggregate;
+mod bit_sets;
 mod bits;
 mod calendar;
 mod clock;
@@ -20,6 +22,7 @@ mod json;
 mod like;
 mod locale;
 mod math;
+mod network;
 mod regex;
 mod settings;
 mod stored;
@@ -62,6 +65,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     string::register(c)?;
     hash::register(c)?;
     crypt::register(c)?;
+    aes::register(c)?;
+    network::register(c)?;
+    bit_sets::register(c)?;
     regex::register(c)?;
     json::register(c)?;
     like::register(c)?;
@@ -94,6 +100,23 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     })?;
     c.create_scalar_function("isnull", 1, PURE, |ctx| {
         Ok(matches!(ctx.get_raw(0), ValueRef::Null))
+    })?;
+    // VALUE(c) outside ON DUPLICATE KEY UPDATE (where the SQL front-end makes it the new
+    // row's column): NULL, as in MariaDB.
+    c.create_scalar_function("value", 1, PURE, |_| Ok(None::<i64>))?;
+    // BENCHMARK(count, expr): 0, or NULL (warning 1411 for a negative count). The
+    // expression is an argument, evaluated once.
+    c.create_scalar_function("benchmark", 2, VOLATILE, |ctx| {
+        Ok(match math::num(ctx, 0).map(math::Num::int) {
+            Some(n) if n < 0 => {
+                warn(
+                    1411,
+                    format!("Incorrect count value: '{n}' for function benchmark"),
+                );
+                None
+            }
+            n => n.map(|_| 0),
+        })
     })?;
     c.create_scalar_function("left", 2, PURE, |ctx| {
         str_n(ctx, |s, n| s.chars().take(n).collect::<String>())

@@ -1,7 +1,7 @@
 //! MySQL's string functions that SQLite lacks or spells differently: `ASCII`, `ORD`,
 //! `SUBSTRING`/`MID`, `SUBSTRING_INDEX`, `FIELD`, `FIND_IN_SET`, `ELT`, `LPAD`/`RPAD`,
 //! `INSERT` (called `tutti_insert`, since INSERT is an SQLite keyword), `INSTR`, `LOCATE`,
-//! `STRCMP`, `LENGTH` (bytes), `BIT_LENGTH`, `FORMAT`, `QUOTE`, `SOUNDEX`, `TO_BASE64`,
+//! `STRCMP`, `LENGTH` (bytes), `CHR`, `BIT_LENGTH`, `FORMAT`, `QUOTE`, `SOUNDEX`, `TO_BASE64`,
 //! `FROM_BASE64`, `UPPER`/`LOWER`; `tutti_cut_bytes(s, n)`, GROUP_CONCAT's result cut to
 //! `group_concat_max_len` bytes (at a character boundary); `tutti_cast_binary(x, n)`, MySQL's `CAST(x AS BINARY(n))`:
 //! the bytes of `x` cut or padded with zero bytes to n.
@@ -361,6 +361,18 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_enum_index", -1, PURE, enum_index)?;
     c.create_scalar_function("tutti_enum_store", -1, PURE, enum_store)?;
     c.create_scalar_function("char", -1, PURE, char_bytes)?;
+    // CHR(n): CHAR(n) in the connection's character set; NULL for NULL.
+    c.create_scalar_function("chr", 1, PURE, |ctx| {
+        if matches!(ctx.get_raw(0), ValueRef::Null) {
+            return Ok(Value::Null);
+        }
+        Ok(match char_bytes(ctx)? {
+            Value::Blob(b) => {
+                String::from_utf8(b).map_or_else(|e| Value::Blob(e.into_bytes()), Value::Text)
+            }
+            other => other,
+        })
+    })?;
     c.create_scalar_function("tutti_cut_bytes", 2, PURE, |ctx| {
         let n = ctx.get::<i64>(1)?.max(0) as usize;
         Ok(match ctx.get_raw(0) {
