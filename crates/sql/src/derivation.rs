@@ -13,13 +13,16 @@
 //! text goes anywhere. What the rules cannot place (a subquery, a column of a derived
 //! table) is refused rather than guessed.
 
+use std::ops::ControlFlow;
+
+use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
+    CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
     Value as SqlValue,
 };
 use sqlparser::tokenizer::{Token, Tokenizer};
 
-use crate::ast_build::{number, string};
+use crate::ast_build::{nested, number, string};
 use crate::typing::{decl_of, Scopes};
 use crate::{Env, SqlError, Value, VarScope};
 
@@ -196,11 +199,34 @@ pub(crate) fn constant(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<Optio
             name.to_ascii_uppercase()
         ))
     })?;
-    Ok(Some(match name.as_str() {
+    let value = match name.as_str() {
         "collation" => string(&d.collation),
         "charset" => string(d.charset()),
         _ => number((d.derivation as u8).to_string()),
+    };
+    // An aggregate stays in the query, which it makes a grouped one (one row, or none).
+    Ok(Some(if has_aggregate(arg) {
+        Expr::Case {
+            case_token: AttachedToken::empty(),
+            end_token: AttachedToken::empty(),
+            operand: None,
+            conditions: vec![CaseWhen {
+                condition: Expr::IsNull(Box::new(nested((*arg).clone()))),
+                result: value.clone(),
+            }],
+            else_result: Some(Box::new(value)),
+        }
+    } else {
+        value
     }))
+}
+
+fn has_aggregate(e: &Expr) -> bool {
+    sqlparser::ast::visit_expressions(e, |e| match e {
+        Expr::Function(f) if crate::having::is_aggregate(f) => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    })
+    .is_break()
 }
 
 fn arguments(f: &Function) -> Vec<&Expr> {

@@ -225,10 +225,15 @@ impl ExprCtx<'_> {
                     Some(TrimWhereField::Trailing) => ("rtrim", "TRAILING"),
                     _ => ("trim", "BOTH"),
                 };
+                let mut trimmed = take_box(expr);
+                if typing::type_of(&trimmed, &self.scopes) == typing::NumType::Double {
+                    // A DOUBLE as MariaDB spells it (`1`, not SQLite's `1.0`).
+                    trimmed = func("concat", vec![trimmed]);
+                }
                 Some(match trim_what.take() {
                     // MySQL removes the whole string, not any of its characters as SQLite
-                    Some(what) => func("tutti_trim", vec![take_box(expr), *what, string(mode)]),
-                    None => func(name, vec![take_box(expr)]),
+                    Some(what) => func("tutti_trim", vec![trimmed, *what, string(mode)]),
+                    None => func(name, vec![trimmed]),
                 })
             }
             Expr::MatchAgainst { .. } => {
@@ -295,10 +300,19 @@ impl ExprCtx<'_> {
             n if STRING_FIRST.contains(&n) => 1,
             _ => 0,
         };
+        // SQLite's own string functions would spell a DOUBLE `1.0`: MariaDB's `1` instead.
+        let sqlite_builtin = matches!(name.as_str(), "ltrim" | "rtrim" | "trim" | "replace");
         for a in l.args.iter_mut().take(string_args) {
             if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
                 if let Some(text) = typing::decimal_literal_text(e) {
                     *e = text;
+                } else if sqlite_builtin
+                    && typing::type_of(e, &self.scopes) == typing::NumType::Double
+                {
+                    *e = func(
+                        "concat",
+                        vec![std::mem::replace(e, crate::ast_build::null())],
+                    );
                 }
             }
         }
@@ -1122,10 +1136,22 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
             .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(sep)));
     }
     let name = match limit {
-        // SQLite's group_concat has no LIMIT: tutti's aggregate keeps the first n values.
-        Some(n) => {
+        // SQLite's group_concat has no LIMIT: tutti's aggregate keeps n values (after the
+        // first `off`, from `LIMIT (off, n)`, see `spellings`).
+        Some(limit) => {
+            let (count, offset) = match limit {
+                Expr::Tuple(mut pair) if pair.len() == 2 => {
+                    let count = pair.pop().expect("two items");
+                    (count, pair.pop())
+                }
+                n => (n, None),
+            };
             list.args
-                .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(n)));
+                .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(count)));
+            if let Some(offset) = offset {
+                list.args
+                    .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(offset)));
+            }
             "tutti_group_concat_limit"
         }
         None => "group_concat",

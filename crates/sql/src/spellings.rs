@@ -20,6 +20,8 @@
 //!   default).
 //! * Table lists in parentheses in a FROM clause: `JOIN (t2, t3) ON` → `JOIN (t2 CROSS JOIN
 //!   t3) ON`, and a lone table `(t1 a)` loses its parentheses.
+//! * `DELETE t1.*, t2.* FROM ...` → `DELETE t1, t2 FROM ...`.
+//! * `GROUP_CONCAT(... LIMIT off, n)` / `LIMIT n OFFSET off` → `LIMIT (off, n)`.
 //! * `INSERT ... SELECT ... ON DUPLICATE KEY UPDATE`: a SELECT without FROM goes in
 //!   parentheses (sqlparser would read `SELECT 1 ON` as an alias `ON`), and `VALUES(t.col)` in the
 //!   assignments loses its qualifier (it names the inserted table's column either way).
@@ -41,6 +43,9 @@ pub(crate) fn respell(tokens: &mut Tokens) {
     }
     if word_at(tokens, 0, "INSERT") || word_at(tokens, 0, "REPLACE") {
         upsert_from_select(tokens);
+    }
+    if word_at(tokens, 0, "DELETE") {
+        delete_targets(tokens);
     }
     odbc_outer_join(tokens);
     select_modifiers(tokens);
@@ -152,9 +157,79 @@ fn respell_at(tokens: &mut Tokens, i: usize) -> usize {
         tok if is_word(tok, "DEFAULT") && paren_next && expects_operand(prev.as_ref()) => {
             tokens[i] = word("tutti_default", t);
         }
+        tok if is_word(tok, "GROUP_CONCAT") && paren_next => group_concat_offset(tokens, i + 1),
         _ => {}
     }
     i + 1
+}
+
+/// `DELETE t1.*, t2.* FROM ...` / `DELETE FROM t1.* USING ...`: the tables of a
+/// multi-table DELETE, written with `.*` → the table names.
+fn delete_targets(tokens: &mut Tokens) {
+    let mut depth = 0;
+    let mut i = 0;
+    while i + 2 < tokens.len() {
+        match tokens[i].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 && word_at(tokens, i, "WHERE") {
+            return;
+        }
+        let target_end = matches!(tok_at(tokens, i + 2), Some(Token::Comma))
+            || word_at(tokens, i + 2, "FROM")
+            || word_at(tokens, i + 2, "USING");
+        if depth == 0
+            && tokens[i].token == Token::Period
+            && tok_at(tokens, i + 1) == Some(&Token::Mul)
+            && i > 0
+            && matches!(tokens[i - 1].token, Token::Word(_))
+            && target_end
+        {
+            tokens.drain(i..i + 2);
+            continue;
+        }
+        i += 1;
+    }
+}
+
+/// `GROUP_CONCAT(... LIMIT off, n)` and `LIMIT n OFFSET off` → `LIMIT (off, n)`, a row
+/// the rewriter reads (sqlparser takes only `LIMIT n` there).
+fn group_concat_offset(tokens: &mut Tokens, open: usize) {
+    let close = closing(tokens, open);
+    let mut depth = 0;
+    let Some(limit) = (open..close).find(|&k| {
+        match tokens[k].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            _ => {}
+        }
+        depth == 1 && word_at(tokens, k, "LIMIT")
+    }) else {
+        return;
+    };
+    let (first, second) = (limit + 1, limit + 3);
+    if second + 1 != close {
+        return;
+    }
+    let (offset, count) = match tok_at(tokens, limit + 2) {
+        Some(Token::Comma) => (first, second),
+        Some(t) if is_word(t, "OFFSET") => (second, first),
+        _ => return,
+    };
+    let (offset, count) = (tokens[offset].clone(), tokens[count].clone());
+    let t = tokens[limit].clone();
+    tokens.splice(
+        first..close,
+        [
+            token(Token::LParen, &t),
+            offset,
+            token(Token::Comma, &t),
+            count,
+            token(Token::RParen, &t),
+        ],
+    );
 }
 
 /// `CHAR(n, ... USING cs)` → `CONVERT(CHAR(n, ...) USING cs)`.
@@ -617,6 +692,14 @@ mod tests {
             "SELECT a IS NOT NULL , b IS NULL"
         );
         assert_eq!(respelled("SELECT !0 * 5"), "SELECT ( NOT 0 ) * 5");
+        assert_eq!(
+            respelled("SELECT GROUP_CONCAT(a LIMIT 1, 2), GROUP_CONCAT(f(a) LIMIT 2 OFFSET 3), GROUP_CONCAT(a LIMIT 2)"),
+            "SELECT GROUP_CONCAT ( a LIMIT ( 1 , 2 ) ) , GROUP_CONCAT ( f ( a ) LIMIT ( 3 , 2 ) ) , GROUP_CONCAT ( a LIMIT 2 )"
+        );
+        assert_eq!(
+            respelled("DELETE t1.*, d.t2.* FROM t1, d.t2 WHERE a IN (SELECT t1.* FROM t1)"),
+            "DELETE t1 , d . t2 FROM t1 , d . t2 WHERE a IN ( SELECT t1 . * FROM t1 )"
+        );
         assert_eq!(respelled("SELECT a != 0"), "SELECT a <> 0");
         assert_eq!(
             respelled("SELECT CHAR(65, 66 USING utf8mb4), CHAR(65)"),

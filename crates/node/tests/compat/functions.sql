@@ -52,3 +52,17 @@ SELECT 1 UNION SELECT 1 INTO @fn_v FROM DUAL;
 (SELECT 1 INTO @fn_v) UNION (SELECT 1);
 SELECT 2 UNION SELECT 2 INTO @fn_v;
 SELECT @fn_v;
+-- Aggregates inside COLLATION() keep the query grouped.
+CREATE TABLE fn4 (a VARCHAR(10), n DOUBLE, id INT PRIMARY KEY);
+SELECT COERCIBILITY(MAX(a)), CHARSET(GROUP_CONCAT(a ORDER BY id)) FROM fn4;
+INSERT INTO fn4 VALUES ('b', 1, 1), ('a', 2.5, 2), ('c', NULL, 3), ('a\t', 4, 4), ('\t', 5, 5);
+SELECT COERCIBILITY(MAX(a)), CHARSET(GROUP_CONCAT(a ORDER BY id)) FROM fn4;
+-- GROUP_CONCAT with an offset; EXPORT_SET without a count.
+SELECT GROUP_CONCAT(a ORDER BY id LIMIT 1, 2), GROUP_CONCAT(a ORDER BY id LIMIT 2 OFFSET 3), GROUP_CONCAT(a LIMIT 10, 1), EXPORT_SET(6, '1', '0'), EXPORT_SET(6, '1', '0', '') FROM fn4;
+-- PAD SPACE: a tab sorts before the end of a string.
+SELECT HEX(a) FROM fn4 ORDER BY a, id;
+SELECT IF(a < ' ', HEX(a), a), a < 'a', a = 'a' FROM fn4 ORDER BY id;
+-- INSERT() counts bytes when a string is binary; TRIM of a DOUBLE spells it as MariaDB.
+SELECT HEX(INSERT(_utf8mb4 0xD18FD18E, 2, 1, 0x20)), INSERT('яюя', 2, 1, 'x'), HEX(INSERT('ab', 2, 1, 0x20));
+SELECT TRIM(n), LTRIM(n), RTRIM(n), TRIM(LEADING '0' FROM n), REPLACE(n, '.', ',') FROM fn4 ORDER BY id;
+DROP TABLE fn4;

@@ -1,7 +1,8 @@
 //! MySQL aggregates SQLite lacks: `STDDEV`/`STD`/`STDDEV_POP`, `STDDEV_SAMP`,
 //! `VARIANCE`/`VAR_POP`, `VAR_SAMP`, `BIT_AND`/`BIT_OR`/`BIT_XOR`, and
-//! `tutti_group_concat_limit(x, separator, n)`: `GROUP_CONCAT(x ... LIMIT n)`, the first n
-//! non-NULL values (in the call's ORDER BY, which SQLite applies) joined by the separator.
+//! `tutti_group_concat_limit(x, separator, n[, offset])`: `GROUP_CONCAT(x ... LIMIT
+//! [offset,] n)`, n non-NULL values after the first `offset` (in the call's ORDER BY, which
+//! SQLite applies) joined by the separator.
 //!
 //! Variances use Welford's running mean (numerically stable in one pass); NULLs are skipped,
 //! no rows give NULL, and the sample forms give NULL for a single row, as in MariaDB. The bit
@@ -24,6 +25,8 @@ struct Kept {
     separator: Vec<u8>,
     /// A non-NULL value was seen (`LIMIT 0` then gives '', not NULL).
     seen: bool,
+    /// Non-NULL values skipped for the offset.
+    skipped: usize,
 }
 
 struct LimitedConcat;
@@ -40,6 +43,14 @@ impl Aggregate<Kept, Option<Value>> for LimitedConcat {
             return Ok(());
         }
         acc.seen = true;
+        let offset = match ctx.len() {
+            4 => ctx.get::<i64>(3)?.max(0) as usize,
+            _ => 0,
+        };
+        if acc.skipped < offset {
+            acc.skipped += 1;
+            return Ok(());
+        }
         if acc.values.len() < limit {
             acc.values.push(super::bytes_of(value));
             acc.separator = super::bytes_of(ctx.get_raw(1));
@@ -154,7 +165,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     for (name, sample, root) in variances {
         c.create_aggregate_function(name, 1, PURE, Variance { sample, root })?;
     }
-    c.create_aggregate_function("tutti_group_concat_limit", 3, PURE, LimitedConcat)?;
+    for arity in [3, 4] {
+        c.create_aggregate_function("tutti_group_concat_limit", arity, PURE, LimitedConcat)?;
+    }
     for (name, op) in [
         ("bit_and", BitOp::And),
         ("bit_or", BitOp::Or),

@@ -51,7 +51,7 @@ fn export_set(ctx: &Context<'_>) -> Result<Option<Value>> {
     if args.iter().any(|a| matches!(a, ValueRef::Null)) {
         return Ok(None);
     }
-    let count = match num(ctx, 4).map(Num::int) {
+    let count = match (ctx.len() > 4).then(|| num(ctx, 4)).flatten().map(Num::int) {
         Some(n) if (0..=BITS as i64).contains(&n) => n as usize,
         _ => BITS,
     };
@@ -119,5 +119,14 @@ mod tests {
             Some("127".into())
         );
         assert_eq!(q("SELECT export_set(5, 'Y', 'N', NULL)"), None);
+        // Without a count (64 bits), and without a separator (a comma).
+        assert_eq!(
+            q("SELECT length(export_set(5, 'Y', 'N', '')) || ''"),
+            Some("64".into())
+        );
+        assert_eq!(
+            q("SELECT length(export_set(5, 'Y', 'N')) || ''"),
+            Some("127".into())
+        );
     }
 }

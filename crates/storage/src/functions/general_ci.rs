@@ -36,14 +36,23 @@ pub(crate) fn eq(a: &str, b: &str, pad: bool) -> bool {
     cmp(a, b, pad) == std::cmp::Ordering::Equal
 }
 
-/// Compares `a` and `b` under general_ci (PAD SPACE when `pad`).
+/// Compares `a` and `b` under general_ci (PAD SPACE when `pad`: the shorter string is
+/// compared as if padded with spaces, so a tab sorts before the end of a string).
 pub(crate) fn cmp(a: &str, b: &str, pad: bool) -> std::cmp::Ordering {
-    let (a, b) = if pad {
-        (a.trim_end_matches(' '), b.trim_end_matches(' '))
-    } else {
-        (a, b)
-    };
-    a.chars().map(weight).cmp(b.chars().map(weight))
+    if !pad {
+        return a.chars().map(weight).cmp(b.chars().map(weight));
+    }
+    let (mut a, mut b) = (a.chars().map(weight), b.chars().map(weight));
+    let space = u32::from(b' ');
+    loop {
+        let (x, y) = match (a.next(), b.next()) {
+            (None, None) => return std::cmp::Ordering::Equal,
+            (x, y) => (x.unwrap_or(space), y.unwrap_or(space)),
+        };
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
 }
 
 /// The collation function: general_ci with PAD SPACE. ASCII text (the common case) is
@@ -54,15 +63,16 @@ pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
     for (i, (&x, &y)) in a.as_bytes().iter().zip(b.as_bytes()).enumerate() {
         if !x.is_ascii() || !y.is_ascii() {
             // Every byte before is ASCII: `i` is a character boundary of both.
-            return cmp(&a[i..], &b[i..], false);
+            return cmp(&a[i..], &b[i..], true);
         }
         match x.to_ascii_uppercase().cmp(&y.to_ascii_uppercase()) {
             std::cmp::Ordering::Equal => {}
             other => return other,
         }
     }
-    // One is a prefix of the other; every character weighs more than nothing.
-    a.len().cmp(&b.len())
+    // One is a prefix of the other: the rest of the longer compares with spaces.
+    let common = a.len().min(b.len());
+    cmp(&a[common..], &b[common..], true)
 }
 
 /// (code point, weight) for the characters whose weight is not their simple upper case.
@@ -296,6 +306,14 @@ mod tests {
         assert_eq!(collate("a", "B"), std::cmp::Ordering::Less);
         assert_eq!(collate("_", "a"), std::cmp::Ordering::Greater); // '_' > 'A' upper-cased
         assert_eq!(collate("ab", "a\t"), std::cmp::Ordering::Greater);
+        // PAD SPACE: a shorter string compares as if padded with spaces (MariaDB: '\t' < '',
+        // 'a\t' < 'a', 'a \t' < 'a', 'a!' > 'a').
+        assert_eq!(collate("\t", ""), std::cmp::Ordering::Less);
+        assert_eq!(collate("a\t", "a"), std::cmp::Ordering::Less);
+        assert_eq!(collate("a \t", "a"), std::cmp::Ordering::Less);
+        assert_eq!(collate("a!", "A"), std::cmp::Ordering::Greater);
+        assert_eq!(cmp("é\t", "E", true), std::cmp::Ordering::Less);
+        assert_eq!(cmp("é\t", "E", false), std::cmp::Ordering::Greater);
         assert!(EXCEPTIONS.windows(2).all(|w| w[0].0 < w[1].0));
     }
 }

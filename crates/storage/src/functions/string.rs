@@ -46,6 +46,22 @@ fn arity(name: &str) -> Error {
     )
 }
 
+/// MySQL `INSERT(s, pos, len, new)` over a sequence (chars or bytes): `s` unchanged when
+/// `pos` is outside it, the rest of `s` replaced when `len` is negative or reaches its end.
+fn splice<T: Clone>(s: &[T], pos: i64, len: i64, new: &[T]) -> Vec<T> {
+    let n = s.len() as i64;
+    if pos < 1 || pos > n {
+        return s.to_vec();
+    }
+    let start = (pos - 1) as usize;
+    let end = if len < 0 || len >= n - start as i64 {
+        s.len()
+    } else {
+        start + len as usize
+    };
+    [&s[..start], new, &s[end..]].concat()
+}
+
 /// MySQL `SUBSTRING(s, pos[, len])` over a sequence (chars or bytes).
 fn substring<T: Clone>(s: &[T], pos: i64, len: Option<i64>) -> Vec<T> {
     let n = s.len() as i64;
@@ -549,28 +565,20 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             Ok(Some(if left { fill + &s } else { s + &fill }))
         })?;
     }
+    // INSERT(s, pos, len, new): by characters, or by bytes when either string is binary.
     c.create_scalar_function("tutti_insert", 4, PURE, |ctx| {
         let (Some(s), Some(pos), Some(len), Some(new)) =
             (arg(ctx, 0), int_arg(ctx, 1), int_arg(ctx, 2), arg(ctx, 3))
         else {
             return Ok(None);
         };
-        let s: Vec<char> = String::from_utf8_lossy(&bytes(s)).chars().collect();
-        let new = String::from_utf8_lossy(&bytes(new)).into_owned();
-        let n = s.len() as i64;
-        if pos < 1 || pos > n {
-            return Ok(Some(s.into_iter().collect::<String>()));
-        }
-        let start = (pos - 1) as usize;
-        let end = if len < 0 || len >= n - start as i64 {
-            s.len()
-        } else {
-            start + len as usize
-        };
-        let mut out: String = s[..start].iter().collect();
-        out.push_str(&new);
-        out.extend(&s[end..]);
-        Ok(Some(out))
+        Ok(Some(match (s, new) {
+            (Str::Text(s), Str::Text(new)) => {
+                let (s, new): (Vec<char>, Vec<char>) = (s.chars().collect(), new.chars().collect());
+                Value::Text(splice(&s, pos, len, &new).into_iter().collect())
+            }
+            (s, new) => Value::Blob(splice(&bytes(s), pos, len, &bytes(new))),
+        }))
     })?;
     c.create_scalar_function("instr", 2, PURE, |ctx| {
         Ok(match (arg(ctx, 0), arg(ctx, 1)) {
