@@ -245,6 +245,7 @@ fn arguments(f: &Function) -> Vec<&Expr> {
 
 /// Functions that make a string in the connection's collation out of other values.
 const CONNECTION_STRINGS: &[&str] = &[
+    "chr",
     "hex",
     "bin",
     "oct",
