@@ -64,6 +64,8 @@ const BYTES: i64 = 1;
 const CHAR: i64 = 2;
 /// `tutti_str_store` flag: a BINARY(n) (padded with zero bytes to n).
 const PAD: i64 = 4;
+/// `tutti_str_store` flag: a text column (a binary string that is UTF-8 becomes text).
+const TEXT: i64 = 8;
 
 /// The string or temporal storage of a declared type (`VARCHAR(10)`, `DATETIME(3)`, ...).
 fn text_or_temporal(decl: &str) -> Option<Storage> {
@@ -75,13 +77,16 @@ fn text_or_temporal(decl: &str) -> Option<Storage> {
     };
     let text = |max: Option<u64>, flags| max.map(|m| Storage::Text(m, flags));
     match base {
-        "CHAR" | "CHARACTER" => text(length().or(Some(1)), CHAR),
-        "VARCHAR" | "NVARCHAR" => text(length(), 0),
+        "CHAR" | "CHARACTER" => text(length().or(Some(1)), CHAR | TEXT),
+        "VARCHAR" | "NVARCHAR" => text(length(), TEXT),
         "BINARY" => text(length().or(Some(1)), BYTES | PAD),
         "VARBINARY" => text(length(), BYTES),
-        "TINYTEXT" | "TINYBLOB" => text(Some(255), BYTES),
-        "TEXT" | "BLOB" => text(Some(65_535), BYTES),
-        "MEDIUMTEXT" | "MEDIUMBLOB" => text(Some(16_777_215), BYTES),
+        "TINYTEXT" => text(Some(255), BYTES | TEXT),
+        "TINYBLOB" => text(Some(255), BYTES),
+        "TEXT" => text(Some(65_535), BYTES | TEXT),
+        "BLOB" => text(Some(65_535), BYTES),
+        "MEDIUMTEXT" => text(Some(16_777_215), BYTES | TEXT),
+        "MEDIUMBLOB" => text(Some(16_777_215), BYTES),
         "DATE" => Some(Storage::Temporal("date", 0)),
         "DATETIME" => Some(Storage::Temporal("datetime", length().unwrap_or(0) as u32)),
         "TIMESTAMP" => Some(Storage::Temporal("timestamp", length().unwrap_or(0) as u32)),

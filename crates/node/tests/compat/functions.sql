@@ -66,3 +66,10 @@ SELECT IF(a < ' ', HEX(a), a), a < 'a', a = 'a' FROM fn4 ORDER BY id;
 SELECT HEX(INSERT(_utf8mb4 0xD18FD18E, 2, 1, 0x20)), INSERT('яюя', 2, 1, 'x'), HEX(INSERT('ab', 2, 1, 0x20));
 SELECT TRIM(n), LTRIM(n), RTRIM(n), TRIM(LEADING '0' FROM n), REPLACE(n, '.', ',') FROM fn4 ORDER BY id;
 DROP TABLE fn4;
+-- A binary string stored in a text column is text (0x09 sorts before 'a', 'b' = 'B').
+CREATE TABLE fn5 (a VARCHAR(10), t TEXT, c CHAR(3), id INT PRIMARY KEY);
+INSERT INTO fn5 VALUES (0x09, 0x09, 0x0920, 1), ('a', 'a', 'a', 2), (_binary'b', x'62', 0x62, 3);
+SELECT IF(a < ' ', HEX(a), a), a = 'B', t = 'B', HEX(c), c = 'b' FROM fn5 ORDER BY a, id;
+UPDATE fn5 SET a = 0x41 WHERE id = 2;
+SELECT id FROM fn5 WHERE a = 'a' ORDER BY t;
+DROP TABLE fn5;

@@ -19,7 +19,7 @@ fn sysbench_writes() {
     );
     assert_eq!(
         s("UPDATE sbtest1 SET c=? WHERE id=?"),
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "c" = tutti_str_store(?1, 120, 2, '`app`.`sbtest1`.`c`', 1) WHERE "id" = ?2"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "c" = tutti_str_store(?1, 120, 10, '`app`.`sbtest1`.`c`', 1) WHERE "id" = ?2"#
     );
     let d = q("DELETE FROM sbtest1 WHERE id=?");
     assert_eq!(
@@ -30,7 +30,7 @@ fn sysbench_writes() {
     let i = q("INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)");
     assert_eq!(
         i.sql,
-        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(?1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), tutti_str_store(?3, 120, 2, '`app`.`sbtest1`.`c`', 1), tutti_str_store(?4, 60, 2, '`app`.`sbtest1`.`pad`', 1))"#
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(?1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), tutti_str_store(?3, 120, 10, '`app`.`sbtest1`.`c`', 1), tutti_str_store(?4, 60, 10, '`app`.`sbtest1`.`pad`', 1))"#
     );
     assert_eq!(
         (i.kind, i.params, i.target, i.autoinc),
@@ -190,7 +190,7 @@ fn insert_variants() {
 fn on_duplicate_key_update() {
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (1, 2) ON DUPLICATE KEY UPDATE a = VALUES(a), b = b + 1"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a", "b" = tutti_str_store("b" + 1, 65535, 1, '`app`.`t`.`b`', 1)"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a", "b" = tutti_str_store("b" + 1, 65535, 9, '`app`.`t`.`b`', 1)"#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE a = new.a + t.a"),
@@ -259,7 +259,7 @@ fn multi_table_writes_name_the_rows_by_rowid() {
     );
     assert_eq!(
         s("UPDATE t AS x JOIN u ON x.id = u.id SET b = u.a + 1 ORDER BY u.id LIMIT 2"),
-        r#"UPDATE "app.t" AS "tutti_target" SET "b" = "tutti_m"."v0" FROM (SELECT "x"."rowid" AS "tutti_rowid", tutti_str_store(tutti_int_op('+', "u"."a", 1), 65535, 1, '`app`.`t`.`b`', 1) AS "v0" FROM "app.t" AS "x" JOIN "app.u" AS "u" ON "x"."id" = "u"."id" ORDER BY "u"."id" LIMIT 2) AS "tutti_m" WHERE "tutti_target".rowid = "tutti_m"."tutti_rowid""#
+        r#"UPDATE "app.t" AS "tutti_target" SET "b" = "tutti_m"."v0" FROM (SELECT "x"."rowid" AS "tutti_rowid", tutti_str_store(tutti_int_op('+', "u"."a", 1), 65535, 9, '`app`.`t`.`b`', 1) AS "v0" FROM "app.t" AS "x" JOIN "app.u" AS "u" ON "x"."id" = "u"."id" ORDER BY "u"."id" LIMIT 2) AS "tutti_m" WHERE "tutti_target".rowid = "tutti_m"."tutti_rowid""#
     );
     assert_eq!(
         s("DELETE x FROM t AS x JOIN u ON x.id = u.id"),

@@ -83,6 +83,10 @@ pub(crate) const BYTES: i64 = 1;
 pub(crate) const CHAR: i64 = 2;
 /// `tutti_str_store` flag: a BINARY(n) column (padded with zero bytes to n).
 pub(crate) const PAD: i64 = 4;
+/// `tutti_str_store` flag: a text column: a binary string that is UTF-8 (`0x61`,
+/// `_binary'a'`) is stored as its text, as MariaDB converts it to the column's character
+/// set (kept as bytes it would compare and sort apart from text).
+pub(crate) const TEXT: i64 = 8;
 
 /// A numeric value to store.
 pub(crate) enum Stored {
@@ -322,7 +326,12 @@ fn padded(value: Value, n: usize) -> Value {
 
 /// The value a string column of at most `max` characters (bytes with [`BYTES`]) keeps.
 fn fitted_str(ctx: &Context<'_>, max: i64, flags: i64, target: &Target) -> Result<Value> {
-    let value: Value = ctx.get(0)?;
+    let value: Value = match ctx.get(0)? {
+        Value::Blob(b) if flags & TEXT != 0 => {
+            String::from_utf8(b).map_or_else(|e| Value::Blob(e.into_bytes()), Value::Text)
+        }
+        v => v,
+    };
     let text = match &value {
         Value::Null => return Ok(Value::Null),
         Value::Text(t) => t.clone(),
@@ -820,6 +829,18 @@ mod tests {
         assert_eq!(store("1.25e+78", 10, 0), Ok("1.25e78".into()));
         assert_eq!(store("1.25e-94", 10, 0), Ok("1.25e-94".into()));
         assert_eq!(store("9.999999e+0", 10, 0), Ok("9.999999".into()));
+        // A binary string into a text column is its text when it is UTF-8, else bytes.
+        let kind = |v: &str, flags: i64| -> String {
+            c.query_row(
+                &format!("SELECT typeof(tutti_str_store({v}, 10, {flags}, '`db`.`t`.`s`', 1))"),
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        assert_eq!(kind("X'0961'", super::TEXT), "text");
+        assert_eq!(kind("X'FF'", super::TEXT), "blob");
+        assert_eq!(kind("X'0961'", super::BYTES), "blob");
         for (v, flags) in [
             ("'abcd'", 0),
             ("'hééé'", 0),
