@@ -21,6 +21,7 @@
 //! * Table lists in parentheses in a FROM clause: `JOIN (t2, t3) ON` → `JOIN (t2 CROSS JOIN
 //!   t3) ON`, and a lone table `(t1 a)` loses its parentheses.
 //! * `DELETE t1.*, t2.* FROM ...` → `DELETE t1, t2 FROM ...`.
+//! * `t1 JOIN t2 JOIN t3 ON c` → `t1 JOIN t2 ON 1 JOIN t3 ON c` (MySQL joins left to right).
 //! * `GROUP_CONCAT(... LIMIT off, n)` / `LIMIT n OFFSET off` → `LIMIT (off, n)`.
 //! * `INSERT ... SELECT ... ON DUPLICATE KEY UPDATE`: a SELECT without FROM goes in
 //!   parentheses (sqlparser would read `SELECT 1 ON` as an alias `ON`), and `VALUES(t.col)` in the
@@ -55,6 +56,7 @@ pub(crate) fn respell(tokens: &mut Tokens) {
     }
     parenthesized_tables(tokens);
     group_by_directions(tokens);
+    joins_left_to_right(tokens);
 }
 
 fn word(w: &str, like: &TokenWithSpan) -> TokenWithSpan {
@@ -161,6 +163,113 @@ fn respell_at(tokens: &mut Tokens, i: usize) -> usize {
         _ => {}
     }
     i + 1
+}
+
+/// Words that start a join after a table factor.
+const JOIN_STARTS: [&str; 7] = [
+    "JOIN",
+    "INNER",
+    "CROSS",
+    "LEFT",
+    "RIGHT",
+    "NATURAL",
+    "STRAIGHT_JOIN",
+];
+
+/// `t1 JOIN t2 JOIN t3 ON c`: MySQL joins left to right, the ON belonging to the last join (so
+/// it may name t1, and `t1 JOIN t2 RIGHT JOIN t3 ON c` keeps every t3 row); sqlparser would
+/// nest `t2 JOIN t3 ON c` under the first join. A JOIN without a condition that another join
+/// follows gets `ON 1`, unless the ONs that follow are more than the joins (`t1 JOIN t2 JOIN
+/// t3 ON c1 ON c2`, the nested form written out).
+fn joins_left_to_right(tokens: &mut Tokens) {
+    let mut i = 0;
+    while i < tokens.len() {
+        let plain_join = word_at(tokens, i, "JOIN")
+            && !i.checked_sub(1).is_some_and(|p| {
+                ["LEFT", "RIGHT", "OUTER", "NATURAL", "CROSS", "FULL"]
+                    .iter()
+                    .any(|w| word_at(tokens, p, w))
+            });
+        if plain_join {
+            if let Some(end) = table_factor_end(tokens, i + 1) {
+                let next_join = JOIN_STARTS.iter().any(|w| word_at(tokens, end, w));
+                if next_join && conditions_fit(tokens, end) {
+                    let like = tokens[i].clone();
+                    let one = token(Token::Number("1".into(), false), &like);
+                    tokens.splice(end..end, [word("ON", &like), one]);
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Where the table factor starting at `start` ends: a name (or parenthesized factor), an
+/// alias, index hints. None when it is not recognized.
+fn table_factor_end(tokens: &[TokenWithSpan], start: usize) -> Option<usize> {
+    let mut k = start;
+    match tok_at(tokens, k)? {
+        Token::LParen => k = closing(tokens, k) + 1,
+        Token::Word(_) => {
+            k += 1;
+            while tok_at(tokens, k) == Some(&Token::Period) {
+                k += 2;
+            }
+        }
+        _ => return None,
+    }
+    if word_at(tokens, k, "AS") {
+        k += 2;
+    } else if let Some(Token::Word(w)) = tok_at(tokens, k) {
+        if w.quote_style.is_some() || w.keyword == sqlparser::keywords::Keyword::NoKeyword {
+            k += 1;
+        }
+    }
+    while ["USE", "FORCE", "IGNORE"]
+        .iter()
+        .any(|w| word_at(tokens, k, w))
+    {
+        let open = (k..tokens.len()).find(|&j| tokens[j].token == Token::LParen)?;
+        k = closing(tokens, open) + 1;
+    }
+    Some(k)
+}
+
+/// Whether the joins after `from` (up to the clause's end) have at least as many joins as
+/// ON/USING conditions.
+fn conditions_fit(tokens: &[TokenWithSpan], from: usize) -> bool {
+    let (mut depth, mut joins, mut conditions) = (0i32, 0, 0);
+    for (k, t) in tokens.iter().enumerate().skip(from) {
+        match t.token {
+            Token::LParen => depth += 1,
+            Token::RParen | Token::Comma if depth == 0 => break,
+            Token::RParen => depth -= 1,
+            _ if depth > 0 => {}
+            _ if is_word(&t.token, "JOIN") || is_word(&t.token, "STRAIGHT_JOIN") => joins += 1,
+            _ if is_word(&t.token, "ON") && word_at(tokens, k + 1, "DUPLICATE") => break,
+            _ if is_word(&t.token, "ON") || is_word(&t.token, "USING") => conditions += 1,
+            _ if [
+                "WHERE",
+                "GROUP",
+                "HAVING",
+                "ORDER",
+                "LIMIT",
+                "UNION",
+                "EXCEPT",
+                "INTERSECT",
+                "WINDOW",
+                "FOR",
+                "LOCK",
+            ]
+            .iter()
+            .any(|w| is_word(&t.token, w)) =>
+            {
+                break
+            }
+            _ => {}
+        }
+    }
+    conditions <= joins
 }
 
 /// `DELETE t1.*, t2.* FROM ...` / `DELETE FROM t1.* USING ...`: the tables of a
@@ -695,6 +804,14 @@ mod tests {
         assert_eq!(
             respelled("SELECT GROUP_CONCAT(a LIMIT 1, 2), GROUP_CONCAT(f(a) LIMIT 2 OFFSET 3), GROUP_CONCAT(a LIMIT 2)"),
             "SELECT GROUP_CONCAT ( a LIMIT ( 1 , 2 ) ) , GROUP_CONCAT ( f ( a ) LIMIT ( 3 , 2 ) ) , GROUP_CONCAT ( a LIMIT 2 )"
+        );
+        assert_eq!(
+            respelled("SELECT * FROM t1 JOIN t2 a USE INDEX (i) RIGHT JOIN t3 ON t1.a = t3.c JOIN (t4) JOIN t5 USING (x)"),
+            "SELECT * FROM t1 JOIN t2 a USE INDEX ( i ) ON 1 RIGHT JOIN t3 ON t1 . a = t3 . c JOIN t4 ON 1 JOIN t5 USING ( x )"
+        );
+        assert_eq!(
+            respelled("SELECT * FROM t1 JOIN t2 JOIN t3 ON c1 ON c2, t4 JOIN t5"),
+            "SELECT * FROM t1 JOIN t2 JOIN t3 ON c1 ON c2 , t4 JOIN t5"
         );
         assert_eq!(
             respelled("DELETE t1.*, d.t2.* FROM t1, d.t2 WHERE a IN (SELECT t1.* FROM t1)"),

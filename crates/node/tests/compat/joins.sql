@@ -26,3 +26,16 @@ SELECT id FROM dd WHERE f1 >= '2001-03-1a' ORDER BY id;
 SELECT id FROM dd WHERE f2 <= '2001-03-09 01:01:01 GMT' ORDER BY id;
 SELECT id FROM dd WHERE f2 > TIME('-23:00:06') ORDER BY id;
 SELECT id FROM dd WHERE MAKETIME(1, 0, 0) < f1 ORDER BY id;
+-- A JOIN without a condition followed by another join: MySQL joins left to right.
+CREATE TABLE lr1 (a INT PRIMARY KEY);
+CREATE TABLE lr2 (b INT PRIMARY KEY);
+CREATE TABLE lr3 (c INT PRIMARY KEY);
+INSERT INTO lr1 VALUES (1), (2);
+INSERT INTO lr2 VALUES (1), (3);
+INSERT INTO lr3 VALUES (1), (5);
+SELECT * FROM lr1 JOIN lr2 RIGHT JOIN lr3 ON (lr1.a = lr3.c) ORDER BY c, a, b;
+SELECT * FROM lr1 JOIN lr2 JOIN lr3 ON (lr1.a = lr3.c AND lr2.b = lr3.c);
+SELECT * FROM lr1 JOIN lr2 LEFT JOIN lr3 ON lr1.a = lr3.c ORDER BY a, b;
+SELECT * FROM lr1 JOIN lr2 JOIN lr3 ON lr2.b = lr3.c ON lr1.a = lr2.b;
+SELECT COUNT(*) FROM lr1 JOIN lr2 CROSS JOIN lr3;
+DROP TABLE lr1, lr2, lr3;
