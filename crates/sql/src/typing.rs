@@ -499,6 +499,9 @@ fn comparison(
     if row_subquery(l) || row_subquery(r) {
         return Some(row_subquery_comparison(l, op, r, scopes));
     }
+    if let Some(e) = bytes_comparison(l, op, r, lt, rt, scopes) {
+        return Some(e);
+    }
     if let Some(e) = temporal_comparison(l, op, r, scopes) {
         return Some(e);
     }
@@ -853,6 +856,77 @@ fn row_comparison(ls: &[Expr], op: &BinaryOperator, rs: &[Expr], scopes: &Scopes
         op.clone(),
         Expr::Tuple(rs.to_vec()),
     ))
+}
+
+/// Functions whose value is a binary string.
+const BINARY_FUNCTIONS: [&str; 8] = [
+    "unhex",
+    "from_base64",
+    "compress",
+    "aes_encrypt",
+    "aes_decrypt",
+    "random_bytes",
+    "weight_string",
+    "char",
+];
+
+/// How a binary string holds its collation: a literal or a function of one gives way to a
+/// column's collation (MariaDB's COERCIBLE), a BINARY column or cast does not (IMPLICIT).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BinaryValue {
+    Coercible,
+    Implicit,
+}
+
+fn binary_value(e: &Expr, scopes: &Scopes) -> Option<BinaryValue> {
+    let literal =
+        |e: &Expr| matches!(e, Expr::Value(v) if matches!(v.value, SqlValue::HexStringLiteral(_)));
+    match unnested(e) {
+        e if literal(e) => Some(BinaryValue::Coercible),
+        Expr::Cast { expr, .. } if literal(unnested(expr)) => Some(BinaryValue::Coercible),
+        Expr::Function(f) if BINARY_FUNCTIONS.contains(&function_name(f).as_str()) => {
+            Some(BinaryValue::Coercible)
+        }
+        // `x COLLATE BINARY` (from `BINARY x`) is text SQLite compares by bytes already.
+        Expr::Collate { .. } => None,
+        e => binary_string(e, scopes).then_some(BinaryValue::Implicit),
+    }
+}
+
+/// A text string compared with a binary string, as MariaDB does: a text column against a
+/// binary literal or function (`f = x'61'`, `f = UNHEX('61')`) compares in the column's
+/// collation, the bytes read as text; otherwise the binary side decides and both compare as
+/// bytes. (SQLite never finds text equal to a BLOB.)
+fn bytes_comparison(
+    l: &Expr,
+    op: &BinaryOperator,
+    r: &Expr,
+    lt: NumType,
+    rt: NumType,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    let (lb, rb) = (binary_value(l, scopes), binary_value(r, scopes));
+    let text = |t: NumType, b: Option<BinaryValue>| t == NumType::Str && b.is_none();
+    let as_bytes = |e: &Expr| cast(nested(e.clone()), DataType::Blob(None));
+    let as_text = |e: &Expr| cast(nested(e.clone()), DataType::Text);
+    let (l2, r2) = match (lb, rb) {
+        (None, Some(b)) if text(lt, None) => {
+            if b == BinaryValue::Coercible && is_column(unnested(l)) {
+                (l.clone(), as_text(r))
+            } else {
+                (as_bytes(l), as_bytes(r))
+            }
+        }
+        (Some(b), None) if text(rt, None) => {
+            if b == BinaryValue::Coercible && is_column(unnested(r)) {
+                (as_text(l), r.clone())
+            } else {
+                (as_bytes(l), as_bytes(r))
+            }
+        }
+        _ => return None,
+    };
+    Some(binop(l2, op.clone(), r2))
 }
 
 /// A subquery of several columns (or `*`), compared as a row.

@@ -73,3 +73,11 @@ SELECT IF(a < ' ', HEX(a), a), a = 'B', t = 'B', HEX(c), c = 'b' FROM fn5 ORDER 
 UPDATE fn5 SET a = 0x41 WHERE id = 2;
 SELECT id FROM fn5 WHERE a = 'a' ORDER BY t;
 DROP TABLE fn5;
+-- Text compared with a binary string compares bytes.
+CREATE TABLE fn6 (f1 VARCHAR(4), f2 VARCHAR(128), b VARBINARY(10), id INT PRIMARY KEY);
+INSERT INTO fn6 VALUES ('YQ==', FROM_BASE64('YQ=='), 'a', 1), ('Yq==', FROM_BASE64('Yq=='), 'B', 2), ('x', 'A', x'41', 3);
+SELECT f1, HEX(f2) FROM fn6 WHERE f1 = 'YQ==' AND (f2 = FROM_BASE64('YQ==') OR f2 = FROM_BASE64('Yq=='));
+SELECT id FROM fn6 WHERE f2 = x'61' OR f2 = UNHEX('62') ORDER BY id;
+SELECT id FROM fn6 WHERE b = 'a' OR b = 'A' ORDER BY id;
+SELECT id, f2 = _binary'A', f2 < x'62', 'a' = x'61', CHAR(65) = 'A' FROM fn6 ORDER BY id;
+DROP TABLE fn6;
