@@ -883,7 +883,12 @@ fn binary_value(e: &Expr, scopes: &Scopes) -> Option<BinaryValue> {
         |e: &Expr| matches!(e, Expr::Value(v) if matches!(v.value, SqlValue::HexStringLiteral(_)));
     match unnested(e) {
         e if literal(e) => Some(BinaryValue::Coercible),
-        Expr::Cast { expr, .. } if literal(unnested(expr)) => Some(BinaryValue::Coercible),
+        // `_binary'..'` (a text literal holding a NUL is `CAST(X'..' AS TEXT)`: text).
+        Expr::Cast {
+            expr,
+            data_type: DataType::Blob(_),
+            ..
+        } if literal(unnested(expr)) => Some(BinaryValue::Coercible),
         Expr::Function(f) if BINARY_FUNCTIONS.contains(&function_name(f).as_str()) => {
             Some(BinaryValue::Coercible)
         }

@@ -81,3 +81,4 @@ SELECT id FROM fn6 WHERE f2 = x'61' OR f2 = UNHEX('62') ORDER BY id;
 SELECT id FROM fn6 WHERE b = 'a' OR b = 'A' ORDER BY id;
 SELECT id, f2 = _binary'A', f2 < x'62', 'a' = x'61', CHAR(65) = 'A' FROM fn6 ORDER BY id;
 DROP TABLE fn6;
+SELECT 'a\0' < 'a', 'a\0' = 'a', 'a\0b' > 'a';
