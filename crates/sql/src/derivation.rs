@@ -16,14 +16,11 @@
 use std::ops::ControlFlow;
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
-use sqlparser::ast::{
-    CaseWhen, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
-    Value as SqlValue,
-};
+use sqlparser::ast::{CaseWhen, CastKind, DataType, Expr, Function, Value as SqlValue};
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::ast_build::{nested, number, string};
-use crate::typing::{decl_of, Scopes};
+use crate::typing::{args, decl_of, function_name, Scopes};
 use crate::{Env, SqlError, Value, VarScope};
 
 /// How strongly a value holds its collation (MariaDB's `Derivation`, lower is stronger).
@@ -176,11 +173,11 @@ pub(crate) fn constant(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<Optio
     let Expr::Function(f) = e else {
         return Ok(None);
     };
-    let name = f.name.to_string().to_ascii_lowercase();
+    let name = function_name(f);
     if !matches!(name.as_str(), "collation" | "charset" | "coercibility") {
         return Ok(None);
     }
-    let args = arguments(f);
+    let args = args(f);
     let [arg] = args.as_slice() else {
         return Ok(None);
     };
@@ -227,20 +224,6 @@ fn has_aggregate(e: &Expr) -> bool {
         _ => ControlFlow::Continue(()),
     })
     .is_break()
-}
-
-fn arguments(f: &Function) -> Vec<&Expr> {
-    match &f.args {
-        FunctionArguments::List(l) => l
-            .args
-            .iter()
-            .filter_map(|a| match a {
-                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
-                _ => None,
-            })
-            .collect(),
-        _ => vec![],
-    }
 }
 
 /// Functions that make a string in the connection's collation out of other values.
@@ -467,8 +450,8 @@ impl Context<'_> {
     }
 
     fn function(&self, f: &Function) -> Option<Derived> {
-        let name = f.name.to_string().to_ascii_lowercase();
-        let args = arguments(f);
+        let name = function_name(f);
+        let args = args(f);
         let skip = |list: &[(&str, usize)]| {
             list.iter()
                 .find(|(n, _)| *n == name)

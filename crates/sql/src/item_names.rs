@@ -38,8 +38,8 @@ const MODIFIERS: &[&str] = &[
     "SQL_CALC_FOUND_ROWS",
 ];
 
-/// Words that end a select list (outside parentheses).
-const CLAUSES: &[&str] = &[
+/// Words that end a select list, or a FROM clause's joins (outside parentheses).
+pub(crate) const CLAUSES: &[&str] = &[
     "FROM",
     "INTO",
     "WHERE",

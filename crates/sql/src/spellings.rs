@@ -248,21 +248,9 @@ fn conditions_fit(tokens: &[TokenWithSpan], from: usize) -> bool {
             _ if is_word(&t.token, "JOIN") || is_word(&t.token, "STRAIGHT_JOIN") => joins += 1,
             _ if is_word(&t.token, "ON") && word_at(tokens, k + 1, "DUPLICATE") => break,
             _ if is_word(&t.token, "ON") || is_word(&t.token, "USING") => conditions += 1,
-            _ if [
-                "WHERE",
-                "GROUP",
-                "HAVING",
-                "ORDER",
-                "LIMIT",
-                "UNION",
-                "EXCEPT",
-                "INTERSECT",
-                "WINDOW",
-                "FOR",
-                "LOCK",
-            ]
-            .iter()
-            .any(|w| is_word(&t.token, w)) =>
+            _ if crate::item_names::CLAUSES
+                .iter()
+                .any(|w| is_word(&t.token, w)) =>
             {
                 break
             }

@@ -170,11 +170,11 @@ fn is_column(e: &Expr) -> bool {
     matches!(e, Expr::Identifier(_) | Expr::CompoundIdentifier(_))
 }
 
-fn function_name(f: &Function) -> String {
+pub(crate) fn function_name(f: &Function) -> String {
     f.name.to_string().to_ascii_lowercase()
 }
 
-fn args(f: &Function) -> Vec<&Expr> {
+pub(crate) fn args(f: &Function) -> Vec<&Expr> {
     match &f.args {
         FunctionArguments::List(l) => l
             .args
@@ -911,18 +911,17 @@ fn bytes_comparison(
     scopes: &Scopes,
 ) -> Option<Expr> {
     let (lb, rb) = (binary_value(l, scopes), binary_value(r, scopes));
-    let text = |t: NumType, b: Option<BinaryValue>| t == NumType::Str && b.is_none();
     let as_bytes = |e: &Expr| cast(nested(e.clone()), DataType::Blob(None));
     let as_text = |e: &Expr| cast(nested(e.clone()), DataType::Text);
     let (l2, r2) = match (lb, rb) {
-        (None, Some(b)) if text(lt, None) => {
+        (None, Some(b)) if lt == NumType::Str => {
             if b == BinaryValue::Coercible && is_column(unnested(l)) {
                 (l.clone(), as_text(r))
             } else {
                 (as_bytes(l), as_bytes(r))
             }
         }
-        (Some(b), None) if text(rt, None) => {
+        (Some(b), None) if rt == NumType::Str => {
             if b == BinaryValue::Coercible && is_column(unnested(r)) {
                 (as_text(l), r.clone())
             } else {
