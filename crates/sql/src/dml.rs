@@ -10,7 +10,8 @@
 //!   target-less last ON CONFLICT clause, which fires on any uniqueness conflict like MySQL).
 //!   With `INSERT ... SELECT`, SQLite needs a WHERE in the SELECT to parse the upsert, so
 //!   `WHERE 1` is added when there is none.
-//! * `DEFAULT` as a value → the column's default from the catalog (NULL when none).
+//! * `DEFAULT` as a value → the column's default from the catalog (NULL when none); a column
+//!   named in a value: see `row_values`.
 //! * `UPDATE/DELETE ... [ORDER BY ..] LIMIT n` (SQLite is built without it) →
 //!   `WHERE rowid IN (SELECT rowid FROM "db.t" AS "t" WHERE .. ORDER BY .. LIMIT n)`;
 //!   ORDER BY without LIMIT is dropped.
@@ -198,6 +199,9 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         .map(column_name)
         .collect::<Result<_, _>>()?;
     replace_defaults_in_rows(&mut ins, &columns, table.as_ref());
+    if let Some(t) = &table {
+        crate::row_values::resolve(&mut ins, &columns, t, &target.table);
+    }
     // INSERT IGNORE adjusts values that do not fit, as outside strict mode.
     let strict = stored::strict_mode(info.env) && !ins.ignore;
     if let Some(t) = &table {

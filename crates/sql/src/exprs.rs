@@ -154,7 +154,8 @@ impl ExprCtx<'_> {
                 for item in list.iter_mut() {
                     typing::comparison_operands(item, expr, &self.scopes);
                 }
-                typing::temporal_operands(expr, list.iter_mut(), &self.scopes);
+                let operands = std::iter::once(&mut **expr).chain(list.iter_mut());
+                typing::temporal_operands(operands, &self.scopes);
                 if let Some(first) = list.first() {
                     typing::comparison_operands(expr, first, &self.scopes);
                 }
@@ -170,8 +171,8 @@ impl ExprCtx<'_> {
                 for bound in [&mut **low, &mut **high] {
                     typing::widen_dates(expr, bound, &self.scopes);
                 }
-                let bounds = [&mut **low, &mut **high];
-                typing::temporal_operands(expr, bounds.into_iter(), &self.scopes);
+                let operands = [&mut **expr, &mut **low, &mut **high];
+                typing::temporal_operands(operands.into_iter(), &self.scopes);
                 typing::between_operands(expr, low, high, &self.scopes);
                 typing::between_collation(expr, low, high, &self.scopes);
                 None
@@ -999,15 +1000,26 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
             T::Real
         }
         T::Binary(_) | T::Varbinary(_) | T::Blob(_) => T::Blob(None),
-        T::Date => return Ok(cast_temporal(x, "date", None, zero_dates)),
+        T::Date => return Ok(cast_temporal(on_today(x, scopes), "date", None, zero_dates)),
         T::Datetime(fsp) | T::Timestamp(fsp, _) => {
-            return Ok(cast_temporal(x, "datetime", *fsp, zero_dates))
+            let x = on_today(x, scopes);
+            return Ok(cast_temporal(x, "datetime", *fsp, zero_dates));
         }
         T::Time(fsp, _) => return Ok(cast_temporal(x, "time", *fsp, 0)),
         T::Custom(name, _) if name.to_string().eq_ignore_ascii_case("YEAR") => T::Integer(None),
         other => return Err(SqlError::Unsupported(format!("CAST to {other}"))),
     };
     Ok(cast(x, target))
+}
+
+/// A TIME cast to a DATE or DATETIME is that time on the current day (`CAST(TIME'26:00:00'
+/// AS DATE)` is tomorrow), as MariaDB reads it; anything else is read as it is.
+fn on_today(x: Expr, scopes: &Scopes) -> Expr {
+    if dates::is_time(&x, scopes) {
+        func("tutti_time_today", vec![x])
+    } else {
+        x
+    }
 }
 
 /// `tutti_cast_temporal(x, kind, fsp, zero_dates)`: MariaDB's reading of `x` as a DATE,

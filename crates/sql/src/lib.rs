@@ -17,6 +17,7 @@
 //! for its kind (`dml`, `create_table`, `alter`, `ddl`, `set`, `show`, `session`, `prepared`), and
 //! printed. Nothing is re-parsed and no text is rewritten with patterns.
 
+mod alias_refs;
 mod alter;
 mod ast_build;
 mod autoinc;
@@ -45,6 +46,8 @@ mod multi_table;
 mod names;
 mod natural;
 mod on_update;
+mod outer_aggregates;
+mod own_level;
 mod prepared;
 mod quantified;
 mod real;
@@ -52,6 +55,7 @@ mod rebuild;
 mod result_types;
 mod rewrite;
 mod rollup;
+mod row_values;
 mod select_into;
 mod session;
 mod set;

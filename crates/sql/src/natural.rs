@@ -86,6 +86,21 @@ pub(crate) fn constraint(op: &JoinOperator) -> Option<&JoinConstraint> {
     }
 }
 
+/// A join's constraint, to change it.
+pub(crate) fn constraint_mut(op: &mut JoinOperator) -> Option<&mut JoinConstraint> {
+    match op {
+        JoinOperator::Join(c)
+        | JoinOperator::Inner(c)
+        | JoinOperator::Left(c)
+        | JoinOperator::LeftOuter(c)
+        | JoinOperator::Right(c)
+        | JoinOperator::RightOuter(c)
+        | JoinOperator::CrossJoin(c)
+        | JoinOperator::StraightJoin(c) => Some(c),
+        _ => None,
+    }
+}
+
 /// The columns of a FROM item, joins applied left to right.
 fn joined(twj: &TableWithJoins, columns: &TableColumns) -> Option<Vec<Column>> {
     let mut left = factor(&twj.relation, columns)?;

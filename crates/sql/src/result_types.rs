@@ -709,6 +709,9 @@ impl Infer<'_> {
         if name == "count" {
             return Some(Ty::computed_int(21, false, false).with_len(21));
         }
+        if name == "format" {
+            return self.format(f);
+        }
         let args = self.args(f)?;
         let one = || match args.as_slice() {
             [t] => Some(*t),
@@ -812,6 +815,75 @@ impl Infer<'_> {
         }
     }
 }
+
+impl Infer<'_> {
+    /// `FORMAT(x, d[, locale])` is a string as long as MariaDB's `Item_func_format` makes
+    /// it: the integer digits of `x`'s type (and its sign) with thousands separators, the
+    /// point, `d` decimals (38 when `d` is not a constant), and one digit more when
+    /// rounding to `d` decimals can carry (`FORMAT(9.9, 0)` is '10').
+    fn format(&self, f: &Function) -> Option<Ty> {
+        let FunctionArguments::List(l) = &f.args else {
+            return None;
+        };
+        let exprs: Vec<&Expr> = l
+            .args
+            .iter()
+            .map(|a| match a {
+                FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let (x, d) = match exprs.as_slice() {
+            [x, d] | [x, d, _] => (*x, *d),
+            _ => return None,
+        };
+        let bit_width = column(x, self.scopes).and_then(|(c, _)| {
+            let d = c.decl_type.to_ascii_lowercase();
+            d.strip_prefix("bit(")?
+                .strip_suffix(')')?
+                .parse::<u32>()
+                .ok()
+        });
+        let (int_digits, decimals) = match bit_width {
+            Some(n) => {
+                let largest = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+                (largest.to_string().len() as u32 + 1, 0)
+            }
+            None => {
+                let t = self.expr(x)?;
+                match t.class {
+                    Class::Int(rank) => ([4, 4, 6, 9, 11, 20][usize::from(rank.min(5))], 0),
+                    Class::Decimal => (t.len - t.scale + 1, t.scale),
+                    Class::Float => (FLT_DIGITS, NOT_FIXED_DEC),
+                    Class::Double | Class::Str | Class::Text => (DBL_DIGITS, NOT_FIXED_DEC),
+                    _ => return None,
+                }
+            }
+        };
+        let constant = match unnest(d) {
+            Expr::Value(v) => match &v.value {
+                SqlValue::Number(n, _) => n.parse::<u32>().ok(),
+                _ => None,
+            },
+            _ => None,
+        };
+        let (dec, carry) = match constant {
+            Some(n) => (n.min(FORMAT_MAX_DECIMALS), n < decimals),
+            None => (FORMAT_MAX_DECIMALS, decimals > 0),
+        };
+        let len = int_digits + (int_digits - 1) / 3 + u32::from(dec > 0) + dec + u32::from(carry);
+        Some(Ty::new(Class::Str, len, 0, true))
+    }
+}
+
+/// `FORMAT`'s most decimals.
+const FORMAT_MAX_DECIMALS: u32 = 38;
+/// The decimals of a DOUBLE or FLOAT whose decimals are not fixed (MariaDB's
+/// `NOT_FIXED_DEC`).
+const NOT_FIXED_DEC: u32 = 39;
+/// The integer digits (with the sign) MariaDB counts for a DOUBLE and for a FLOAT.
+const DBL_DIGITS: u32 = 310;
+const FLT_DIGITS: u32 = 40;
 
 /// `~x`, `x & y`, ...: `bigint(21) unsigned`.
 fn unsigned_bits(nullable: bool) -> Ty {

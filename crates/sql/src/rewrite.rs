@@ -334,6 +334,8 @@ impl<'a> Rewriter<'a> {
         crate::natural::expand_star(&mut s.projection, &s.from, &columns);
         let scope = self.scope_of(&s.from);
         self.ex.scopes.push(scope);
+        crate::alias_refs::resolve(s, &self.ex.scopes, &|from| self.scope_of(from));
+        crate::outer_aggregates::hoist(s, &self.ex.scopes);
         if self.derive_types && self.depth == 1 && self.result_types.is_none() {
             self.result_types = Some(result_types::of_projection(
                 &s.projection,
@@ -580,6 +582,7 @@ impl VisitorMut for Rewriter<'_> {
                 {
                     if let Some(fixed) = crate::typing::fixed_deviation(e, scopes)
                         .or_else(|| crate::typing::float_shown(e, scopes))
+                        .or_else(|| crate::typing::fixed_real_sum(e, scopes))
                     {
                         *e = fixed;
                     }

@@ -7,7 +7,8 @@
 //!   `COLLATE utf8mb4_bin`; `CHARSET x` after a column type → `CHARACTER SET x`.
 //! * `GROUP BY a DESC`: MariaDB sorts a grouped result by its GROUP BY list, in the direction
 //!   written; the directions move to an `ORDER BY` of the same list when there is none.
-//! * `CAST(x AS SIGNED INT)` → `CAST(x AS SIGNED)`.
+//! * `CAST(x AS SIGNED INT)` → `CAST(x AS SIGNED)`; `CAST(x AS CHAR CHARACTER SET cs BINARY)`
+//!   → `CONVERT(x, CHAR CHARACTER SET cs) COLLATE cs_bin` (and `COLLATE c` for `COLLATE c`).
 //! * `{ OJ t1 LEFT JOIN t2 ON c }` (the ODBC escape) → `t1 LEFT JOIN t2 ON c`.
 //! * `SELECT DISTINCT DISTINCT`, `SELECT ALL ALL`: one modifier.
 //! * `TRIM(LEADING FROM s)` → `TRIM(LEADING ' ' FROM s)`.
@@ -160,6 +161,7 @@ fn respell_at(tokens: &mut Tokens, i: usize) -> usize {
             tokens[i] = word("tutti_default", t);
         }
         tok if is_word(tok, "GROUP_CONCAT") && paren_next => group_concat_offset(tokens, i + 1),
+        tok if is_word(tok, "CAST") && paren_next => cast_char_attributes(tokens, i),
         _ => {}
     }
     i + 1
@@ -343,6 +345,88 @@ fn char_using(tokens: &mut Tokens, i: usize) {
         i..i + 1,
         [word("CONVERT", &t), token(Token::LParen, &t), t.clone()],
     );
+}
+
+/// `CAST(x AS CHAR[(n)] attributes)`, the attributes being `CHARACTER SET cs` (or `CHARSET
+/// cs`, `ASCII`), `BINARY` (the charset's binary collation) and `COLLATE c|DEFAULT`:
+/// → `CONVERT(x, CHAR[(n)] CHARACTER SET cs) COLLATE cs_bin|c`, or `CAST(x AS CHAR[(n)])
+/// COLLATE ..` without a charset.
+fn cast_char_attributes(tokens: &mut Tokens, i: usize) {
+    let close = closing(tokens, i + 1);
+    let mut depth = 0;
+    let Some(as_at) = (i + 1..close).find(|&k| {
+        match tokens[k].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            _ => {}
+        }
+        depth == 1 && word_at(tokens, k, "AS")
+    }) else {
+        return;
+    };
+    if !word_at(tokens, as_at + 1, "CHAR") {
+        return;
+    }
+    let mut k = as_at + 2;
+    if tok_at(tokens, k) == Some(&Token::LParen) {
+        k = closing(tokens, k) + 1;
+    }
+    let type_end = k;
+    let name = |k: usize| match tok_at(tokens, k) {
+        Some(Token::Word(w)) => Some(w.value.clone()),
+        _ => None,
+    };
+    let (mut charset, mut binary, mut collation) = (None, false, None);
+    while k < close {
+        if word_at(tokens, k, "CHARACTER") && word_at(tokens, k + 1, "SET") {
+            charset = name(k + 2);
+            k += 3;
+        } else if word_at(tokens, k, "CHARSET") {
+            charset = name(k + 1);
+            k += 2;
+        } else if word_at(tokens, k, "ASCII") {
+            charset = Some("latin1".into());
+            k += 1;
+        } else if word_at(tokens, k, "BINARY") {
+            binary = true;
+            k += 1;
+        } else if word_at(tokens, k, "COLLATE") {
+            collation = name(k + 1).filter(|c| !c.eq_ignore_ascii_case("DEFAULT"));
+            k += 2;
+        } else {
+            return;
+        }
+    }
+    if k != close || type_end == close {
+        return;
+    }
+    // Other character sets would lose characters MariaDB turns into '?' (tutti keeps text
+    // as UTF-8): left to fail.
+    let kept = ["utf8", "utf8mb3", "utf8mb4", "latin1"];
+    if charset
+        .as_ref()
+        .is_some_and(|cs| !kept.iter().any(|k| cs.eq_ignore_ascii_case(k)))
+    {
+        return;
+    }
+    let t = tokens[i].clone();
+    if binary {
+        let cs = charset.as_deref().unwrap_or("utf8mb4");
+        collation = Some(format!("{cs}_bin"));
+    }
+    let mut suffix = vec![token(Token::RParen, &t)];
+    if let Some(c) = collation {
+        suffix.extend([word("COLLATE", &t), word(&c, &t)]);
+    }
+    tokens.splice(type_end..=close, suffix);
+    if let Some(cs) = charset {
+        tokens.splice(
+            type_end..type_end,
+            [word("CHARACTER", &t), word("SET", &t), word(&cs, &t)],
+        );
+        tokens[as_at] = token(Token::Comma, &t);
+        tokens[i] = word("CONVERT", &t);
+    }
 }
 
 /// Start of the simple operand that ends right before `end`.
@@ -779,6 +863,20 @@ mod tests {
         assert_eq!(
             respelled("SELECT CAST(a AS SIGNED INT)"),
             "SELECT CAST ( a AS SIGNED )"
+        );
+        assert_eq!(
+            respelled("SELECT CAST(a AS CHAR(2) BINARY), CAST(f(a, b) AS CHAR CHARSET latin1)"),
+            "SELECT CAST ( a AS CHAR ( 2 ) ) COLLATE utf8mb4_bin , \
+             CONVERT ( f ( a , b ) , CHAR CHARACTER SET latin1 )"
+        );
+        assert_eq!(
+            respelled("SELECT CAST(a AS CHAR(10) CHARACTER SET utf8mb4 COLLATE DEFAULT)"),
+            "SELECT CONVERT ( a , CHAR ( 10 ) CHARACTER SET utf8mb4 )"
+        );
+        // A character set whose conversion tutti would not do stays as it is (refused).
+        assert_eq!(
+            respelled("SELECT CAST(a AS CHAR CHARACTER SET cp1251)"),
+            "SELECT CAST ( a AS CHAR CHARACTER SET cp1251 )"
         );
         assert_eq!(
             respelled("SELECT TRIM(LEADING FROM a)"),

@@ -229,7 +229,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             match name.as_str() {
                 "tutti_dec_cmp" | "tutti_int_op" | "tutti_interval" => NumType::Int,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
-                "tutti_bitop" => NumType::Decimal,
+                "tutti_bitop" | "tutti_uint_op" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
                     Some(Expr::Value(v)) if v.value == SqlValue::Number("1".into(), false) => {
                         NumType::Decimal
@@ -460,20 +460,26 @@ pub(crate) fn binary(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -
         | BinaryOperator::GtEq => return comparison(l, op, r, lt, rt, scopes),
         _ => return None,
     };
-    if lt == NumType::Int && rt == NumType::Int {
-        // BIGINT arithmetic that overflows is an error (1690), not SQLite's double.
-        let symbol = match op {
-            BinaryOperator::Plus => Some("+"),
-            BinaryOperator::Minus => Some("-"),
-            BinaryOperator::Multiply => Some("*"),
-            _ => None,
+    let symbol = match op {
+        BinaryOperator::Plus => Some("+"),
+        BinaryOperator::Minus => Some("-"),
+        BinaryOperator::Multiply => Some("*"),
+        _ => None,
+    };
+    let integer = |e: &Expr, t: NumType| t == NumType::Int || unsigned_int(e, scopes);
+    let unsigned = unsigned_int(l, scopes) || unsigned_int(r, scopes);
+    if let Some(symbol) = symbol.filter(|_| integer(l, lt) && integer(r, rt)) {
+        // BIGINT arithmetic that overflows is an error (1690), not SQLite's double; with
+        // an UNSIGNED operand the result is unsigned.
+        let name = if unsigned {
+            "tutti_uint_op"
+        } else {
+            "tutti_int_op"
         };
-        if let Some(symbol) = symbol {
-            return Some(func(
-                "tutti_int_op",
-                vec![string(symbol), l.clone(), r.clone()],
-            ));
-        }
+        return Some(func(
+            name,
+            vec![string(symbol), operand(l.clone()), operand(r.clone())],
+        ));
     }
     let integer_division = *op == BinaryOperator::Divide && exact(lt) && exact(rt);
     if !(integer_division || any_decimal && exact(lt) && exact(rt)) {
@@ -665,6 +671,14 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
     if let (true, Some(t)) = (temporal_constant(l), temporal(r)) {
         return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
     }
+    // A temporal value compared with a number or string column or expression: MariaDB
+    // compares them as the temporal type (`datetime_col = double_col`).
+    if let (Some(t), true) = (temporal(l), read_as_temporal(r, scopes)) {
+        return Some(binop(l.clone(), op.clone(), as_temporal(r, t)));
+    }
+    if let (true, Some(t)) = (read_as_temporal(l, scopes), temporal(r)) {
+        return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
+    }
     // A DATE or DATETIME column compared with a TIME value: MariaDB reads the TIME as that
     // time of the current day.
     let dated = |e: &Expr| temporal(e).filter(|(kind, _)| *kind != "time");
@@ -690,6 +704,9 @@ fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
     let Expr::Function(f) = unnested(e) else {
         return None;
     };
+    if function_name(f) == "date" && args(f).len() == 1 {
+        return Some(("date", 0));
+    }
     if function_name(f) != "str_to_date" {
         return None;
     }
@@ -797,20 +814,49 @@ fn as_temporal(c: &Expr, (kind, fsp): (&str, u32)) -> Expr {
     )
 }
 
-/// `x [NOT] IN (..)` and `x BETWEEN a AND b` with a temporal column (or `STR_TO_DATE`) `x`:
-/// its constants are read as the column's type, as `=` reads them (`d BETWEEN '2001-2-5'
-/// AND '01-04-14'`).
-pub(crate) fn temporal_operands<'a>(
-    x: &Expr,
-    items: impl Iterator<Item = &'a mut Expr>,
-    scopes: &Scopes,
-) {
-    let Some(t) = value_kind(x, scopes) else {
-        return;
+/// A number or a string that MariaDB reads as a temporal value when the other side of a
+/// comparison is one: a constant, or a number or string column or expression that is not
+/// itself temporal.
+fn read_as_temporal(e: &Expr, scopes: &Scopes) -> bool {
+    if temporal_constant(e) {
+        return true;
+    }
+    if temporal(e, scopes) {
+        return false;
+    }
+    match type_of(e, scopes) {
+        NumType::Int | NumType::Decimal | NumType::Double => true,
+        NumType::Str => is_column(e),
+        _ => false,
+    }
+}
+
+/// `x [NOT] IN (..)` and `x BETWEEN a AND b` where `x` or another operand is a temporal
+/// column (or `STR_TO_DATE`, `DATE()`, a temporal literal or cast): the other operands are
+/// read as `x`'s type, as `=` reads them (`d BETWEEN '2001-2-5' AND '01-04-14'`, `dt IN
+/// (double_col)`); when `x` is not temporal, as the type the temporal operands share
+/// (`'01-03-10' BETWEEN dt1 AND dt2`).
+pub(crate) fn temporal_operands<'a>(operands: impl Iterator<Item = &'a mut Expr>, scopes: &Scopes) {
+    let mut operands: Vec<&mut Expr> = operands.collect();
+    let x_kind = operands.first().and_then(|x| value_kind(x, scopes));
+    let t = match x_kind {
+        Some(t) => t,
+        None => {
+            let mut kinds = operands.iter().filter_map(|e| value_kind(e, scopes));
+            let Some(t) = kinds.next() else {
+                return;
+            };
+            if kinds.any(|k| k.0 != t.0) {
+                return;
+            }
+            t
+        }
     };
-    for e in items {
-        if temporal_constant(e) {
-            *e = as_temporal(e, t);
+    let skip = usize::from(x_kind.is_some());
+    for e in operands.iter_mut().skip(skip) {
+        let constant = x_kind.is_some() && temporal_constant(e);
+        if constant || value_kind(e, scopes).is_none() && read_as_temporal(e, scopes) {
+            **e = as_temporal(e, t);
         }
     }
 }
@@ -1224,6 +1270,27 @@ pub(crate) fn float_shown(e: &Expr, scopes: &Scopes) -> Option<Expr> {
         .then(|| func("tutti_float_value", vec![e.clone()]))
 }
 
+/// A result column `SUM(x)` or `AVG(x)` of a FLOAT(M,D) or DOUBLE(M,D) column `x`: MariaDB
+/// keeps D decimals (D + 4 for AVG), so a sum of -0.01 and 0.01 is 0.00 there, not the
+/// double's 1e-17, also for a HAVING that names the column: `ROUND(SUM(x), D)`.
+pub(crate) fn fixed_real_sum(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let Expr::Function(f) = e else { return None };
+    let extra = match function_name(f).as_str() {
+        "sum" => 0,
+        "avg" => 4,
+        _ => return None,
+    };
+    if f.over.is_some() || f.filter.is_some() {
+        return None;
+    }
+    let [x] = args(f)[..] else { return None };
+    let (_, d) = crate::real::RealType::of_decl(decl_of(x, scopes)?)?.shape?;
+    Some(func(
+        "round",
+        vec![e.clone(), number((d + extra).to_string())],
+    ))
+}
+
 /// `CAST(x AS DECIMAL[(p[,s])])` → `tutti_dec_cast(x, p, s)` (default precision 10, scale 0).
 pub(crate) fn cast_decimal(
     mut x: Expr,
@@ -1468,6 +1535,31 @@ pub(crate) fn cast_int(x: Expr, unsigned: bool, scopes: &Scopes) -> Expr {
     )
 }
 
+/// An UNSIGNED integer expression: an UNSIGNED integer column, `CAST(x AS UNSIGNED)`, a
+/// literal between 2^63 and 2^64 − 1, the result of a bit operator or of unsigned
+/// arithmetic.
+fn unsigned_int(e: &Expr, scopes: &Scopes) -> bool {
+    match unnested(e) {
+        e @ (Expr::Identifier(_) | Expr::CompoundIdentifier(_)) => {
+            decl_of(e, scopes).is_some_and(|d| {
+                decl_type(d) == NumType::Int && d.to_ascii_uppercase().contains("UNSIGNED")
+            })
+        }
+        Expr::Collate { expr, collation } if collation.to_string() == COLLATION => {
+            matches!(unnested(expr), Expr::Value(v) if matches!(&v.value,
+                SqlValue::SingleQuotedString(n) if unsigned_literal(&SqlValue::Number(n.clone(), false)).is_some()))
+        }
+        Expr::Function(f) => match function_name(f).as_str() {
+            "tutti_bitop" | "tutti_uint_op" => true,
+            "tutti_cast_int" => {
+                matches!(args(f).get(1), Some(Expr::Value(v)) if v.value == SqlValue::Number("1".into(), false))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// An integer literal between 2^63 and 2^64 − 1: MariaDB's BIGINT UNSIGNED, which SQLite
 /// would read as an inexact REAL. It becomes its digits, typed DECIMAL, so it prints and
 /// computes exactly.
@@ -1518,11 +1610,18 @@ fn temporal(e: &Expr, scopes: &Scopes) -> bool {
             !a.is_empty() && a.iter().all(|x| temporal(x, scopes))
         }
     };
+    // `d + INTERVAL ..` of a temporal `d` is one too.
+    let shifted = |f: &Function| {
+        matches!(
+            function_name(f).as_str(),
+            "tutti_date_add" | "tutti_date_sub"
+        ) && args(f).first().is_some_and(|x| temporal(x, scopes))
+    };
     temporal_kind(e, scopes).is_some()
         || matches!(unnested(e), Expr::Function(f)
             if TEMPORAL_FUNCTIONS.contains(&function_name(f).as_str())
                 && !(function_name(f) == "from_unixtime" && formatted(f)))
-        || matches!(unnested(e), Expr::Function(f) if same_type(f))
+        || matches!(unnested(e), Expr::Function(f) if same_type(f) || shifted(f))
 }
 
 /// A temporal value where MySQL reads it as a number (`d + 0` is 20010203, `CAST(t AS

@@ -694,3 +694,99 @@ fn create_sql(c: &Connection, table: &str) -> String {
     )
     .unwrap()
 }
+
+/// The SQLite error a one-query statement fails with when run.
+fn run_error(c: &Connection, env: &TestEnv, sql: &str) -> String {
+    let q = match translate(sql, env)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .pop()
+    {
+        Some(Stmt::Query(q)) => q,
+        other => panic!("{sql}: unexpected {other:?}"),
+    };
+    let mut st = c
+        .prepare(&q.sql)
+        .unwrap_or_else(|e| panic!("{}: {e}", q.sql));
+    let e = st.query_row([], |r| r.get::<_, V>(0)).unwrap_err();
+    e.to_string()
+}
+
+#[test]
+fn row_columns_outer_aggregates_and_unsigned_arithmetic_run_on_sqlite() {
+    let (c, env) = tables();
+    // A value naming the row's columns: one given earlier, or the default.
+    run(
+        &c,
+        &env,
+        "INSERT INTO t SET id = 5, a = id * 10, b = CONCAT(d, '!')",
+        &[],
+    );
+    assert_eq!(
+        run(&c, &env, "SELECT a, b FROM t WHERE id = 5", &[]),
+        [[int(50), text("dflt!")]]
+    );
+    // An aggregate of the outer query in a subquery's WHERE.
+    let outer = "SELECT MAX(a), (SELECT x.b FROM t AS x WHERE x.a = MAX(t.a)) FROM t \
+                 WHERE id <= 3 GROUP BY id % 2 ORDER BY 1";
+    assert_eq!(
+        run(&c, &env, outer, &[]),
+        [[int(20), text("two")], [int(30), text("Three")]]
+    );
+    // Unsigned arithmetic stays unsigned.
+    assert_eq!(
+        run(&c, &env, "SELECT 9223372036854775808 + 1", &[]),
+        [[text("9223372036854775809")]]
+    );
+    for sql in [
+        "SELECT CAST(1 AS UNSIGNED) - 2",
+        "SELECT 18446744073709551615 + 1",
+    ] {
+        let e = run_error(&c, &env, sql);
+        assert!(
+            e.contains("BIGINT UNSIGNED value is out of range"),
+            "{sql}: {e}"
+        );
+    }
+    // A DATETIME compared with a number column reads the number as a datetime.
+    run(
+        &c,
+        &env,
+        "CREATE TABLE dt (id INT PRIMARY KEY, d DATETIME, n DOUBLE)",
+        &[],
+    );
+    let columns = [("id", "INT"), ("d", "DATETIME"), ("n", "DOUBLE")];
+    let env = env.with_table("app", "dt", &columns, &["id"], None, &[]);
+    run(
+        &c,
+        &env,
+        "INSERT INTO dt VALUES (1, '1999-01-01 00:00:00', 990101000000)",
+        &[],
+    );
+    assert_eq!(
+        run(
+            &c,
+            &env,
+            "SELECT id FROM dt WHERE d = n AND '99-01-01' BETWEEN d AND d",
+            &[]
+        ),
+        [[int(1)]]
+    );
+}
+
+#[test]
+fn select_list_aliases_reach_subqueries() {
+    let (c, env) = tables();
+    assert_eq!(
+        run(
+            &c,
+            &env,
+            "SELECT 1 AS x, (SELECT x + x) AS y, (SELECT y)",
+            &[]
+        ),
+        [[int(1), int(2), int(2)]]
+    );
+    run(&c, &env, "INSERT INTO u (a) VALUES (3), (5)", &[]);
+    let sql = "SELECT LENGTH(b) AS k, (SELECT x.a + 1 FROM u AS x WHERE x.a = k) FROM t \
+               WHERE id = 2";
+    assert_eq!(run(&c, &env, sql, &[]), [[int(3), int(4)]]);
+}

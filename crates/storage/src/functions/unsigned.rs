@@ -17,6 +17,9 @@
 //!   (`op` is the operator, `b` ignored for `~`) on the 64-bit two's-complement values.
 //! * `tutti_int_op(op, a, b)`: `a + b`, `a - b`, `a * b` of BIGINTs: MariaDB's 1690 `BIGINT
 //!   value is out of range` where SQLite would silently go on in a double.
+//! * `tutti_uint_op(op, a, b)`: the same when one operand is UNSIGNED (a BIGINT UNSIGNED
+//!   literal, column or cast): the result is unsigned, so below 0 or above 2^64 − 1 it is
+//!   1690 `BIGINT UNSIGNED value is out of range` (`CAST(1 AS UNSIGNED) - 2`).
 
 use rusqlite::functions::Context;
 use rusqlite::types::{Value, ValueRef};
@@ -213,7 +216,39 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_cast_int", 3, PURE, cast_int)?;
     c.create_scalar_function("tutti_temporal_number", 1, PURE, temporal_number)?;
     c.create_scalar_function("tutti_bitop", 3, PURE, bitop)?;
-    c.create_scalar_function("tutti_int_op", 3, PURE, int_op)
+    c.create_scalar_function("tutti_int_op", 3, PURE, int_op)?;
+    c.create_scalar_function("tutti_uint_op", 3, PURE, uint_op)
+}
+
+/// `tutti_uint_op(op, a, b)`.
+fn uint_op(ctx: &Context<'_>) -> Result<Value> {
+    let op: String = ctx.get(0)?;
+    let integer = |i: usize| -> Option<i128> {
+        match ctx.get_raw(i) {
+            ValueRef::Integer(v) => Some(i128::from(v)),
+            ValueRef::Text(t) => std::str::from_utf8(t).ok()?.trim().parse().ok(),
+            _ => None,
+        }
+    };
+    if matches!(ctx.get_raw(1), ValueRef::Null) || matches!(ctx.get_raw(2), ValueRef::Null) {
+        return Ok(Value::Null);
+    }
+    let (Some(a), Some(b)) = (integer(1), integer(2)) else {
+        // Not two integers after all: the signed operator decides.
+        return int_op(ctx);
+    };
+    let v = match op.as_str() {
+        "+" => a.checked_add(b),
+        "-" => a.checked_sub(b),
+        _ => a.checked_mul(b),
+    };
+    match v.and_then(|v| u64::try_from(v).ok()) {
+        Some(v) => Ok(result(v, true)),
+        None => {
+            let msg = format!("BIGINT UNSIGNED value is out of range in '{a} {op} {b}'");
+            Err(rusqlite::Error::UserFunctionError(msg.into()))
+        }
+    }
 }
 
 /// `tutti_int_op(op, a, b)`.
@@ -258,6 +293,34 @@ mod tests {
             other => format!("{other:?}"),
         })
         .unwrap()
+    }
+
+    /// MariaDB 10.11: `SELECT 9223372036854775808 + 1` is 9223372036854775809,
+    /// `CAST(1 AS UNSIGNED) - 2` and `18446744073709551615 + 1` are 1690.
+    #[test]
+    fn unsigned_arithmetic_stays_in_range() {
+        let c = Connection::open_in_memory().unwrap();
+        super::register(&c).unwrap();
+        assert_eq!(
+            one(&c, "tutti_uint_op('+', '9223372036854775808', 1)"),
+            "9223372036854775809"
+        );
+        assert_eq!(one(&c, "tutti_uint_op('-', 5, 2)"), "3");
+        assert_eq!(one(&c, "tutti_uint_op('*', 3, NULL)"), "Null");
+        for sql in [
+            "tutti_uint_op('-', 1, 2)",
+            "tutti_uint_op('+', '18446744073709551615', 1)",
+            "tutti_uint_op('*', '9223372036854775808', 2)",
+        ] {
+            let e = c
+                .query_row(&format!("SELECT {sql}"), [], |r| r.get::<_, i64>(0))
+                .unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("BIGINT UNSIGNED value is out of range"),
+                "{sql}: {e}"
+            );
+        }
     }
 
     /// Expected values observed on MariaDB 10.11.
