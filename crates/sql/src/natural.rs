@@ -86,7 +86,7 @@ pub(crate) fn constraint(op: &JoinOperator) -> Option<&JoinConstraint> {
     }
 }
 
-/// A join's constraint, to change it.
+/// A join's constraint, to change it (also FULL OUTER's, which the rewriter passes on).
 pub(crate) fn constraint_mut(op: &mut JoinOperator) -> Option<&mut JoinConstraint> {
     match op {
         JoinOperator::Join(c)
@@ -95,6 +95,7 @@ pub(crate) fn constraint_mut(op: &mut JoinOperator) -> Option<&mut JoinConstrain
         | JoinOperator::LeftOuter(c)
         | JoinOperator::Right(c)
         | JoinOperator::RightOuter(c)
+        | JoinOperator::FullOuter(c)
         | JoinOperator::CrossJoin(c)
         | JoinOperator::StraightJoin(c) => Some(c),
         _ => None,

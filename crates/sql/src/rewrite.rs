@@ -668,16 +668,8 @@ fn fix_joins(twj: &mut TableWithJoins) {
             let c = std::mem::replace(c, JoinConstraint::None);
             j.join_operator = JoinOperator::Inner(c);
         }
-        let constraint = match &mut j.join_operator {
-            JoinOperator::Join(c)
-            | JoinOperator::Inner(c)
-            | JoinOperator::Left(c)
-            | JoinOperator::LeftOuter(c)
-            | JoinOperator::Right(c)
-            | JoinOperator::RightOuter(c)
-            | JoinOperator::FullOuter(c)
-            | JoinOperator::CrossJoin(c) => c,
-            _ => continue,
+        let Some(constraint) = crate::natural::constraint_mut(&mut j.join_operator) else {
+            continue;
         };
         if let JoinConstraint::Using(cols) = constraint {
             for col in cols {
