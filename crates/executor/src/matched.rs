@@ -15,8 +15,16 @@ use tutti_wsrep::Value;
 use crate::sqlite::from_ref;
 use crate::ExecError;
 
-/// (table, rowid) of rewritten rows, boxed so its address stays put while SQLite holds it.
-struct Collected(Vec<(String, i64)>);
+/// (table, rowid, changed) of rewritten rows, boxed so its address stays put while SQLite
+/// holds it. `changed`: an assignment marked the row changed (storage's `changed`).
+struct Collected(Vec<(String, i64, bool)>);
+
+/// What a statement rewrote: each row once, the rowid first in its values; and how many
+/// rewrites of the statement's table changed a row.
+pub(crate) struct Rewrites {
+    pub rows: Vec<(String, Vec<Value>)>,
+    pub changed: u64,
+}
 
 /// Collects (table, rowid) of rewritten rows while alive.
 pub(crate) struct MatchedRows<'a> {
@@ -42,7 +50,8 @@ unsafe extern "C" fn on_update(
     let name = unsafe { CStr::from_ptr(table) }.to_string_lossy();
     // User tables only (`db.t`); not sqlite_sequence, which AUTO_INCREMENT rewrites.
     if name.contains('.') {
-        rows.push((name.into_owned(), rowid));
+        let changed = tutti_storage::take_row_changed(&name);
+        rows.push((name.into_owned(), rowid, changed));
     }
 }
 
@@ -58,12 +67,17 @@ impl<'a> MatchedRows<'a> {
     }
 
     /// Stops collecting and returns each rewritten row's rowid and current values (once per
-    /// row), as one list: the rowid first.
-    pub fn finish(mut self) -> Result<Vec<(String, Vec<Value>)>, ExecError> {
+    /// row), as one list: the rowid first; and how many rewrites of `target` changed a row.
+    pub fn finish(mut self, target: Option<&str>) -> Result<Rewrites, ExecError> {
         self.stop();
+        let rows = std::mem::take(&mut self.rows.0);
+        let changed = rows
+            .iter()
+            .filter(|(table, _, changed)| *changed && Some(table.as_str()) == target)
+            .count() as u64;
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for (table, rowid) in std::mem::take(&mut self.rows.0) {
+        for (table, rowid, _) in rows {
             if !seen.insert((table.clone(), rowid)) {
                 continue;
             }
@@ -83,7 +97,7 @@ impl<'a> MatchedRows<'a> {
                 out.push((table, values));
             }
         }
-        Ok(out)
+        Ok(Rewrites { rows: out, changed })
     }
 
     fn stop(&mut self) {

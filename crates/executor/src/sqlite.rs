@@ -351,6 +351,8 @@ pub struct WriteStmt<'a> {
     pub count: Count,
     /// The SQLite name of the table it writes.
     pub target: Option<String>,
+    /// Its assignments mark the rows they change (see `tutti_sql::Query::marks_changes`).
+    pub marks_changes: bool,
 }
 
 /// Captures a write statement's effect; the database is left unchanged.
@@ -411,9 +413,13 @@ pub fn execute_write(
         };
         autoinc.prepare(max, *offset, *increment);
     }
-    // The statement's own changes, when its count needs them.
+    // The statement's own changes, when its count needs them and its assignments do not
+    // mark the rows they change.
+    let marked =
+        stmt.marks_changes && matches!(stmt.count, Count::Update { .. } | Count::Upsert { .. });
     let mut own = match (stmt.count, &stmt.target) {
         (Count::Changes, _) | (_, None) => None,
+        _ if marked => None,
         _ => {
             let mut s = SqliteSession::new_in(w, schema)?;
             s.attach(stmt.target.as_deref())?;
@@ -426,12 +432,20 @@ pub fn execute_write(
         bind(&mut s, stmt.params)?;
         tutti_storage::clear_assigned();
         tutti_storage::clear_conditions();
+        tutti_storage::clear_row_changed();
         s.raw_execute()
             .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };
-    let rewritten = matched.finish()?;
+    let crate::matched::Rewrites {
+        rows: rewritten,
+        changed,
+    } = matched.finish(stmt.target.as_deref())?;
     let net = match (&mut own, &stmt.target) {
         (Some(session), Some(table)) => NetChanges::of(session, table)?,
+        _ if marked => NetChanges {
+            updates: changed,
+            deletes: 0,
+        },
         _ => NetChanges::default(),
     };
     drop(own);

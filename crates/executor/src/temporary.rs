@@ -290,6 +290,7 @@ impl Session {
             invisible_key: meta.info.has_invisible_key(),
             deleting: q.kind == QueryKind::Delete,
             count: Count::of(q.kind, self.client_found_rows),
+            marks_changes: q.marks_changes,
             target: Some(target.sqlite_name()),
         };
         *self.info.interrupt.lock() = Some(temp.conn.get_interrupt_handle());

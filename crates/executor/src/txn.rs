@@ -218,6 +218,7 @@ impl Session {
             invisible_key,
             deleting: q.kind == QueryKind::Delete,
             count: Count::of(q.kind, self.client_found_rows),
+            marks_changes: q.marks_changes,
             target: q.target.as_ref().map(|t| t.sqlite_name()),
         };
         for attempt in 1..=MAX_ATTEMPTS {

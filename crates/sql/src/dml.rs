@@ -143,6 +143,7 @@ pub(crate) fn finish(
         result_types: rw.result_types.clone().unwrap_or_default(),
         found_rows_sql: None,
         offered_rows: None,
+        marks_changes: false,
     })
 }
 
@@ -231,6 +232,14 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         unreachable!()
     };
 
+    let mut marks_changes = false;
+    let ignoring = ins.ignore;
+    if let (Some(OnInsert::OnConflict(on)), Some(_), false) = (&mut ins.on, &table, ignoring) {
+        if let OnConflictAction::DoUpdate(update) = &mut on.action {
+            mark_changes(&mut update.assignments, &target);
+            marks_changes = true;
+        }
+    }
     ins.table = TableObject::TableName(sqlite_object(&target));
     ins.table_alias = Some(TableAliasWithoutColumns {
         explicit: true,
@@ -279,6 +288,7 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     let mut stmt = finish(info, &rw, ins.to_string(), kind, Some(target), autoinc);
     if let Stmt::Query(q) = &mut stmt {
         q.offered_rows = offered_rows;
+        q.marks_changes = marks_changes;
     }
     Ok(stmt)
 }
@@ -506,6 +516,12 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
     if info.update_ignore {
         upd.or = Some(SqliteOnConflict::Ignore);
     }
+    // (UPDATE IGNORE skips rows whose write fails after their assignments ran: their marks
+    // would be taken by the next row, so it counts from its own changes instead.)
+    let marks_changes = table.is_some() && !info.update_ignore;
+    if marks_changes {
+        mark_changes(&mut upd.assignments, &target);
+    }
     let order = std::mem::take(&mut upd.order_by);
     if !order.is_empty() && rw.ex.assigning {
         // Rows are updated in SQLite's order, not the ORDER BY's.
@@ -521,14 +537,35 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
             limit,
         ));
     }
-    Ok(finish(
+    let mut stmt = finish(
         info,
         &rw,
         upd.to_string(),
         QueryKind::Update,
         Some(target),
         false,
-    ))
+    );
+    if let Stmt::Query(q) = &mut stmt {
+        q.marks_changes = marks_changes;
+    }
+    Ok(stmt)
+}
+
+/// `c = v` → `c = tutti_changed_to(c, v, 'db.t')`: the row counts as affected when a value
+/// changes (see storage's `changed`).
+fn mark_changes(assignments: &mut [Assignment], target: &TableName) {
+    let table = crate::ast_build::string(target.sqlite_name());
+    for a in assignments {
+        let AssignmentTarget::ColumnName(name) = &a.target else {
+            continue;
+        };
+        let Some(ObjectNamePart::Identifier(column)) = name.0.last() else {
+            continue;
+        };
+        let old = Expr::Identifier(column.clone());
+        let new = std::mem::replace(&mut a.value, crate::ast_build::null());
+        a.value = crate::ast_build::func("tutti_changed_to", vec![old, new, table.clone()]);
+    }
 }
 
 /// DELETE (single table).

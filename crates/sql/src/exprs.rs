@@ -22,9 +22,9 @@
 //!   SQLite connection.
 
 use sqlparser::ast::{
-    BinaryLength, BinaryOperator, CeilFloorKind, CharacterLength, DataType, DateTimeField, Expr,
-    Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause, FunctionArguments, Ident,
-    ObjectName, TrimWhereField, UnaryOperator, Value as SqlValue,
+    BinaryLength, BinaryOperator, CeilFloorKind, CharacterLength, DataType, DateTimeField,
+    ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause,
+    FunctionArguments, Ident, ObjectName, TrimWhereField, UnaryOperator, Value as SqlValue,
 };
 
 use crate::ast_build::{binop, cast, func, nested, number, string};
@@ -206,7 +206,11 @@ impl ExprCtx<'_> {
             Expr::TypedString(t) => Some(typed_literal(t)),
             Expr::Extract { field, expr, .. } => Some(dates::extract(field, take_box(expr))?),
             Expr::Position { expr, r#in } => {
-                Some(func("instr", vec![take_box(r#in), take_box(expr)]))
+                let mut instr = func("instr", vec![take_box(r#in), take_box(expr)]);
+                if let Expr::Function(f) = &mut instr {
+                    self.function(f)?;
+                }
+                Some(instr)
             }
             Expr::Substring {
                 special, shorthand, ..
@@ -488,6 +492,28 @@ impl ExprCtx<'_> {
             "name_const" => name_const(f).map(Some),
             "row" => Ok(row_constructor(f)),
             "tutti_default" => column_default(f, &self.scopes).map(Some),
+            "least" | "greatest" => {
+                // A DATE/DATETIME/TIME argument makes the strings among the others values of
+                // its type (`LEAST(DATE'2001-01-01', '01-01-02')` compares dates).
+                if let FunctionArguments::List(list) = &mut f.args {
+                    let operands = list.args.iter_mut().filter_map(|a| match a {
+                        FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) => Some(e),
+                        _ => None,
+                    });
+                    typing::temporal_operands(operands, &self.scopes);
+                }
+                Ok(None)
+            }
+            "locate" | "instr" | "field" => {
+                // A case-sensitive argument (`'b' COLLATE latin1_bin`) makes the search exact.
+                if typing::args(f)
+                    .iter()
+                    .any(|a| typing::binary_string(a, &self.scopes))
+                {
+                    f.name = ObjectName::from(vec![Ident::new(format!("tutti_{lname}_cs"))]);
+                }
+                Ok(None)
+            }
             _ => Ok(None),
         }
     }
@@ -996,6 +1022,18 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
         T::Decimal(info) | T::Numeric(info) | T::Dec(info) => {
             return typing::cast_decimal(x, info, scopes)
         }
+        T::Double(ExactNumberInfo::PrecisionAndScale(m, d)) => {
+            // `DOUBLE(M,D)`: rounded to D decimals and kept within M digits, as a DOUBLE(M,D)
+            // column stores it (outside strict mode: warning 1264 when clamped).
+            let name = string("cast");
+            let (m, d, flags) = (number(m.to_string()), number(d.to_string()), number("0"));
+            let real = cast(x, T::Real);
+            let lenient = number("0");
+            return Ok(func(
+                "tutti_real_store",
+                vec![real, m, d, flags, name, number("1"), lenient],
+            ));
+        }
         T::Double(_) | T::DoublePrecision | T::Float(_) | T::Real | T::Float8 | T::Float4 => {
             T::Real
         }
@@ -1123,6 +1161,21 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
         return Err(SqlError::Unsupported(
             "GROUP_CONCAT(DISTINCT ...) as a window function".into(),
         ));
+    }
+    if ordered && f.over.is_none() {
+        // Ties come out in reverse arrival order in MariaDB (see storage's aggregate.rs).
+        for clause in &mut list.clauses {
+            if let FunctionArgumentClause::OrderBy(keys) = clause {
+                keys.push(sqlparser::ast::OrderByExpr {
+                    expr: func("tutti_arrival", vec![]),
+                    options: sqlparser::ast::OrderByOptions {
+                        sort: Some(sqlparser::ast::OrderBySort::Desc),
+                        nulls_first: None,
+                    },
+                    with_fill: None,
+                });
+            }
+        }
     }
     if list.duplicate_treatment.is_some() && !ordered {
         // MariaDB keeps DISTINCT values in a sorted tree: they come out in order.

@@ -111,10 +111,22 @@ fn joined(twj: &TableWithJoins, columns: &TableColumns) -> Option<Vec<Column>> {
             j.join_operator,
             JoinOperator::Right(_) | JoinOperator::RightOuter(_)
         );
-        let common: Vec<String> = match constraint(&j.join_operator)? {
-            JoinConstraint::Natural => left
+        let constraint = constraint(&j.join_operator)?;
+        let merging = matches!(
+            constraint,
+            JoinConstraint::Natural | JoinConstraint::Using(_)
+        );
+        // MySQL runs a RIGHT JOIN as the mirrored LEFT JOIN; only merged columns show it.
+        let (first, second) = if right_join && merging {
+            (right, left)
+        } else {
+            (left, right)
+        };
+        // The common columns, in the order of the (mirrored) first table.
+        let common: Vec<String> = match constraint {
+            JoinConstraint::Natural => first
                 .iter()
-                .filter(|l| right.iter().any(|r| r.same_name(&l.name)))
+                .filter(|l| second.iter().any(|r| r.same_name(&l.name)))
                 .map(|l| l.name.clone())
                 .collect(),
             JoinConstraint::Using(names) => {
@@ -125,18 +137,18 @@ fn joined(twj: &TableWithJoins, columns: &TableColumns) -> Option<Vec<Column>> {
                             .is_some_and(|i| c.same_name(&i.value))
                     })
                 };
-                left.iter()
+                first
+                    .iter()
                     .filter(|c| named(c))
                     .map(|c| c.name.clone())
                     .collect()
             }
             _ => Vec::new(),
         };
-        // MySQL runs a RIGHT JOIN as the mirrored LEFT JOIN; only merged columns show it.
-        let (first, second) = if right_join && !common.is_empty() {
-            (right, left)
+        let (first, second) = if right_join && merging && common.is_empty() {
+            (second, first)
         } else {
-            (left, right)
+            (first, second)
         };
         let shared = |c: &Column| common.iter().any(|n| c.same_name(n));
         let mut out: Vec<Column> = Vec::with_capacity(first.len() + second.len());

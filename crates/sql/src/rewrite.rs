@@ -346,6 +346,7 @@ impl<'a> Rewriter<'a> {
         for twj in &mut s.from {
             fix_joins(twj);
         }
+        nest_outer_joins_after_commas(&mut s.from);
         let texts = self.item_texts(s);
         for (i, item) in s.projection.iter_mut().enumerate() {
             match item {
@@ -679,6 +680,30 @@ fn fix_joins(twj: &mut TableWithJoins) {
                     }
                 }
             }
+        }
+    }
+}
+
+/// `FROM t1, t2 RIGHT JOIN t3 ON ...`: MySQL's comma binds looser than JOIN, so the RIGHT
+/// (or FULL) join is `t2 RIGHT JOIN t3`, crossed with t1; SQLite reads the comma as a join
+/// of equal precedence, `(t1, t2) RIGHT JOIN t3`. The join after a comma is parenthesized.
+/// (An inner or LEFT join gives the same rows either way.)
+fn nest_outer_joins_after_commas(from: &mut [TableWithJoins]) {
+    for twj in from.iter_mut().skip(1) {
+        let outer = twj.joins.iter().any(|j| {
+            matches!(
+                j.join_operator,
+                JoinOperator::Right(_) | JoinOperator::RightOuter(_) | JoinOperator::FullOuter(_)
+            )
+        });
+        if outer {
+            *twj = TableWithJoins {
+                relation: TableFactor::NestedJoin {
+                    table_with_joins: Box::new(twj.clone()),
+                    alias: None,
+                },
+                joins: vec![],
+            };
         }
     }
 }

@@ -326,6 +326,10 @@ pub struct Query {
     /// `INSERT IGNORE ... VALUES`: the rows offered; each one not inserted was a duplicate
     /// key MariaDB warns of (1062).
     pub offered_rows: Option<u64>,
+    /// An UPDATE or upsert whose assignments mark the rows they change
+    /// (`tutti_changed_to`, see storage's `changed`): the executor counts affected rows from
+    /// the marks instead of reading the statement's own changeset.
+    pub marks_changes: bool,
 }
 
 /// The rows a locking SELECT reads, and how to lock them.

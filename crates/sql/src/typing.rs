@@ -559,7 +559,9 @@ fn comparison(
 pub(crate) fn binary_string(e: &Expr, scopes: &Scopes) -> bool {
     match e {
         Expr::Nested(x) => binary_string(x, scopes),
-        Expr::Collate { collation, .. } => collation.to_string().eq_ignore_ascii_case("BINARY"),
+        Expr::Collate { collation, .. } => {
+            crate::columns::is_binary_collation(&collation.to_string())
+        }
         Expr::Cast { data_type, .. } => {
             matches!(
                 data_type,
@@ -1226,8 +1228,8 @@ pub(crate) fn range_frame_key(f: &mut Function, scopes: &Scopes) {
     }
 }
 
-/// A result column `STD(x)`, `VARIANCE(x)` or a synonym of an integer or DECIMAL `x`: a
-/// DOUBLE that MariaDB shows with x's scale + 4 decimals (`STD(int_col)` is `0.4714`), so
+/// A result column `STD(x)`, `VARIANCE(x)` or a synonym of an integer, DECIMAL,
+/// FLOAT(M,D) or DOUBLE(M,D) `x`: a DOUBLE that MariaDB shows with x's scale + 4 decimals (`STD(int_col)` is `0.4714`), so
 /// the double is shown as a DECIMAL of that scale. Only as a result column: in arithmetic
 /// it stays the double it is.
 pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
@@ -1238,7 +1240,11 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
         return None;
     }
     let [x] = args(f)[..] else { return None };
-    let scale = crate::result_types::exact_scale(x, scopes)? + 4;
+    let real_scale = || {
+        let (_, d) = crate::real::RealType::of_decl(decl_of(x, scopes)?)?.shape?;
+        Some(d)
+    };
+    let scale = crate::result_types::exact_scale(x, scopes).or_else(real_scale)? + 4;
     Some(decimal_result(
         "tutti_dec_cast",
         vec![
@@ -1573,9 +1579,10 @@ pub(crate) fn unsigned_literal(v: &SqlValue) -> Option<Expr> {
 
 /// A DATE, DATETIME, TIMESTAMP or TIME column, or a function returning such a value.
 fn temporal(e: &Expr, scopes: &Scopes) -> bool {
-    const TEMPORAL_FUNCTIONS: [&str; 21] = [
+    const TEMPORAL_FUNCTIONS: [&str; 22] = [
         "convert_tz",
         "tutti_cast_temporal",
+        "tutti_temporal",
         "tutti_temporal_literal",
         "date",
         "time",

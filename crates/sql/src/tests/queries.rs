@@ -349,12 +349,12 @@ fn casts_and_functions() {
         ("CONVERT(x USING utf8mb4)", "\"x\""),
         (
             "GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')",
-            "group_concat(\"x\", '; ' ORDER BY \"y\" DESC)",
+            "group_concat(\"x\", '; ' ORDER BY \"y\" DESC, tutti_arrival() DESC)",
         ),
         ("GROUP_CONCAT(x)", "group_concat(\"x\")"),
         (
             "GROUP_CONCAT(DISTINCT x ORDER BY x)",
-            "group_concat(DISTINCT \"x\" ORDER BY \"x\")",
+            "group_concat(DISTINCT \"x\" ORDER BY \"x\", tutti_arrival() DESC)",
         ),
         ("GROUP_CONCAT(x, y)", "group_concat(CONCAT(\"x\", \"y\"))"),
         ("NOW()", "NOW()"),

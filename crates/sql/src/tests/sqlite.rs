@@ -790,3 +790,66 @@ fn select_list_aliases_reach_subqueries() {
                WHERE id = 2";
     assert_eq!(run(&c, &env, sql, &[]), [[int(3), int(4)]]);
 }
+
+#[test]
+fn ties_joins_dates_and_binary_searches_run_on_sqlite() {
+    let (c, env) = tables();
+    // GROUP_CONCAT's ties come out in reverse arrival order, as from MariaDB's tree.
+    run(
+        &c,
+        &env,
+        "INSERT INTO t (id, a, b) VALUES (4, 10, 'Four')",
+        &[],
+    );
+    assert_eq!(
+        run(&c, &env, "SELECT GROUP_CONCAT(b ORDER BY a) FROM t", &[]),
+        [[text("Four,One,two,Three")]]
+    );
+    // `t1, t2 RIGHT JOIN t3`: the comma binds looser, so every t1 row is kept.
+    run(&c, &env, "CREATE TABLE r (i INT PRIMARY KEY)", &[]);
+    run(&c, &env, "INSERT INTO r VALUES (1), (2)", &[]);
+    let comma = "SELECT r.i, x.id, y.id FROM r, t AS x RIGHT JOIN u AS y ON x.id = y.id \
+                 ORDER BY r.i, y.id";
+    run(&c, &env, "INSERT INTO u (id, a) VALUES (1, 7), (9, 8)", &[]);
+    assert_eq!(
+        run(&c, &env, comma, &[]),
+        [
+            [int(1), int(1), int(1)],
+            [int(1), V::Null, int(9)],
+            [int(2), int(1), int(1)],
+            [int(2), V::Null, int(9)]
+        ]
+    );
+    // LEAST/GREATEST of a DATE and strings compare dates.
+    assert_eq!(
+        run(
+            &c,
+            &env,
+            "SELECT LEAST(CAST('01-01-01' AS DATE), '01-01-02'), \
+             GREATEST(CAST('01-01-01' AS DATE), '01-01-02') + 0",
+            &[]
+        ),
+        [[text("2001-01-01"), text("20010102")]]
+    );
+    // CAST AS DOUBLE(M,D) rounds and clamps.
+    assert_eq!(
+        run(
+            &c,
+            &env,
+            "SELECT CAST(12.444 AS DOUBLE(5,2)), CAST(1000 AS DOUBLE(5,2))",
+            &[]
+        ),
+        [[V::Real(12.44), V::Real(999.99)]]
+    );
+    // A _bin collation makes LOCATE, POSITION and FIELD case-sensitive.
+    assert_eq!(
+        run(
+            &c,
+            &env,
+            "SELECT LOCATE('HE', 'hello' COLLATE utf8mb4_bin), POSITION('b' COLLATE \
+             utf8mb4_bin IN 'aBb'), FIELD('b' COLLATE utf8mb4_bin, 'B', 'b'), LOCATE('HE', 'hello')",
+            &[]
+        ),
+        [[int(0), int(3), int(2), int(1)]]
+    );
+}

@@ -11,7 +11,7 @@ fn sysbench_writes() {
     let u = q("UPDATE sbtest1 SET k=k+1 WHERE id=?");
     assert_eq!(
         u.sql,
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store(tutti_int_op('+', "k", 1), -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = ?1"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_changed_to("k", tutti_int_store(tutti_int_op('+', "k", 1), -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), 'app.sbtest1') WHERE "id" = ?1"#
     );
     assert_eq!(
         (u.kind, u.params, u.target, u.autoinc),
@@ -19,7 +19,7 @@ fn sysbench_writes() {
     );
     assert_eq!(
         s("UPDATE sbtest1 SET c=? WHERE id=?"),
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "c" = tutti_str_store(?1, 120, 10, '`app`.`sbtest1`.`c`', 1) WHERE "id" = ?2"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "c" = tutti_changed_to("c", tutti_str_store(?1, 120, 10, '`app`.`sbtest1`.`c`', 1), 'app.sbtest1') WHERE "id" = ?2"#
     );
     let d = q("DELETE FROM sbtest1 WHERE id=?");
     assert_eq!(
@@ -44,7 +44,7 @@ fn sysbench_writes() {
     assert!(i.autoinc);
     assert_eq!(
         s("UPDATE sbtest1 SET k=k+1 WHERE id=5"),
-        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_int_store(tutti_int_op('+', "k", 1), -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1) WHERE "id" = 5"#
+        r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_changed_to("k", tutti_int_store(tutti_int_op('+', "k", 1), -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), 'app.sbtest1') WHERE "id" = 5"#
     );
     assert_eq!(
         s("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7, 1, 'c', 'p')"),
@@ -176,7 +176,7 @@ fn insert_variants() {
     );
     assert_eq!(
         s("UPDATE t SET d = DEFAULT"),
-        r#"UPDATE "app.t" AS "t" SET "d" = 'dflt'"#
+        r#"UPDATE "app.t" AS "t" SET "d" = tutti_changed_to("d", 'dflt', 'app.t')"#
     );
     let r = q("REPLACE INTO t VALUES (1, 2, 'x', 'y')");
     assert_eq!(
@@ -190,32 +190,32 @@ fn insert_variants() {
 fn on_duplicate_key_update() {
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (1, 2) ON DUPLICATE KEY UPDATE a = VALUES(a), b = b + 1"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a", "b" = tutti_str_store("b" + 1, 65535, 9, '`app`.`t`.`b`', 1)"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", "excluded"."a", 'app.t'), "b" = tutti_changed_to("b", tutti_str_store("b" + 1, 65535, 9, '`app`.`t`.`b`', 1), 'app.t')"#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (?, ?) AS new ON DUPLICATE KEY UPDATE a = new.a + t.a"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (tutti_int_store(?1, -2147483648, 2147483647, '`app`.`t`.`id`', 1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`t`.`a`', 1)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store(tutti_int_op('+', "excluded"."a", "t"."a"), -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (tutti_int_store(?1, -2147483648, 2147483647, '`app`.`t`.`id`', 1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`t`.`a`', 1)) ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", tutti_int_store(tutti_int_op('+', "excluded"."a", "t"."a"), -2147483648, 2147483647, '`app`.`t`.`a`', 1), 'app.t')"#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) VALUES (1, 2) AS new (i, x) ON DUPLICATE KEY UPDATE a = x"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = "excluded"."a""#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", "excluded"."a", 'app.t')"#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) SELECT id, a FROM u ON DUPLICATE KEY UPDATE a = VALUES(a)"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1", tutti_int_store("a", -2147483648, 2147483647, '`app`.`t`.`a`', 1) AS "c2" FROM "app.u" AS "u" WHERE 1 ON CONFLICT DO UPDATE SET "a" = "excluded"."a""#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1", tutti_int_store("a", -2147483648, 2147483647, '`app`.`t`.`a`', 1) AS "c2" FROM "app.u" AS "u" WHERE 1 ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", "excluded"."a", 'app.t')"#
     );
     assert_eq!(
         s("INSERT INTO t (id, a) SELECT id, a FROM u WHERE a > 1 ON DUPLICATE KEY UPDATE a = 0"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1", tutti_int_store("a", -2147483648, 2147483647, '`app`.`t`.`a`', 1) AS "c2" FROM "app.u" AS "u" WHERE "a" > 1 ON CONFLICT DO UPDATE SET "a" = 0"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1", tutti_int_store("a", -2147483648, 2147483647, '`app`.`t`.`a`', 1) AS "c2" FROM "app.u" AS "u" WHERE "a" > 1 ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", 0, 'app.t')"#
     );
     assert_eq!(
         s("INSERT INTO t (id) SELECT id FROM u ORDER BY id LIMIT 2 ON DUPLICATE KEY UPDATE a = 0"),
-        r#"INSERT INTO "app.t" AS "t" ("id") SELECT * FROM (SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1" FROM "app.u" AS "u" ORDER BY "id" LIMIT 2) WHERE 1 ON CONFLICT DO UPDATE SET "a" = 0"#
+        r#"INSERT INTO "app.t" AS "t" ("id") SELECT * FROM (SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1" FROM "app.u" AS "u" ORDER BY "id" LIMIT 2) WHERE 1 ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", 0, 'app.t')"#
     );
     let up = q("INSERT INTO u (a) VALUES (1) ON DUPLICATE KEY UPDATE a = a + 1");
     assert_eq!(
         up.sql,
-        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT DO UPDATE SET "a" = tutti_int_store(tutti_int_op('+', "a", 1), -2147483648, 2147483647, '`app`.`u`.`a`', 1)"#
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", tutti_int_store(tutti_int_op('+', "a", 1), -2147483648, 2147483647, '`app`.`u`.`a`', 1), 'app.u')"#
     );
 }
 
@@ -223,7 +223,7 @@ fn on_duplicate_key_update() {
 fn update_and_delete_limits() {
     assert_eq!(
         s("UPDATE t SET a = 1 WHERE b = 'x' ORDER BY id DESC LIMIT 5"),
-        r#"UPDATE "app.t" AS "t" SET "a" = 1 WHERE rowid IN (SELECT rowid FROM "app.t" AS "t" WHERE "b" = 'x' ORDER BY "id" DESC LIMIT 5)"#
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_changed_to("a", 1, 'app.t') WHERE rowid IN (SELECT rowid FROM "app.t" AS "t" WHERE "b" = 'x' ORDER BY "id" DESC LIMIT 5)"#
     );
     assert_eq!(
         s("DELETE FROM t WHERE a > ? LIMIT ?"),
@@ -235,7 +235,7 @@ fn update_and_delete_limits() {
     );
     assert_eq!(
         s("UPDATE t SET a = 1 ORDER BY id"),
-        r#"UPDATE "app.t" AS "t" SET "a" = 1"#
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_changed_to("a", 1, 'app.t')"#
     );
     assert_eq!(
         s("UPDATE LOW_PRIORITY IGNORE t SET t.a = 1 WHERE app.t.id = 2"),
@@ -247,7 +247,7 @@ fn update_and_delete_limits() {
     );
     assert_eq!(
         s("UPDATE t SET a = (SELECT MAX(a) FROM u) WHERE id IN (SELECT id FROM other.x)"),
-        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store((SELECT MAX("a") AS "MAX(a)" FROM "app.u" AS "u"), -2147483648, 2147483647, '`app`.`t`.`a`', 1) WHERE "id" IN (SELECT "id" AS "id" FROM "other.x" AS "x")"#
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_changed_to("a", tutti_int_store((SELECT MAX("a") AS "MAX(a)" FROM "app.u" AS "u"), -2147483648, 2147483647, '`app`.`t`.`a`', 1), 'app.t') WHERE "id" IN (SELECT "id" AS "id" FROM "other.x" AS "x")"#
     );
 }
 
@@ -300,7 +300,7 @@ fn last_insert_id_with_an_argument_sets_it() {
     // The sequence idiom: the new value is returned and becomes LAST_INSERT_ID().
     assert_eq!(
         s("UPDATE t SET a = LAST_INSERT_ID(a + 1)"),
-        r#"UPDATE "app.t" AS "t" SET "a" = tutti_int_store(tutti_set_var(' last_insert_id', CAST(tutti_int_op('+', "a", 1) AS INTEGER)), -2147483648, 2147483647, '`app`.`t`.`a`', 1)"#
+        r#"UPDATE "app.t" AS "t" SET "a" = tutti_changed_to("a", tutti_int_store(tutti_set_var(' last_insert_id', CAST(tutti_int_op('+', "a", 1) AS INTEGER)), -2147483648, 2147483647, '`app`.`t`.`a`', 1), 'app.t')"#
     );
     assert_eq!(
         s("SELECT LAST_INSERT_ID()"),

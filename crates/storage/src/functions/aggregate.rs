@@ -9,13 +9,23 @@
 //! aggregates work on unsigned 64-bit values: over no rows `BIT_AND` is
 //! 18446744073709551615 and the others 0. A result above `i64::MAX` is returned as its
 //! decimal text, since SQLite integers are signed.
+//!
+//! `tutti_arrival()` numbers the rows in the order they reach an aggregate: the SQL front-end
+//! sorts `GROUP_CONCAT(... ORDER BY k)` by `k, tutti_arrival() DESC`, because MariaDB keeps
+//! the values in a tree that puts a value tying with an earlier one before it, so ties come
+//! out in reverse arrival order.
 
 use rusqlite::functions::{Aggregate, Context};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
+use std::sync::atomic::{AtomicI64, Ordering};
+
 use super::math::num;
-use super::PURE;
+use super::{PURE, VOLATILE};
+
+/// The next `tutti_arrival()` number; only the order of the numbers matters.
+static ARRIVAL: AtomicI64 = AtomicI64::new(0);
 
 /// `GROUP_CONCAT(... LIMIT n)`: the values kept so far, and the separator (which the
 /// final call, having no arguments, cannot read).
@@ -175,6 +185,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     ] {
         c.create_aggregate_function(name, 1, PURE, op)?;
     }
+    c.create_scalar_function("tutti_arrival", 0, VOLATILE, |_| {
+        Ok(ARRIVAL.fetch_add(1, Ordering::Relaxed))
+    })?;
     Ok(())
 }
 

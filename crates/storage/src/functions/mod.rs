@@ -10,6 +10,7 @@ mod aggregate;
 mod bit_sets;
 mod bits;
 mod calendar;
+mod changed;
 mod clock;
 mod crypt;
 mod decimal;
@@ -35,6 +36,7 @@ mod unsigned;
 mod user_locks;
 mod variables;
 
+pub use changed::{clear_row_changed, take_row_changed};
 pub use diagnostics::{clear_conditions, raise, take_conditions, warn, Condition, Level, MAX_KEPT};
 use gcvt::double_text;
 pub use gcvt::real_text;
@@ -58,6 +60,7 @@ const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
 pub(crate) fn register(c: &Connection) -> Result<()> {
     time::register(c)?;
     calendar::register(c)?;
+    changed::register(c)?;
     interval::register(c)?;
     time_parts::register(c)?;
     clock::register(c)?;

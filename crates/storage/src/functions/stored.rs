@@ -499,12 +499,16 @@ fn loses_precision(raw: ValueRef<'_>, text: &str, kind: Kind) -> bool {
 }
 
 /// What MariaDB stores outside strict mode for a value that is no `kind`: a TIME beyond
-/// ±838:59:59 clamps, anything else is the zero value (YEAR: see [`year`]).
+/// ±838:59:59 clamps, a date or datetime followed by something else is that date or
+/// datetime, anything else is the zero value (YEAR: see [`year`]).
 fn lenient(text: &str, kind: Kind, fsp: u32) -> String {
-    let zero = temporal::Parts::default();
+    let start = temporal::parse_datetime_truncated(text)
+        .filter(temporal::valid_datetime)
+        .filter(|p| kind != Kind::Timestamp || temporal::fits_timestamp(p));
+    let p = start.unwrap_or_default();
     match kind {
-        Kind::Date => temporal::date_text(&zero),
-        Kind::DateTime | Kind::Timestamp => temporal::datetime_text(&zero, fsp),
+        Kind::Date => temporal::date_text(&p),
+        Kind::DateTime | Kind::Timestamp => temporal::datetime_text(&p, fsp),
         Kind::Time => temporal::time_text(&temporal::clamped_time(text), fsp),
         Kind::Year => "0".into(),
     }
@@ -595,7 +599,9 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
     let (kind, fsp) = kind_and_fsp(ctx)?;
     let zero_dates: u32 = ctx.get(3)?;
     let raw = ctx.get_raw(0);
-    let Some(text) = text_of(raw).and_then(|text| canonical(raw, &text, kind, fsp)) else {
+    let Some(text) = text_of(raw)
+        .and_then(|text| canonical(raw, &text, kind, fsp).or_else(|| cast_start(&text, kind, fsp)))
+    else {
         return Ok(Value::Null);
     };
     if kind != Kind::Time {
@@ -607,6 +613,20 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
         }
     }
     Ok(Value::Text(text))
+}
+
+/// A string that goes on after a date or datetime (`'2003-01-01 00:00:00 xyz'`) cast to a
+/// DATE or DATETIME: the value at its start, with MariaDB's warning 1292.
+fn cast_start(text: &str, kind: Kind, fsp: u32) -> Option<String> {
+    let p = temporal::parse_datetime_truncated(text).filter(temporal::valid_datetime)?;
+    let shown = match kind {
+        Kind::Date => temporal::date_text(&p),
+        Kind::DateTime => temporal::datetime_text(&p, fsp),
+        _ => return None,
+    };
+    let word = kind.word();
+    diagnostics::warn(1292, format!("Truncated incorrect {word} value: '{text}'"));
+    Some(shown)
 }
 
 /// A YEAR: numbers 0, 1-99 (two-digit years) and 1901-2155; strings of one or two digits

@@ -94,7 +94,8 @@ fn find_ci(hay: &str, needle: &str, from: usize) -> Option<usize> {
 }
 
 /// `LOCATE(sub, s, pos)`: 1-based character position of `sub` in `s`, or 0.
-fn locate(sub: Str, s: Str, pos: i64, checked: bool) -> i64 {
+/// `cs`: case-sensitive (an argument with a `_bin` collation), else general_ci.
+fn locate(sub: Str, s: Str, pos: i64, checked: bool, cs: bool) -> i64 {
     match (sub, s) {
         (Str::Text(sub), Str::Text(s)) => {
             if checked && (pos < 1 || pos as usize > s.len()) {
@@ -107,7 +108,12 @@ fn locate(sub: Str, s: Str, pos: i64, checked: bool) -> i64 {
             if sub.is_empty() {
                 return pos;
             }
-            find_ci(&s, &sub, from).map_or(0, |b| s[..b].chars().count() as i64 + 1)
+            let found = if cs {
+                s[from..].find(&sub).map(|b| from + b)
+            } else {
+                find_ci(&s, &sub, from)
+            };
+            found.map_or(0, |b| s[..b].chars().count() as i64 + 1)
         }
         (sub, s) => {
             let (sub, s) = (bytes(sub), bytes(s));
@@ -123,6 +129,32 @@ fn locate(sub: Str, s: Str, pos: i64, checked: bool) -> i64 {
                 .map_or(0, |i| i as i64 + 1)
         }
     }
+}
+
+/// `FIELD(x, a, b, ...)`: the position of the first argument equal to x, 0 for none; `cs`:
+/// strings compared case-sensitively (an argument with a `_bin` collation).
+fn field(ctx: &Context<'_>, cs: bool) -> Result<i64> {
+    if ctx.len() < 2 {
+        return Err(arity("field"));
+    }
+    let numeric =
+        (0..ctx.len()).any(|i| matches!(ctx.get_raw(i), ValueRef::Integer(_) | ValueRef::Real(_)));
+    if numeric {
+        let x = num(ctx, 0).map(num_f64);
+        for i in 1..ctx.len() {
+            if x.is_some() && num(ctx, i).map(num_f64) == x {
+                return Ok(i as i64);
+            }
+        }
+        return Ok(0);
+    }
+    let Some(x) = arg(ctx, 0) else { return Ok(0) };
+    for i in 1..ctx.len() {
+        if arg(ctx, i).is_some_and(|y| compare_cs(&x, &y, cs) == Ordering::Equal) {
+            return Ok(i as i64);
+        }
+    }
+    Ok(0)
 }
 
 fn bytes(s: Str) -> Vec<u8> {
@@ -180,6 +212,14 @@ fn same_kind(like: &Str, b: Vec<u8>) -> Value {
     match like {
         Str::Text(_) => Value::Text(String::from_utf8_lossy(&b).into_owned()),
         Str::Bin(_) => Value::Blob(b),
+    }
+}
+
+/// `compare` with trailing spaces ignored, case-sensitive when `cs`.
+fn compare_cs(a: &Str, b: &Str, cs: bool) -> Ordering {
+    match (a, b) {
+        (Str::Text(a), Str::Text(b)) if cs => a.trim_end_matches(' ').cmp(b.trim_end_matches(' ')),
+        _ => compare(a, b, true),
     }
 }
 
@@ -481,29 +521,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         let out = trim_string(b, &bytes(remstr), mode != "TRAILING", mode != "LEADING");
         Ok(Some(same_kind(&s, out)))
     })?;
-    c.create_scalar_function("field", -1, PURE, |ctx| {
-        if ctx.len() < 2 {
-            return Err(arity("field"));
-        }
-        let numeric = (0..ctx.len())
-            .any(|i| matches!(ctx.get_raw(i), ValueRef::Integer(_) | ValueRef::Real(_)));
-        if numeric {
-            let x = num(ctx, 0).map(num_f64);
-            for i in 1..ctx.len() {
-                if x.is_some() && num(ctx, i).map(num_f64) == x {
-                    return Ok(i as i64);
-                }
-            }
-            return Ok(0);
-        }
-        let Some(x) = arg(ctx, 0) else { return Ok(0) };
-        for i in 1..ctx.len() {
-            if arg(ctx, i).is_some_and(|y| compare(&x, &y, true) == Ordering::Equal) {
-                return Ok(i as i64);
-            }
-        }
-        Ok(0)
-    })?;
+    for (name, cs) in [("field", false), ("tutti_field_cs", true)] {
+        c.create_scalar_function(name, -1, PURE, move |ctx| field(ctx, cs))?;
+    }
     c.create_scalar_function("find_in_set", 2, PURE, |ctx| {
         let (Some(x), Some(list)) = (arg(ctx, 0), arg(ctx, 1)) else {
             return Ok(None);
@@ -580,26 +600,30 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             (s, new) => Value::Blob(splice(&bytes(s), pos, len, &bytes(new))),
         }))
     })?;
-    c.create_scalar_function("instr", 2, PURE, |ctx| {
-        Ok(match (arg(ctx, 0), arg(ctx, 1)) {
-            (Some(s), Some(sub)) => Some(locate(sub, s, 1, false)),
-            _ => None,
-        })
-    })?;
-    c.create_scalar_function("locate", -1, PURE, |ctx| {
-        if !(2..=3).contains(&ctx.len()) {
-            return Err(arity("locate"));
-        }
-        let pos = if ctx.len() == 3 {
-            int_arg(ctx, 2)
-        } else {
-            Some(1)
-        };
-        Ok(match (arg(ctx, 0), arg(ctx, 1), pos) {
-            (Some(sub), Some(s), Some(pos)) => Some(locate(sub, s, pos, ctx.len() == 3)),
-            _ => None,
-        })
-    })?;
+    for (name, cs) in [("instr", false), ("tutti_instr_cs", true)] {
+        c.create_scalar_function(name, 2, PURE, move |ctx| {
+            Ok(match (arg(ctx, 0), arg(ctx, 1)) {
+                (Some(s), Some(sub)) => Some(locate(sub, s, 1, false, cs)),
+                _ => None,
+            })
+        })?;
+    }
+    for (name, cs) in [("locate", false), ("tutti_locate_cs", true)] {
+        c.create_scalar_function(name, -1, PURE, move |ctx| {
+            if !(2..=3).contains(&ctx.len()) {
+                return Err(arity("locate"));
+            }
+            let pos = if ctx.len() == 3 {
+                int_arg(ctx, 2)
+            } else {
+                Some(1)
+            };
+            Ok(match (arg(ctx, 0), arg(ctx, 1), pos) {
+                (Some(sub), Some(s), Some(pos)) => Some(locate(sub, s, pos, ctx.len() == 3, cs)),
+                _ => None,
+            })
+        })?;
+    }
     c.create_scalar_function("strcmp", 2, PURE, |ctx| {
         Ok(match (arg(ctx, 0), arg(ctx, 1)) {
             (Some(a), Some(b)) => Some(compare(&a, &b, true) as i64),

@@ -143,6 +143,19 @@ impl Scan<'_> {
 /// Parses a date or datetime string (None when MariaDB would not read it).
 pub(crate) fn parse_datetime(text: &str) -> Option<Parts> {
     let t = text.trim();
+    parse_datetime_start(t).and_then(|(p, read)| (read == t.len()).then_some(p))
+}
+
+/// A date or datetime string that goes on after its value (`'2003-01-01 00:00:00 xyz'`):
+/// the value MariaDB reads from its start, with a truncation warning (None when the
+/// string is a whole value or has no value at its start).
+pub(crate) fn parse_datetime_truncated(text: &str) -> Option<Parts> {
+    let t = text.trim();
+    parse_datetime_start(t).and_then(|(p, read)| (read < t.len()).then_some(p))
+}
+
+/// Parses the date or datetime at the start of `t`: its parts and the bytes they took.
+fn parse_datetime_start(t: &str) -> Option<(Parts, usize)> {
     let mut sc = Scan {
         s: t.as_bytes(),
         i: 0,
@@ -151,16 +164,17 @@ pub(crate) fn parse_datetime(text: &str) -> Option<Parts> {
     let compact =
         run >= 6 && !matches!(sc.s.get(run), Some(c) if c.is_ascii_punctuation() && *c != b'.');
     let mut p = Parts::default();
+    let year_digits;
     if compact {
-        let (year_digits, has_time) = match run {
+        let has_time;
+        (year_digits, has_time) = match run {
             6 => (2, false),
             8 => (4, false),
             10 | 12 => (2, true),
             14 => (4, true),
             _ => return None,
         };
-        let (y, _) = sc.digits(year_digits)?;
-        p.year = if year_digits == 2 { full_year(y) } else { y };
+        p.year = sc.digits(year_digits)?.0;
         p.month = sc.digits(2)?.0;
         p.day = sc.digits(2)?.0;
         if has_time {
@@ -172,38 +186,43 @@ pub(crate) fn parse_datetime(text: &str) -> Option<Parts> {
             p.micros = micros(&sc.fraction());
         }
         sc.eat(|c| c == b'T');
-        return sc.done().then_some(p);
-    }
-    let (y, n) = sc.digits(4)?;
-    p.year = if n <= 2 { full_year(y) } else { y };
-    let delimiter = |c: u8| c.is_ascii_punctuation();
-    if !sc.eat(delimiter) {
-        return None;
-    }
-    p.month = sc.digits(2)?.0;
-    if !sc.eat(delimiter) {
-        return None;
-    }
-    p.day = sc.digits(2)?.0;
-    if sc.done() {
-        return Some(p);
-    }
-    if !sc.eat(|c| c == b'T' || c.is_ascii_whitespace()) {
-        return None;
-    }
-    while sc.eat(|c| c.is_ascii_whitespace()) {}
-    if sc.done() {
-        return Some(p);
-    }
-    p.hour = sc.digits(2)?.0;
-    if sc.eat(|c| c == b':') {
-        p.minute = sc.digits(2)?.0;
-        if sc.eat(|c| c == b':') {
-            p.second = sc.digits(2)?.0;
-            p.micros = micros(&sc.fraction());
+    } else {
+        (p.year, year_digits) = sc.digits(4)?;
+        let delimiter = |c: u8| c.is_ascii_punctuation();
+        if !sc.eat(delimiter) {
+            return None;
+        }
+        p.month = sc.digits(2)?.0;
+        if !sc.eat(delimiter) {
+            return None;
+        }
+        p.day = sc.digits(2)?.0;
+        let date_end = sc.i;
+        if sc.eat(|c| c == b'T' || c.is_ascii_whitespace()) {
+            while sc.eat(|c| c.is_ascii_whitespace()) {}
+            match sc.digits(2) {
+                Some((hour, _)) => {
+                    p.hour = hour;
+                    if sc.eat(|c| c == b':') {
+                        p.minute = sc.digits(2)?.0;
+                        if sc.eat(|c| c == b':') {
+                            p.second = sc.digits(2)?.0;
+                            p.micros = micros(&sc.fraction());
+                        }
+                    }
+                }
+                // trailing blanks, or something else after the date
+                None if sc.done() => {}
+                None => sc.i = date_end,
+            }
         }
     }
-    sc.done().then_some(p)
+    // A two-digit year is this century's or the last, except in the zero date
+    // (`00-00-00`), as in MySQL's str_to_datetime.
+    if year_digits <= 2 && p != Parts::default() {
+        p.year = full_year(p.year);
+    }
+    Some((p, sc.i))
 }
 
 /// A date or datetime from an integer, as MySQL's `number_to_datetime` reads it.
@@ -447,6 +466,27 @@ mod tests {
     }
 
     #[test]
+    fn a_datetime_followed_by_more_is_read_from_its_start() {
+        let start = |s: &str| parse_datetime_truncated(s).map(|p| datetime_text(&p, 6));
+        assert_eq!(
+            start("2003-01-01 00:00:00 some trailer").as_deref(),
+            Some("2003-01-01 00:00:00.000000")
+        );
+        assert_eq!(
+            start("2003-01-01x").as_deref(),
+            Some("2003-01-01 00:00:00.000000")
+        );
+        assert_eq!(
+            start("2003-01-01 00:00:00.5 tr").as_deref(),
+            Some("2003-01-01 00:00:00.500000")
+        );
+        // a whole value, or none at the start, is no truncated one
+        assert_eq!(start("2003-01-01 00:00:00"), None);
+        assert_eq!(start("trailer"), None);
+        assert!(parse_datetime("2003-01-01 x").is_none());
+    }
+
+    #[test]
     fn datetimes_are_read_as_mariadb_reads_them() {
         for (s, want) in [
             ("2000-1-2 3:4:5.6789", "2000-01-02 03:04:05.678900"),
@@ -455,6 +495,11 @@ mod tests {
             ("2000.01.02", "2000-01-02 00:00:00.000000"),
             ("00-01-02", "2000-01-02 00:00:00.000000"),
             ("70-01-02", "1970-01-02 00:00:00.000000"),
+            // a two-digit year stays 0 in the zero date only
+            ("00-00-00", "0000-00-00 00:00:00.000000"),
+            ("000000", "0000-00-00 00:00:00.000000"),
+            ("12-00-00", "2012-00-00 00:00:00.000000"),
+            ("00-00-00 01:00:00", "2000-00-00 01:00:00.000000"),
             ("20000102030405", "2000-01-02 03:04:05.000000"),
             ("200001", "2020-00-01 00:00:00.000000"),
             ("20000102T", "2000-01-02 00:00:00.000000"),
