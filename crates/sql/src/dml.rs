@@ -232,9 +232,11 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         unreachable!()
     };
 
+    // (INSERT IGNORE: as UPDATE IGNORE, see `update`.)
     let mut marks_changes = false;
-    let ignoring = ins.ignore;
-    if let (Some(OnInsert::OnConflict(on)), Some(_), false) = (&mut ins.on, &table, ignoring) {
+    if let Some(OnInsert::OnConflict(on)) =
+        ins.on.as_mut().filter(|_| table.is_some() && !ins.ignore)
+    {
         if let OnConflictAction::DoUpdate(update) = &mut on.action {
             mark_changes(&mut update.assignments, &target);
             marks_changes = true;

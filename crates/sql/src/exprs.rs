@@ -1023,16 +1023,11 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
             return typing::cast_decimal(x, info, scopes)
         }
         T::Double(ExactNumberInfo::PrecisionAndScale(m, d)) => {
-            // `DOUBLE(M,D)`: rounded to D decimals and kept within M digits, as a DOUBLE(M,D)
-            // column stores it (outside strict mode: warning 1264 when clamped).
-            let name = string("cast");
-            let (m, d, flags) = (number(m.to_string()), number(d.to_string()), number("0"));
-            let real = cast(x, T::Real);
-            let lenient = number("0");
-            return Ok(func(
-                "tutti_real_store",
-                vec![real, m, d, flags, name, number("1"), lenient],
-            ));
+            let (m, d) = (u32::try_from(*m), u32::try_from(*d));
+            if let (Ok(m), Ok(d)) = (m, d) {
+                return Ok(crate::stored::double_cast(x, m, d));
+            }
+            T::Real
         }
         T::Double(_) | T::DoublePrecision | T::Float(_) | T::Real | T::Float8 | T::Float4 => {
             T::Real

@@ -229,6 +229,18 @@ fn store(kind: Storage, value: Expr, qualified: &str, row: usize, strict: bool) 
     store_as(kind, value, qualified, row, mode)
 }
 
+/// `CAST(x AS DOUBLE(M,D))`: the double rounded to D decimals and kept within M digits, as a
+/// DOUBLE(M,D) column stores it outside strict mode (warning 1264 when clamped).
+pub(crate) fn double_cast(value: Expr, m: u32, d: u32) -> Expr {
+    let ty = crate::real::RealType {
+        single: false,
+        shape: Some((m, d)),
+        unsigned: false,
+    };
+    let value = crate::ast_build::cast(value, sqlparser::ast::DataType::Real);
+    store(Storage::Real(ty), value, "cast", 1, false)
+}
+
 /// [`store`] with the store function's mode argument (none: strict).
 fn store_as(
     kind: Storage,

@@ -502,15 +502,30 @@ fn loses_precision(raw: ValueRef<'_>, text: &str, kind: Kind) -> bool {
 /// ±838:59:59 clamps, a date or datetime followed by something else is that date or
 /// datetime, anything else is the zero value (YEAR: see [`year`]).
 fn lenient(text: &str, kind: Kind, fsp: u32) -> String {
-    let start = temporal::parse_datetime_truncated(text)
-        .filter(temporal::valid_datetime)
-        .filter(|p| kind != Kind::Timestamp || temporal::fits_timestamp(p));
-    let p = start.unwrap_or_default();
     match kind {
-        Kind::Date => temporal::date_text(&p),
-        Kind::DateTime | Kind::Timestamp => temporal::datetime_text(&p, fsp),
         Kind::Time => temporal::time_text(&temporal::clamped_time(text), fsp),
         Kind::Year => "0".into(),
+        _ => value_at_start(text, kind, fsp)
+            .or_else(|| parts_text(&temporal::Parts::default(), kind, fsp))
+            .unwrap_or_default(),
+    }
+}
+
+/// The DATE, DATETIME or TIMESTAMP a string that goes on after it starts with
+/// (`'2003-01-01 00:00:00 xyz'`), in the column's text.
+fn value_at_start(text: &str, kind: Kind, fsp: u32) -> Option<String> {
+    let p = temporal::parse_datetime_truncated(text)
+        .filter(temporal::valid_datetime)
+        .filter(|p| kind != Kind::Timestamp || temporal::fits_timestamp(p))?;
+    parts_text(&p, kind, fsp)
+}
+
+/// A date and time as a DATE, DATETIME or TIMESTAMP shows it (None for other kinds).
+fn parts_text(p: &temporal::Parts, kind: Kind, fsp: u32) -> Option<String> {
+    match kind {
+        Kind::Date => Some(temporal::date_text(p)),
+        Kind::DateTime | Kind::Timestamp => Some(temporal::datetime_text(p, fsp)),
+        Kind::Time | Kind::Year => None,
     }
 }
 
@@ -618,12 +633,7 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
 /// A string that goes on after a date or datetime (`'2003-01-01 00:00:00 xyz'`) cast to a
 /// DATE or DATETIME: the value at its start, with MariaDB's warning 1292.
 fn cast_start(text: &str, kind: Kind, fsp: u32) -> Option<String> {
-    let p = temporal::parse_datetime_truncated(text).filter(temporal::valid_datetime)?;
-    let shown = match kind {
-        Kind::Date => temporal::date_text(&p),
-        Kind::DateTime => temporal::datetime_text(&p, fsp),
-        _ => return None,
-    };
+    let shown = value_at_start(text, kind, fsp)?;
     let word = kind.word();
     diagnostics::warn(1292, format!("Truncated incorrect {word} value: '{text}'"));
     Some(shown)
