@@ -17,6 +17,7 @@
 //! so that a row changed elsewhere after it was locked fails the commit (1213). With a read
 //! view, locking a row changed after it fails with 1020, as MariaDB does.
 
+use std::sync::Arc;
 use tutti_sql::{Query, RowLock};
 use tutti_wsrep::{hash_key, Seqno, Value};
 
@@ -25,6 +26,7 @@ use crate::keys::table_key;
 use crate::locks::{LockError, Mode};
 use crate::result::{Column, Response, ResultSet};
 use crate::session::Session;
+use crate::sqlite::{Shape, ShapedRows};
 use crate::txn::MAX_ATTEMPTS;
 use crate::{sqlite, ExecError};
 
@@ -52,8 +54,19 @@ impl Session {
         if self.txn.is_none() && !self.autocommit() {
             self.begin(false);
         }
-        let mut rs = self.read_rows(q, params)?;
-        self.describe_table_columns(&mut rs.columns)?;
+        // A prepared statement's shape, described once (see `Prepared`).
+        let slot = self.shape_slot.take();
+        let known = slot.as_ref().and_then(|s| s.get().cloned());
+        let (mut shape, rows) = self.read_rows(q, params, known.clone())?;
+        if known.is_none() {
+            let mut described = Arc::try_unwrap(shape).unwrap_or_else(|s| Shape::clone(&s));
+            self.describe_table_columns(&mut described.columns)?;
+            shape = Arc::new(described);
+            if let Some(slot) = slot {
+                let _ = slot.set(shape.clone());
+            }
+        }
+        let mut rs = shape.result(rows);
         for c in &mut rs.columns {
             let text = matches!(
                 c.kind,
@@ -72,7 +85,12 @@ impl Session {
                     found_rows_sql: None,
                     ..q.clone()
                 };
-                match self.read_rows(&count, params)?.rows.first().map(|r| &r[0]) {
+                match self
+                    .read_rows(&count, params, None)?
+                    .1
+                    .first()
+                    .map(|r| &r[0])
+                {
                     Some(Value::Int(n)) => *n as u64,
                     _ => rs.rows.len() as u64,
                 }
@@ -146,20 +164,26 @@ impl Session {
         Ok(())
     }
 
-    /// The rows of a SELECT: locked, in the transaction's read view, or the newest state.
-    fn read_rows(&mut self, q: &Query, params: &[Value]) -> Result<ResultSet, ExecError> {
+    /// The rows of a SELECT: locked, in the transaction's read view, or the newest state
+    /// (with its shape: `known`, or read from SQLite).
+    fn read_rows(
+        &mut self,
+        q: &Query,
+        params: &[Value],
+        known: Option<Arc<Shape>>,
+    ) -> Result<ShapedRows, ExecError> {
         if self.touches_temporary(q) {
-            return self.temporary_read(q, params);
+            return self.temporary_read(q, params, known);
         }
         Ok(match (&q.row_lock, self.txn.is_some()) {
             (Some(lock), true) => {
-                let r = self.locking_read(q, lock, params);
+                let r = self.locking_read(q, lock, params, known);
                 if r.as_ref().err() == Some(&ExecError::Deadlock) {
                     self.rollback();
                 }
                 r?
             }
-            (_, true) => self.consistent_read(q, params)?,
+            (_, true) => self.consistent_read(q, params, known)?,
             (_, false) => {
                 // Autocommit: the statement is the transaction; the newest state.
                 let r = self
@@ -168,7 +192,7 @@ impl Session {
                     .reader()
                     .map_err(|e| ExecError::Sqlite(e.to_string()))?;
                 *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
-                sqlite::query(&r, &q.sql, params)?
+                sqlite::query_shaped(&r, &q.sql, params, known)?
             }
         })
     }
@@ -196,14 +220,19 @@ impl Session {
         Ok(())
     }
 
-    fn consistent_read(&mut self, q: &Query, params: &[Value]) -> Result<ResultSet, ExecError> {
+    fn consistent_read(
+        &mut self,
+        q: &Query,
+        params: &[Value],
+        known: Option<Arc<Shape>>,
+    ) -> Result<ShapedRows, ExecError> {
         let si = self.snapshot_isolation();
         if self.txn.as_ref().is_some_and(|t| t.changes.is_empty()) {
             self.start_read_view()?;
             let txn = self.txn.as_ref().expect("open transaction");
             let r = txn.snapshot.as_ref().expect("snapshot just opened");
             *self.info.interrupt.lock() = Some(r.get_interrupt_handle());
-            return sqlite::query(r, &q.sql, params);
+            return sqlite::query_shaped(r, &q.sql, params, known);
         }
         let exec = self.exec.clone();
         let w = exec.storage.writer();
@@ -222,7 +251,14 @@ impl Session {
         }
         *self.info.interrupt.lock() = Some(w.get_interrupt_handle());
         let txn = self.txn.as_ref().expect("open transaction");
-        sqlite::query_in_txn(&w, &txn.changes, exec.storage.fk_actions(), &q.sql, params)
+        sqlite::query_in_txn(
+            &w,
+            &txn.changes,
+            exec.storage.fk_actions(),
+            &q.sql,
+            params,
+            known,
+        )
     }
 
     fn locking_read(
@@ -230,7 +266,8 @@ impl Session {
         q: &Query,
         lock: &RowLock,
         params: &[Value],
-    ) -> Result<ResultSet, ExecError> {
+        known: Option<Arc<Shape>>,
+    ) -> Result<ShapedRows, ExecError> {
         let exec = self.exec.clone();
         let si = self.snapshot_isolation();
         let txn_id = self.txn.as_ref().expect("open transaction").id;
@@ -259,6 +296,7 @@ impl Session {
                     exec.storage.fk_actions(),
                     (&lock.keys_sql, &q.sql),
                     params,
+                    known.clone(),
                 )?;
                 (state, key_rows, rs)
             };

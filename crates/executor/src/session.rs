@@ -32,9 +32,13 @@ pub struct PreparedInfo {
 struct Prepared {
     sql: String,
     params: usize,
-    /// The translation, valid while its key is.
-    cached: Option<(CacheKey, Stmt)>,
+    /// The translation and the shape of its results, valid while its key is.
+    cached: Option<(CacheKey, Stmt, ShapeSlot)>,
 }
+
+/// A prepared SELECT's result shape: set by its first execution, read by the next ones
+/// (describing result columns anew each time costs a point select several percent).
+pub(crate) type ShapeSlot = Arc<std::sync::OnceLock<Arc<crate::sqlite::Shape>>>;
 
 /// What a prepared statement's translation depends on: the schema epoch, the current
 /// database and the session's `sql_mode` (strict or not: values that do not fit are errors
@@ -54,7 +58,7 @@ pub struct Session {
     pub(crate) exec: Arc<Executor>,
     pub(crate) info: Arc<SessionInfo>,
     pub(crate) db: Option<String>,
-    pub(crate) vars: HashMap<&'static str, Value>,
+    pub(crate) vars: vars::SessionVars,
     pub(crate) user_vars: HashMap<String, Value>,
     pub(crate) txn: Option<Txn>,
     pub(crate) last_insert_id: u64,
@@ -70,6 +74,11 @@ pub struct Session {
     pub(crate) diag: Diagnostics,
     /// The session's temporary tables (from its first one).
     pub(crate) temp: Option<TempTables>,
+    /// The function settings as of (global changes, session changes): every statement
+    /// needs them, and they change only with a SET.
+    settings: std::cell::Cell<Option<(u64, u64, tutti_storage::FunctionSettings)>>,
+    /// The running prepared statement's result shape (taken by its read).
+    pub(crate) shape_slot: Option<ShapeSlot>,
 }
 
 impl Session {
@@ -78,7 +87,7 @@ impl Session {
             exec,
             info,
             db: None,
-            vars: HashMap::new(),
+            vars: vars::SessionVars::default(),
             user_vars: HashMap::new(),
             txn: None,
             last_insert_id: 0,
@@ -90,6 +99,8 @@ impl Session {
             next_stmt: 1,
             diag: Diagnostics::default(),
             temp: None,
+            settings: std::cell::Cell::new(None),
+            shape_slot: None,
         }
     }
 
@@ -156,8 +167,21 @@ impl Session {
             .or_else(|| self.exec.globals.get(name))
     }
 
-    /// The session settings SQL functions read (see `tutti_storage::FunctionSettings`).
+    /// The session settings SQL functions read (see `tutti_storage::FunctionSettings`),
+    /// computed again only after a SET.
     fn function_settings(&self) -> tutti_storage::FunctionSettings {
+        let changes = (self.exec.globals.changes(), self.vars.changes());
+        if let Some((global, session, settings)) = self.settings.get() {
+            if (global, session) == changes {
+                return settings;
+            }
+        }
+        let settings = self.compute_function_settings();
+        self.settings.set(Some((changes.0, changes.1, settings)));
+        settings
+    }
+
+    fn compute_function_settings(&self) -> tutti_storage::FunctionSettings {
         let small = |name| u32::try_from(self.var_int(name)).unwrap_or(u32::MAX);
         let time_zone = match self.var("time_zone") {
             Some(Value::Text(t)) => tutti_storage::TimeZone::parse(&t),
@@ -315,7 +339,7 @@ impl Session {
         let id = self.next_stmt;
         self.next_stmt = self.next_stmt.wrapping_add(1).max(1);
         let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
-        let cached = (!volatile).then(|| (self.cache_key(), stmt));
+        let cached = (!volatile).then(|| (self.cache_key(), stmt, ShapeSlot::default()));
         self.prepared.insert(
             id,
             Prepared {
@@ -395,8 +419,8 @@ impl Session {
                 command,
             });
         }
-        let stmt = match &p.cached {
-            Some((k, stmt)) if self.still_valid(k) => stmt.clone(),
+        let (stmt, slot) = match &p.cached {
+            Some((k, stmt, slot)) if self.still_valid(k) => (stmt.clone(), slot.clone()),
             _ => {
                 let sql = p.sql.clone();
                 let mut stmts = tutti_sql::translate(&sql, self)?;
@@ -406,13 +430,19 @@ impl Session {
                 let stmt = stmts.pop().expect("one statement");
                 let volatile = matches!(&stmt, Stmt::Query(q) if q.volatile);
                 let key = self.cache_key();
+                let slot = ShapeSlot::default();
                 if let Some(p) = self.prepared.get_mut(&id) {
-                    p.cached = (!volatile).then(|| (key, stmt.clone()));
+                    p.cached = (!volatile).then(|| (key, stmt.clone(), slot.clone()));
                 }
-                stmt
+                (stmt, slot)
             }
         };
-        self.run(stmt, params)
+        // Only a SELECT's one read takes it.
+        self.shape_slot =
+            matches!(&stmt, Stmt::Query(q) if q.kind == QueryKind::Select).then_some(slot);
+        let r = self.run(stmt, params);
+        self.shape_slot = None;
+        r
     }
 
     /// `COM_STMT_CLOSE`.

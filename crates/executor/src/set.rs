@@ -55,7 +55,7 @@ pub(crate) fn run_with(
             match old {
                 Some(v) => s.vars.insert(d.name, v),
                 None => s.vars.remove(d.name),
-            };
+            }
         }
     }
     r

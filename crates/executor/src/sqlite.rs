@@ -12,8 +12,10 @@ use tutti_storage::Session as SqliteSession;
 use tutti_storage::{apply_changeset, deferred_fk_violations, run_cached, AutoInc};
 use tutti_wsrep::Value;
 
+use std::sync::Arc;
+
 use crate::result::{
-    decimals_of_decltype, kind_of_decltype, kind_of_values, Column, Origin, ResultSet,
+    decimals_of_decltype, kind_of_decltype, kind_of_values, Column, ColumnKind, Origin, ResultSet,
 };
 use crate::{error::from_sqlite, ExecError};
 
@@ -33,7 +35,10 @@ pub fn from_ref(v: ValueRef<'_>) -> Value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Int(i),
         ValueRef::Real(r) => Value::Real(r),
-        ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        ValueRef::Text(t) => Value::Text(match std::str::from_utf8(t) {
+            Ok(s) => s.to_owned(),
+            Err(_) => String::from_utf8_lossy(t).into_owned(),
+        }),
         ValueRef::Blob(b) => Value::Blob(b.to_vec()),
     }
 }
@@ -54,40 +59,92 @@ fn bind(stmt: &mut Statement<'_>, params: &[Value]) -> Result<(), ExecError> {
 }
 
 /// Runs a row-returning statement and collects its rows.
-///
-/// The column list is read after the statement ran: a cached statement recompiles itself
-/// when it runs after a schema change, and until then reports the columns it was compiled
-/// with (a `SELECT *` would lose a column added since).
 pub fn query(conn: &Connection, sql: &str, params: &[Value]) -> Result<ResultSet, ExecError> {
-    let (declared, mut rows) = query_declared(conn, sql, params)?;
-    for (i, d) in declared.iter().enumerate() {
-        if let Some(width) = d.decl.as_deref().and_then(bit_width) {
+    let (shape, rows) = query_shaped(conn, sql, params, None)?;
+    Ok(shape.result(rows))
+}
+
+/// Runs a row-returning statement: its shape (`known`, from an earlier run of the same
+/// statement on the same schema, or read from SQLite) and its rows.
+///
+/// A shape is read after the statement ran: a cached statement recompiles itself when it
+/// runs after a schema change, and until then reports the columns it was compiled with (a
+/// `SELECT *` would lose a column added since).
+pub fn query_shaped(
+    conn: &Connection,
+    sql: &str,
+    params: &[Value],
+    known: Option<Arc<Shape>>,
+) -> Result<ShapedRows, ExecError> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = run_rows(&mut stmt, params)?;
+    // A schema change racing with the run recompiles the statement under a known shape.
+    let known = known.filter(|k| k.columns.len() == stmt.column_count());
+    let shape = known.unwrap_or_else(|| Arc::new(Shape::of(&Declared::all(&stmt))));
+    Ok((shape, rows))
+}
+
+/// A statement's shape and rows.
+pub type ShapedRows = (Arc<Shape>, Vec<Vec<Value>>);
+
+/// The result columns of a statement as far as they do not depend on its rows: what
+/// SQLite declares, described once per prepared statement and schema.
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// The columns (a column without a declared type is [`ColumnKind::Null`] here).
+    pub columns: Vec<Column>,
+    /// The columns without a declared type: their kind follows their values.
+    by_values: Vec<usize>,
+    /// The `BIT(n)` columns: (position, n).
+    bits: Vec<(usize, usize)>,
+}
+
+impl Shape {
+    fn of(declared: &[Declared]) -> Shape {
+        let mut by_values = Vec::new();
+        let mut bits = Vec::new();
+        let columns = declared
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let decl = d.decl.as_deref();
+                if let Some(width) = decl.and_then(bit_width) {
+                    bits.push((i, width));
+                }
+                let (kind, unsigned) = kind_of_decltype(decl).unwrap_or_else(|| {
+                    by_values.push(i);
+                    (ColumnKind::Null, false)
+                });
+                Column {
+                    name: d.name.clone(),
+                    kind,
+                    unsigned,
+                    decimals: decimals_of_decltype(decl),
+                    origin: d.origin.clone(),
+                    table: None,
+                }
+            })
+            .collect();
+        Shape {
+            columns,
+            by_values,
+            bits,
+        }
+    }
+
+    /// A result set of this shape.
+    pub fn result(&self, mut rows: Vec<Vec<Value>>) -> ResultSet {
+        for &(i, width) in &self.bits {
             for row in &mut rows {
                 row[i] = bit_bytes(&row[i], width);
             }
         }
+        let mut columns = self.columns.clone();
+        for &i in &self.by_values {
+            columns[i].kind = kind_of_values(rows.iter().map(|r: &Vec<Value>| &r[i]));
+        }
+        ResultSet { columns, rows }
     }
-    let columns = declared
-        .into_iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let (kind, unsigned) = kind_of_decltype(d.decl.as_deref()).unwrap_or_else(|| {
-                (
-                    kind_of_values(rows.iter().map(|r: &Vec<Value>| &r[i])),
-                    false,
-                )
-            });
-            Column {
-                name: d.name,
-                kind,
-                unsigned,
-                decimals: decimals_of_decltype(d.decl.as_deref()),
-                origin: d.origin,
-                table: None,
-            }
-        })
-        .collect();
-    Ok(ResultSet { columns, rows })
 }
 
 /// The width of a `BIT(n)` declared type.
@@ -152,52 +209,44 @@ pub fn query_declared(
     params: &[Value],
 ) -> Result<(Vec<Declared>, Vec<Vec<Value>>), ExecError> {
     let mut stmt = conn.prepare_cached(sql)?;
-    bind(&mut stmt, params)?;
+    let rows = run_rows(&mut stmt, params)?;
+    Ok((Declared::all(&stmt), rows))
+}
+
+/// Binds and runs a statement, collecting its rows.
+fn run_rows(stmt: &mut Statement<'_>, params: &[Value]) -> Result<Vec<Vec<Value>>, ExecError> {
+    bind(stmt, params)?;
     tutti_storage::clear_assigned();
     let mut rows_out = Vec::new();
-    {
-        let mut rows = stmt.raw_query();
-        while let Some(row) = rows.next()? {
-            let n = row.as_ref().column_count();
-            let mut vals = Vec::with_capacity(n);
-            for i in 0..n {
-                let v = row.get_ref(i)?;
-                if matches!(v, ValueRef::Real(r) if !r.is_finite()) {
-                    // SQLite's arithmetic overflows to infinity; MariaDB's is an error.
-                    let name = row.as_ref().column_name(i).unwrap_or("?");
-                    return Err(ExecError::ValueOutOfRange(format!(
-                        "DOUBLE value is out of range in '{name}'"
-                    )));
-                }
-                vals.push(from_ref(v));
+    let mut rows = stmt.raw_query();
+    while let Some(row) = rows.next()? {
+        let n = row.as_ref().column_count();
+        let mut vals = Vec::with_capacity(n);
+        for i in 0..n {
+            let v = row.get_ref(i)?;
+            if matches!(v, ValueRef::Real(r) if !r.is_finite()) {
+                // SQLite's arithmetic overflows to infinity; MariaDB's is an error.
+                let name = row.as_ref().column_name(i).unwrap_or("?");
+                return Err(ExecError::ValueOutOfRange(format!(
+                    "DOUBLE value is out of range in '{name}'"
+                )));
             }
-            rows_out.push(vals);
+            vals.push(from_ref(v));
         }
+        rows_out.push(vals);
     }
-    let declared = Declared::all(&stmt);
-    Ok((declared, rows_out))
+    Ok(rows_out)
 }
 
 /// Column names and types of a statement without running it (for COM_STMT_PREPARE).
 /// Prepared afresh: a cached statement may still describe the schema before a change.
 pub fn describe(conn: &Connection, sql: &str) -> Result<(usize, Vec<Column>), ExecError> {
     let stmt = conn.prepare(sql)?;
-    let cols = Declared::all(&stmt)
-        .into_iter()
-        .map(|d| {
-            let (kind, unsigned) =
-                kind_of_decltype(d.decl.as_deref()).unwrap_or((crate::ColumnKind::Text, false));
-            Column {
-                name: d.name,
-                kind,
-                unsigned,
-                decimals: decimals_of_decltype(d.decl.as_deref()),
-                origin: d.origin,
-                table: None,
-            }
-        })
-        .collect();
-    Ok((stmt.parameter_count(), cols))
+    let mut shape = Shape::of(&Declared::all(&stmt));
+    for &i in &shape.by_values {
+        shape.columns[i].kind = ColumnKind::Text;
+    }
+    Ok((stmt.parameter_count(), shape.columns))
 }
 
 /// Rolls a SQLite transaction back when dropped (errors and panics included).
@@ -233,22 +282,28 @@ pub fn query_in_txn(
     fk_actions: bool,
     sql: &str,
     params: &[Value],
-) -> Result<ResultSet, ExecError> {
+    known: Option<Arc<Shape>>,
+) -> Result<ShapedRows, ExecError> {
     let _guard = replay(w, changes, fk_actions)?;
-    query(w, sql, params)
+    query_shaped(w, sql, params, known)
 }
 
 /// Runs two SELECTs on the writer on top of the transaction's own changes, in one
-/// replay (a locking read's key query and the read itself see the same state).
+/// replay (a locking read's key query and the read itself see the same state): the
+/// keys' rows, and the read's shape and rows.
 pub fn query_pair_in_txn(
     w: &Connection,
     changes: &[u8],
     fk_actions: bool,
     sql: (&str, &str),
     params: &[Value],
-) -> Result<(ResultSet, ResultSet), ExecError> {
+    known: Option<Arc<Shape>>,
+) -> Result<(ResultSet, ShapedRows), ExecError> {
     let _guard = replay(w, changes, fk_actions)?;
-    Ok((query(w, sql.0, params)?, query(w, sql.1, params)?))
+    Ok((
+        query(w, sql.0, params)?,
+        query_shaped(w, sql.1, params, known)?,
+    ))
 }
 
 /// What a captured write statement did.

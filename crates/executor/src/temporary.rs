@@ -26,7 +26,7 @@ use tutti_storage::{run_cached, AutoInc};
 use tutti_wsrep::Value;
 
 use crate::catalog::{self, TableMeta};
-use crate::result::{Response, ResultSet};
+use crate::result::Response;
 use crate::session::Session;
 use crate::sqlite::{self, Count, WriteStmt};
 use crate::{error::from_sqlite, ExecError};
@@ -260,9 +260,10 @@ impl Session {
         &mut self,
         q: &Query,
         params: &[Value],
-    ) -> Result<ResultSet, ExecError> {
+        known: Option<std::sync::Arc<sqlite::Shape>>,
+    ) -> Result<sqlite::ShapedRows, ExecError> {
         let conn = self.temporary_reader(q)?;
-        sqlite::query(conn, &q.sql, params)
+        sqlite::query_shaped(conn, &q.sql, params, known)
     }
 
     /// A write that touches temporary tables (one of them is its target), inside the MySQL

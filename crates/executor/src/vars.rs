@@ -275,6 +275,8 @@ pub fn default_value(d: &VarDef) -> Value {
 #[derive(Default)]
 pub struct Globals {
     values: RwLock<HashMap<&'static str, Value>>,
+    /// How many times a value was set: what is derived from them is recomputed when it moves.
+    changes: std::sync::atomic::AtomicU64,
 }
 
 impl Globals {
@@ -303,6 +305,48 @@ impl Globals {
     /// Sets the global value (validated by the caller).
     pub fn set(&self, d: &'static VarDef, value: Value) {
         self.values.write().insert(d.name, value);
+        self.changes
+            .fetch_add(1, std::sync::atomic::Ordering::Release);
+    }
+
+    /// How many times a global value was set.
+    pub fn changes(&self) -> u64 {
+        self.changes.load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
+/// A session's own values (what `SET [SESSION]` gave it), with a count of their changes
+/// so that what is derived from them can be cached.
+#[derive(Default)]
+pub struct SessionVars {
+    values: HashMap<&'static str, Value>,
+    changes: u64,
+}
+
+impl SessionVars {
+    /// The session's value, if it set one.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.values.get(name)
+    }
+
+    pub fn insert(&mut self, name: &'static str, value: Value) {
+        self.changes += 1;
+        self.values.insert(name, value);
+    }
+
+    pub fn remove(&mut self, name: &str) {
+        self.changes += 1;
+        self.values.remove(name);
+    }
+
+    pub fn clear(&mut self) {
+        self.changes += 1;
+        self.values.clear();
+    }
+
+    /// How many times the session's values changed.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 }
 

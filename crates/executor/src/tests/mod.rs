@@ -312,3 +312,65 @@ fn variables_show_and_prepared_statements() {
     let create = rows(&mut s, "SHOW CREATE TABLE t");
     assert!(create[0][1].to_string().contains("PRIMARY KEY (`id`)"));
 }
+
+#[test]
+fn prepared_results_keep_their_shape_until_the_schema_changes() {
+    let f = fixture();
+    let mut s = f.session();
+    ok(
+        &mut s,
+        "CREATE DATABASE d; USE d; CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(5)); \
+         INSERT INTO t VALUES (1, 'x')",
+    );
+    let q = s
+        .prepare("SELECT *, id + 0.5 AS h FROM t WHERE id = ?")
+        .unwrap();
+    let run = |s: &mut Session| match s.execute(q.id, &[Value::Int(1)]).unwrap() {
+        Response::Rows(rs) => rs,
+        other => panic!("{other:?}"),
+    };
+    let first = run(&mut s);
+    let again = run(&mut s);
+    assert_eq!(
+        first.columns, again.columns,
+        "the cached shape is the described one"
+    );
+    let names: Vec<&str> = again.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["id", "v", "h"]);
+    assert!(
+        again.columns[0].table.is_some(),
+        "a table column keeps its definition"
+    );
+    assert_eq!(again.columns[2].kind, crate::ColumnKind::Decimal);
+    ok(&mut s, "ALTER TABLE t ADD COLUMN w INT NOT NULL DEFAULT 7");
+    let after = run(&mut s);
+    let names: Vec<&str> = after.columns.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["id", "v", "w", "h"]);
+    assert_eq!(after.columns[2].kind, crate::ColumnKind::Long);
+    assert_eq!(after.rows[0][2], Value::Int(7));
+}
+
+#[test]
+fn function_settings_follow_each_set() {
+    let f = fixture();
+    let mut s = f.session();
+    assert_eq!(rows(&mut s, "SELECT 1/3")[0][0].to_string(), "0.3333");
+    ok(&mut s, "SET div_precision_increment = 1");
+    assert_eq!(rows(&mut s, "SELECT 1/3")[0][0].to_string(), "0.3");
+    ok(&mut s, "SET time_zone = '+02:00', timestamp = 86400");
+    assert_eq!(
+        rows(&mut s, "SELECT NOW()")[0][0].to_string(),
+        "1970-01-02 02:00:00"
+    );
+    ok(
+        &mut s,
+        "SET time_zone = DEFAULT, div_precision_increment = DEFAULT",
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT NOW(), 1/3")[0],
+        vec![
+            Value::Text("1970-01-02 00:00:00".into()),
+            Value::Text("0.3333".into())
+        ]
+    );
+}

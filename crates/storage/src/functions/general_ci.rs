@@ -15,6 +15,8 @@
 /// The SQLite name of the general_ci collation.
 pub const COLLATION: &str = "tutti_general_ci";
 
+use super::collations::text;
+
 /// The general_ci weight of `c`.
 pub(crate) fn weight(c: char) -> u32 {
     let cp = c as u32;
@@ -55,15 +57,15 @@ pub(crate) fn cmp(a: &str, b: &str, pad: bool) -> std::cmp::Ordering {
     }
 }
 
-/// The collation function: general_ci with PAD SPACE. ASCII text (the common case) is
-/// compared byte by byte, upper-cased, in one pass; from the first non-ASCII byte on, by
-/// weights.
-pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
-    let (a, b) = (a.trim_end_matches(' '), b.trim_end_matches(' '));
-    for (i, (&x, &y)) in a.as_bytes().iter().zip(b.as_bytes()).enumerate() {
+/// The collation function: general_ci with PAD SPACE, on SQLite's UTF-8 bytes. ASCII text
+/// (the common case) is compared byte by byte, upper-cased, in one pass; from the first
+/// non-ASCII byte on, by weights.
+pub(crate) fn collate_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let (a, b) = (trim_spaces(a), trim_spaces(b));
+    for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
         if !x.is_ascii() || !y.is_ascii() {
             // Every byte before is ASCII: `i` is a character boundary of both.
-            return cmp(&a[i..], &b[i..], true);
+            return cmp(&text(&a[i..]), &text(&b[i..]), true);
         }
         match x.to_ascii_uppercase().cmp(&y.to_ascii_uppercase()) {
             std::cmp::Ordering::Equal => {}
@@ -72,7 +74,12 @@ pub(crate) fn collate(a: &str, b: &str) -> std::cmp::Ordering {
     }
     // One is a prefix of the other: the rest of the longer compares with spaces.
     let common = a.len().min(b.len());
-    cmp(&a[common..], &b[common..], true)
+    cmp(&text(&a[common..]), &text(&b[common..]), true)
+}
+
+fn trim_spaces(b: &[u8]) -> &[u8] {
+    let end = b.iter().rposition(|&c| c != b' ').map_or(0, |i| i + 1);
+    &b[..end]
 }
 
 /// (code point, weight) for the characters whose weight is not their simple upper case.
@@ -293,6 +300,10 @@ const EXCEPTIONS: &[(u16, u16)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn collate(a: &str, b: &str) -> std::cmp::Ordering {
+        collate_bytes(a.as_bytes(), b.as_bytes())
+    }
 
     #[test]
     fn folds_case_and_accents_like_general_ci() {

@@ -12,6 +12,7 @@ mod bits;
 mod calendar;
 mod changed;
 mod clock;
+mod collations;
 mod crypt;
 mod decimal;
 mod diagnostics;
@@ -82,8 +83,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     unsigned::register(c)?;
     variables::register(c)?;
     user_locks::register(c)?;
-    c.create_collation(general_ci::COLLATION, general_ci::collate)?;
-    c.create_collation(time_order::COLLATION, time_order::compare)?;
+    collations::register(c)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
     c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {

@@ -7,7 +7,7 @@
 //! holds canonical text with exactly s fraction digits (`'1.50'`), written through
 //! `tutti_dec_store`. Reads return that text, which is also MySQL's wire form of a DECIMAL.
 
-mod collation;
+pub(crate) mod collation;
 mod sql;
 pub(crate) mod value;
 

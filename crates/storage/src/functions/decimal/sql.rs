@@ -22,7 +22,6 @@ use rusqlite::functions::{Aggregate, Context, WindowAggregate};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
-use super::collation;
 use super::value::{div_precision_increment, Decimal, MAX_PRECISION, MAX_SCALE};
 use crate::functions::diagnostics;
 use crate::functions::stored::{Stored, Target, CODE_OUT_OF_RANGE};
@@ -351,6 +350,5 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_dec_truncate", 2, PURE, |ctx| round(ctx, false))?;
     c.create_window_function("tutti_dec_sum", 1, PURE, DecimalAggregate { avg: false })?;
     c.create_window_function("tutti_dec_avg", 1, PURE, DecimalAggregate { avg: true })?;
-    c.create_collation(collation::NAME, collation::compare)?;
     Ok(())
 }
