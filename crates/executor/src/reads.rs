@@ -57,11 +57,12 @@ impl Session {
         // A prepared statement's shape, described once (see `Prepared`).
         let slot = self.shape_slot.take();
         let known = slot.as_ref().and_then(|s| s.get().cloned());
-        let (mut shape, rows) = self.read_rows(q, params, known.clone())?;
-        if known.is_none() {
-            let mut described = Arc::try_unwrap(shape).unwrap_or_else(|s| Shape::clone(&s));
-            self.describe_table_columns(&mut described.columns)?;
-            shape = Arc::new(described);
+        let described = known.is_some();
+        let (mut shape, rows) = self.read_rows(q, params, known)?;
+        if !described {
+            let mut fresh = Arc::try_unwrap(shape).unwrap_or_else(|s| Shape::clone(&s));
+            self.describe_table_columns(&mut fresh.columns)?;
+            shape = Arc::new(fresh);
             if let Some(slot) = slot {
                 let _ = slot.set(shape.clone());
             }
