@@ -5,7 +5,7 @@
 //! 0 and both set it to 1 are a lost update, and the second must fail (1020 / 1213) like
 //! any writer of a row changed after its read view. SQLite's update hook fires for every
 //! row an UPDATE rewrites; this module collects them for the duration of one statement
-//! (the session extension owns the pre-update hook, the update hook is free) and reads
+//! (the change recorder owns the pre-update hook, the update hook is free) and reads
 //! their current values, from which the executor computes their primary-key keys.
 
 use rusqlite::{ffi, Connection};

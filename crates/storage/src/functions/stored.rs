@@ -223,6 +223,12 @@ impl Target {
 /// `tutti_int_store(x, min, max, column, row)`.
 fn int_store(ctx: &Context<'_>) -> Result<Value> {
     let (min, max): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
+    // The common case, an integer that fits, needs no message target.
+    if let ValueRef::Integer(n) = ctx.get_raw(0) {
+        if (min..=max).contains(&n) {
+            return Ok(Value::Integer(n));
+        }
+    }
     let target = Target::of(ctx, 3, "integer")?;
     let (n, negative) = match target.number(ctx.get_raw(0))? {
         None => return Ok(Value::Null),
@@ -300,6 +306,9 @@ const UNSIGNED: i64 = 2;
 /// `tutti_str_store(x, max, flags, column, row)`.
 fn str_store(ctx: &Context<'_>) -> Result<Value> {
     let (max, flags): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
+    if let Some(kept) = fitting_text(ctx.get_raw(0), max, flags) {
+        return Ok(Value::Text(kept.to_owned()));
+    }
     let target = Target::of(ctx, 3, "string")?;
     let value = fitted_str(ctx, max, flags, &target)?;
     Ok(if flags & PAD != 0 {
@@ -307,6 +316,20 @@ fn str_store(ctx: &Context<'_>) -> Result<Value> {
     } else {
         value
     })
+}
+
+/// The common case of [`str_store`], which needs no message target: text that fits the
+/// column as it is (not a BINARY(n), no trailing spaces for a CHAR to drop).
+fn fitting_text(raw: ValueRef<'_>, max: i64, flags: i64) -> Option<&str> {
+    let ValueRef::Text(bytes) = raw else {
+        return None;
+    };
+    let text = std::str::from_utf8(bytes).ok()?;
+    let plain = flags & PAD == 0 && !(flags & CHAR != 0 && text.ends_with(' '));
+    // Fewer bytes than the limit are fewer characters too.
+    let fits =
+        text.len() as i64 <= max || (flags & BYTES == 0 && text.chars().count() as i64 <= max);
+    (plain && fits).then_some(text)
 }
 
 /// A BINARY(n) value: right-padded with zero bytes to n bytes, as MariaDB stores it.

@@ -1,19 +1,12 @@
-//! A SQLite session (change recorder) that records every table, including tables without
-//! a PRIMARY KEY.
-//!
-//! rusqlite's `Session` has no way to set `SQLITE_SESSION_OBJCONFIG_ROWID`, and without it
-//! SQLite's session module skips tables that have no explicit PRIMARY KEY. tutti gives
-//! such a table an invisible key: SQLite's rowid (see `tutti_sql`'s `create_table`). With
-//! the flag set, the changeset of a rowid table has an extra leftmost primary-key column,
-//! `_rowid_`, which the apply ([`crate::apply_changeset`]) and certification read like
-//! any other key column.
+//! SQLite's own session module with `SQLITE_SESSION_OBJCONFIG_ROWID` (which rusqlite's
+//! `Session` cannot set): the reference the recorder's tests compare its changesets with.
 
 use rusqlite::{ffi, Connection};
 use std::marker::PhantomData;
 use std::os::raw::{c_int, c_void};
 
 /// Records the changes made on one connection to all tables or one table.
-pub struct Session<'c> {
+pub struct Reference<'c> {
     raw: *mut ffi::sqlite3_session,
     conn: PhantomData<&'c Connection>,
 }
@@ -26,19 +19,17 @@ fn check(rc: c_int) -> rusqlite::Result<()> {
     }
 }
 
-impl<'c> Session<'c> {
-    /// A session on `conn`'s main database, recording tables without a PRIMARY KEY by rowid.
-    pub fn new(conn: &'c Connection) -> rusqlite::Result<Session<'c>> {
-        Session::new_in(conn, c"main")
-    }
-
+impl<'c> Reference<'c> {
     /// A session on one of `conn`'s databases (`main`, `temp`).
-    pub fn new_in(conn: &'c Connection, schema: &std::ffi::CStr) -> rusqlite::Result<Session<'c>> {
+    pub fn new_in(
+        conn: &'c Connection,
+        schema: &std::ffi::CStr,
+    ) -> rusqlite::Result<Reference<'c>> {
         let mut raw: *mut ffi::sqlite3_session = std::ptr::null_mut();
         // SAFETY: the handle is valid while `conn` is borrowed, which the lifetime ensures;
         // `schema` is NUL-terminated.
         check(unsafe { ffi::sqlite3session_create(conn.handle(), schema.as_ptr(), &mut raw) })?;
-        let session = Session {
+        let session = Reference {
             raw,
             conn: PhantomData,
         };
@@ -82,7 +73,7 @@ impl<'c> Session<'c> {
     }
 }
 
-impl Drop for Session<'_> {
+impl Drop for Reference<'_> {
     fn drop(&mut self) {
         // SAFETY: created by sqlite3session_create, deleted once, before the connection goes.
         unsafe { ffi::sqlite3session_delete(self.raw) };
