@@ -218,6 +218,36 @@ pub(crate) fn constant(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<Optio
     }))
 }
 
+/// A computed string that MariaDB groups and sorts case- and trailing-space-insensitively
+/// (its collation is a `_ci` one, as `LOWER(col)` or `CONCAT(col, '!')` of a default
+/// column is) where SQLite would compare its bytes: `DISTINCT` and `GROUP BY` give it
+/// `COLLATE tutti_general_ci`. A column carries its collation in SQLite already, as does
+/// an explicit `COLLATE`; a binary or `_bin` value, a number, and what the rules cannot
+/// place are left as they are.
+pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
+    let mut inner = e;
+    while let Expr::Nested(x) = inner {
+        inner = x;
+    }
+    if matches!(
+        inner,
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Collate { .. } | Expr::Value(_)
+    ) {
+        return false;
+    }
+    let connection = match env.system_variable(VarScope::Session, "collation_connection") {
+        Some(Value::Text(c)) => c,
+        _ => "utf8mb4_general_ci".into(),
+    };
+    let cx = Context {
+        scopes,
+        env,
+        connection: &connection,
+    };
+    cx.of(e)
+        .is_some_and(|d| d.derivation != Derivation::Numeric && d.collation.ends_with("_ci"))
+}
+
 fn has_aggregate(e: &Expr) -> bool {
     sqlparser::ast::visit_expressions(e, |e| match e {
         Expr::Function(f) if crate::having::is_aggregate(f) => ControlFlow::Break(()),

@@ -60,6 +60,13 @@ pub(crate) struct Rewriter<'a> {
     /// [`Rewriter::with_result_types`] asked for them).
     pub result_types: Option<Vec<Option<ResultType>>>,
     derive_types: bool,
+    /// Per SELECT being visited (innermost last): the indexes of its DISTINCT items and of
+    /// its GROUP BY expressions that MariaDB groups case-insensitively (see
+    /// `derivation::groups_case_insensitively`), collated once the SELECT is rewritten.
+    grouped_ci: Vec<(Vec<usize>, Vec<usize>)>,
+    /// Per query being visited (innermost last): the indexes of its ORDER BY expressions
+    /// that MariaDB sorts case-insensitively, collated once they are rewritten.
+    ordered_ci: Vec<Vec<usize>>,
 }
 
 fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
@@ -109,6 +116,8 @@ impl<'a> Rewriter<'a> {
             source: None,
             result_types: None,
             derive_types: false,
+            grouped_ci: Vec::new(),
+            ordered_ci: Vec::new(),
         }
     }
 
@@ -227,6 +236,8 @@ impl<'a> Rewriter<'a> {
         self.ctes.push(names);
         crate::having::aggregate_elsewhere(q, self.ex.scopes.is_empty());
         self.order_enums_by_index(q);
+        let ordered_ci = self.ordered_ci(q);
+        self.ordered_ci.push(ordered_ci);
         if !q.locks.is_empty() {
             let spec = crate::locking::LockSpec::of(&q.locks)?;
             self.lock = Some(self.lock.map_or(spec, |l| l.merge(spec)));
@@ -268,6 +279,33 @@ impl<'a> Rewriter<'a> {
             })
         };
         crate::rollup::expand(q, &names, &is_column)
+    }
+
+    /// The ORDER BY expressions of `q` (a SELECT's, in MySQL form) that MariaDB sorts
+    /// case-insensitively: computed strings in a `_ci` collation, or aliases of such select
+    /// items (see `derivation::groups_case_insensitively`).
+    fn ordered_ci(&self, q: &Query) -> Vec<usize> {
+        let (SetExpr::Select(s), Some(order)) = (q.body.as_ref(), q.order_by.as_ref()) else {
+            return Vec::new();
+        };
+        let OrderByKind::Expressions(items) = &order.kind else {
+            return Vec::new();
+        };
+        // The SELECT's own tables decide, as for ENUMs below.
+        let scopes = vec![self.scope_of(&s.from)];
+        let ci = |e: &Expr| crate::derivation::groups_case_insensitively(e, &scopes, self.ex.env);
+        let aliased = |name: &str| {
+            s.projection.iter().any(|i| {
+                matches!(i, SelectItem::ExprWithAlias { alias, expr }
+                    if alias.value.eq_ignore_ascii_case(name) && ci(expr))
+            })
+        };
+        (0..items.len())
+            .filter(|&i| match &items[i].expr {
+                Expr::Identifier(id) => aliased(&id.value),
+                e => ci(e),
+            })
+            .collect()
     }
 
     /// `ORDER BY e` of an ENUM column sorts by the members' order (see `enums`). Only a
@@ -376,7 +414,57 @@ impl<'a> Rewriter<'a> {
                 _ => {}
             }
         }
+        self.note_grouped_ci(s);
         Ok(())
+    }
+
+    /// Notes which DISTINCT items and GROUP BY expressions of `s` (in MySQL form, its scope
+    /// pushed) group case-insensitively.
+    fn note_grouped_ci(&mut self, s: &Select) {
+        let ci = |e: &Expr| {
+            crate::derivation::groups_case_insensitively(e, &self.ex.scopes, self.ex.env)
+        };
+        let items = match s.distinct {
+            Some(sqlparser::ast::Distinct::Distinct) => (s.projection.iter().enumerate())
+                .filter(|(_, item)| match item {
+                    SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => ci(e),
+                    _ => false,
+                })
+                .map(|(i, _)| i)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let groups = match &s.group_by {
+            sqlparser::ast::GroupByExpr::Expressions(g, _) => {
+                (0..g.len()).filter(|&i| ci(&g[i])).collect()
+            }
+            _ => Vec::new(),
+        };
+        self.grouped_ci.push((items, groups));
+    }
+
+    /// Collates the expressions `note_grouped_ci` noted, now rewritten.
+    fn collate_grouped_ci(&mut self, s: &mut Select) {
+        let Some((items, groups)) = self.grouped_ci.pop() else {
+            return;
+        };
+        let collate = |e: &mut Expr| {
+            *e = crate::typing::general_ci(std::mem::replace(e, crate::ast_build::null()));
+        };
+        for i in items {
+            if let Some(SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) =
+                s.projection.get_mut(i)
+            {
+                collate(e);
+            }
+        }
+        if let sqlparser::ast::GroupByExpr::Expressions(g, _) = &mut s.group_by {
+            for i in groups {
+                if let Some(e) = g.get_mut(i) {
+                    collate(e);
+                }
+            }
+        }
     }
 
     /// The base tables a FROM clause names (still in MySQL form), with their aliases.
@@ -536,6 +624,15 @@ impl VisitorMut for Rewriter<'_> {
 
     fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<SqlError> {
         self.depth -= 1;
+        let ordered_ci = self.ordered_ci.pop().unwrap_or_default();
+        if let Some(OrderByKind::Expressions(items)) = q.order_by.as_mut().map(|o| &mut o.kind) {
+            for i in ordered_ci {
+                if let Some(item) = items.get_mut(i) {
+                    let e = std::mem::replace(&mut item.expr, crate::ast_build::null());
+                    item.expr = crate::typing::general_ci(e);
+                }
+            }
+        }
         self.ctes.pop();
         if let Some(with) = self.withs.pop().flatten() {
             q.with = Some(with);
@@ -548,6 +645,7 @@ impl VisitorMut for Rewriter<'_> {
     }
 
     fn post_visit_select(&mut self, s: &mut Select) -> ControlFlow<SqlError> {
+        self.collate_grouped_ci(s);
         if self.depth == 1 && self.decimal_columns.is_none() {
             let scopes = &self.ex.scopes;
             let names = s

@@ -46,14 +46,38 @@ fn listener() -> Result<TcpListener, JepsenError> {
     Err(JepsenError::Setup("no free port on 127.0.0.1".into()))
 }
 
+/// A node of a launch under `dir` failed because a port it was given was in use.
+fn port_taken(dir: &Path, n: usize) -> bool {
+    (1..=n).any(|i| {
+        std::fs::read_to_string(dir.join(format!("n{i}.log")))
+            .is_ok_and(|log| log.contains("Address already in use"))
+    })
+}
+
 /// A port free right now.
 fn free_port() -> Result<u16, JepsenError> {
     Ok(listener()?.local_addr()?.port())
 }
 
 impl TuttiCluster {
-    /// Starts `n` nodes of `bin` under `dir` and waits until all are synced.
+    /// Starts `n` nodes of `bin` under `dir` and waits until all are synced. A port picked
+    /// free can be taken by another process before its node binds it: the launch is then
+    /// tried again on new ports (at most three times).
     pub fn launch(bin: &Path, dir: &Path, n: usize) -> Result<TuttiCluster, JepsenError> {
+        let mut attempt = 1;
+        loop {
+            match TuttiCluster::launch_once(bin, dir, n) {
+                Err(JepsenError::Cluster(e)) if attempt < 3 && port_taken(dir, n) => {
+                    eprintln!("launch attempt {attempt} lost a port ({e}); trying again");
+                    std::fs::remove_dir_all(dir)?;
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn launch_once(bin: &Path, dir: &Path, n: usize) -> Result<TuttiCluster, JepsenError> {
         if !bin.is_file() {
             return Err(JepsenError::Setup(format!(
                 "no tutti binary at {} (cargo build --release, or --tutti PATH)",

@@ -853,3 +853,60 @@ fn ties_joins_dates_and_binary_searches_run_on_sqlite() {
         [[int(0), int(3), int(2), int(1)]]
     );
 }
+
+#[test]
+fn distinct_group_by_and_order_by_of_computed_strings_use_the_default_collation() {
+    let (c, env) = tables();
+    // The catalog's definition of t, with its columns' collations.
+    let sql: String = c
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE name = 'app.t'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let env = env.with_create_sql("app", "t", sql);
+    run(
+        &c,
+        &env,
+        "INSERT INTO t (id, a, b) VALUES (4, 40, 'one '), (5, 50, 'ONE')",
+        &[],
+    );
+    let rows = |sql: &str| run(&c, &env, sql, &[]).len();
+    // MariaDB's counts: 'One', 'one ' and 'ONE' are one value in utf8mb4_general_ci.
+    assert_eq!(rows("SELECT DISTINCT LOWER(b) FROM t"), 3);
+    assert_eq!(
+        rows("SELECT CONCAT(b, '') FROM t GROUP BY CONCAT(b, '')"),
+        3
+    );
+    assert_eq!(rows("SELECT DISTINCT UPPER(b), a > 20 FROM t"), 4);
+    assert_eq!(rows("SELECT DISTINCT BINARY LOWER(b) FROM t"), 4);
+    assert_eq!(rows("SELECT DISTINCT CONCAT(a, 'x') FROM t"), 5);
+    assert_eq!(rows("SELECT DISTINCT b FROM t"), 3);
+    let column = |sql: &str| -> Vec<V> {
+        run(&c, &env, sql, &[])
+            .into_iter()
+            .map(|r| r[0].clone())
+            .collect()
+    };
+    // general_ci sorts 'a' before 'B'; SQLite's bytes would put 'B' first.
+    run(&c, &env, "UPDATE t SET b = 'a' WHERE id = 2", &[]);
+    run(&c, &env, "UPDATE t SET b = 'B' WHERE id = 3", &[]);
+    let ids = [int(2), int(3)];
+    assert_eq!(
+        column("SELECT id FROM t WHERE id IN (2, 3) ORDER BY CONCAT(b, '')"),
+        ids
+    );
+    assert_eq!(
+        column("SELECT id, LOWER(b) AS x FROM t WHERE id IN (2, 3) ORDER BY UPPER(b)"),
+        ids
+    );
+    assert_eq!(
+        column("SELECT id, CONCAT(b, '') AS x FROM t WHERE id IN (2, 3) ORDER BY x"),
+        ids
+    );
+    assert_eq!(
+        column("SELECT id FROM t WHERE id IN (2, 3) ORDER BY BINARY CONCAT(b, '')"),
+        [int(3), int(2)]
+    );
+}
