@@ -448,20 +448,17 @@ impl<'a> Rewriter<'a> {
         let Some((items, groups)) = self.grouped_ci.pop() else {
             return;
         };
-        let collate = |e: &mut Expr| {
-            *e = crate::typing::general_ci(std::mem::replace(e, crate::ast_build::null()));
-        };
         for i in items {
             if let Some(SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) =
                 s.projection.get_mut(i)
             {
-                collate(e);
+                crate::typing::collate_general_ci(e);
             }
         }
         if let sqlparser::ast::GroupByExpr::Expressions(g, _) = &mut s.group_by {
             for i in groups {
                 if let Some(e) = g.get_mut(i) {
-                    collate(e);
+                    crate::typing::collate_general_ci(e);
                 }
             }
         }
@@ -628,8 +625,7 @@ impl VisitorMut for Rewriter<'_> {
         if let Some(OrderByKind::Expressions(items)) = q.order_by.as_mut().map(|o| &mut o.kind) {
             for i in ordered_ci {
                 if let Some(item) = items.get_mut(i) {
-                    let e = std::mem::replace(&mut item.expr, crate::ast_build::null());
-                    item.expr = crate::typing::general_ci(e);
+                    crate::typing::collate_general_ci(&mut item.expr);
                 }
             }
         }

@@ -1054,6 +1054,11 @@ pub(crate) fn general_ci(e: Expr) -> Expr {
     }
 }
 
+/// Puts `e` in `COLLATE tutti_general_ci`, in place.
+pub(crate) fn collate_general_ci(e: &mut Expr) {
+    *e = general_ci(std::mem::replace(e, crate::ast_build::null()));
+}
+
 fn unnested(e: &Expr) -> &Expr {
     match e {
         Expr::Nested(inner) => unnested(inner),
@@ -1480,7 +1485,7 @@ pub(crate) fn between_collation(x: &mut Expr, low: &Expr, high: &Expr, scopes: &
         matches!(type_of(e, scopes), NumType::Str | NumType::Other) && !collation_decided(e)
     };
     if textual(x) && textual(low) && textual(high) {
-        *x = general_ci(std::mem::replace(x, crate::ast_build::null()));
+        collate_general_ci(x);
     }
 }
 
