@@ -181,10 +181,7 @@ pub(crate) fn constant(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<Optio
     let [arg] = args.as_slice() else {
         return Ok(None);
     };
-    let connection = match env.system_variable(VarScope::Session, "collation_connection") {
-        Some(Value::Text(c)) => c,
-        _ => "utf8mb4_general_ci".into(),
-    };
+    let connection = connection_collation(env);
     let cx = Context {
         scopes,
         env,
@@ -235,10 +232,7 @@ pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env
     ) {
         return false;
     }
-    let connection = match env.system_variable(VarScope::Session, "collation_connection") {
-        Some(Value::Text(c)) => c,
-        _ => "utf8mb4_general_ci".into(),
-    };
+    let connection = connection_collation(env);
     let cx = Context {
         scopes,
         env,
@@ -246,6 +240,14 @@ pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env
     };
     cx.of(e)
         .is_some_and(|d| d.derivation != Derivation::Numeric && d.collation.ends_with("_ci"))
+}
+
+/// `collation_connection`, the collation of string literals.
+fn connection_collation(env: &dyn Env) -> String {
+    match env.system_variable(VarScope::Session, "collation_connection") {
+        Some(Value::Text(c)) => c,
+        _ => "utf8mb4_general_ci".into(),
+    }
 }
 
 fn has_aggregate(e: &Expr) -> bool {
