@@ -87,8 +87,9 @@ pub enum ExecError {
     /// Duplicate index name in DDL.
     #[error("Duplicate key name '{0}'")]
     DuplicateKeyName(String),
-    /// Unique or primary key violation.
-    #[error("Duplicate entry for key '{0}'")]
+    /// Unique or primary key violation: MySQL's message, `Duplicate entry '<value>' for key
+    /// '<key>'` (the value is missing where only SQLite's own check caught it: an UPDATE).
+    #[error("{0}")]
     DuplicateKey(String),
     /// NOT NULL violation.
     #[error("Column '{0}' cannot be null")]
@@ -295,7 +296,8 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     use rusqlite::ffi;
     match code {
         ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => {
-            return ExecError::DuplicateKey(object(after(msg, "failed: ").unwrap_or("PRIMARY")))
+            let key = object(after(msg, "failed: ").unwrap_or("PRIMARY"));
+            return ExecError::DuplicateKey(format!("Duplicate entry for key '{key}'"));
         }
         ffi::SQLITE_CONSTRAINT_NOTNULL => {
             let col = after(msg, "failed: ").unwrap_or("?");
@@ -315,6 +317,9 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
         ffi::SQLITE_INTERRUPT => return ExecError::Interrupted,
         ffi::SQLITE_MISMATCH => return ExecError::DataType(msg.to_string()),
         _ => {}
+    }
+    if msg.starts_with(tutti_storage::DUPLICATE_ENTRY) {
+        return ExecError::DuplicateKey(msg.to_string());
     }
     if let Some(t) = after(msg, "no such table: ") {
         return ExecError::NoSuchTable(object(t));
@@ -556,7 +561,7 @@ mod tests {
                 SQLITE_CONSTRAINT_PRIMARYKEY,
                 "UNIQUE constraint failed: db.t.id"
             )),
-            ExecError::DuplicateKey("db.t.id".into())
+            ExecError::DuplicateKey("Duplicate entry for key 'db.t.id'".into())
         );
         assert_eq!(
             ExecError::from(fail(

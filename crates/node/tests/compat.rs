@@ -46,6 +46,15 @@ fn cell(v: &mysql::Value) -> String {
 
 /// A file whose first line is this also records each result set's column definitions.
 const WITH_COLUMNS: &str = "-- with column definitions";
+/// A file whose first line is this also records each error's message.
+const WITH_MESSAGES: &str = "-- with error messages";
+
+/// What a file's first line asks to record besides rows, counts and error codes.
+#[derive(Clone, Copy)]
+struct Recorded {
+    columns: bool,
+    messages: bool,
+}
 
 /// What a result set says of its columns: name, type, flags, character set, length and
 /// decimals, as a driver reads them.
@@ -68,15 +77,19 @@ fn column_definitions(columns: &[mysql::Column]) -> String {
 }
 
 /// One statement's answer, as one or more lines of text.
-fn answer(c: &mut mysql::Conn, sql: &str, with_columns: bool) -> String {
+fn answer(c: &mut mysql::Conn, sql: &str, recorded: Recorded) -> String {
+    let error = |e: &mysql::MySqlError| match recorded.messages {
+        true => format!("error {} {}", e.code, e.message),
+        false => format!("error {}", e.code),
+    };
     match c.query_iter(sql) {
-        Err(mysql::Error::MySqlError(e)) => format!("error {}", e.code),
+        Err(mysql::Error::MySqlError(e)) => error(&e),
         Err(e) => format!("failure {e}"),
         Ok(mut result) => {
             let mut out = String::new();
             while let Some(set) = result.iter() {
                 let has_columns = !set.columns().as_ref().is_empty();
-                if has_columns && with_columns {
+                if has_columns && recorded.columns {
                     out.push_str(&column_definitions(set.columns().as_ref()));
                 }
                 let affected = set.affected_rows();
@@ -89,7 +102,7 @@ fn answer(c: &mut mysql::Conn, sql: &str, with_columns: bool) -> String {
                         }
                         // An error while the rows are sent (MariaDB's 1690 comes after the
                         // column definitions) is the statement's error to a client.
-                        Err(mysql::Error::MySqlError(e)) => return format!("error {}", e.code),
+                        Err(mysql::Error::MySqlError(e)) => return error(&e),
                         Err(e) => rows.push(format!("failure {e}")),
                     }
                 }
@@ -127,11 +140,14 @@ fn run_file(c: &mut mysql::Conn, sql_file: &Path) -> String {
     c.query_drop("CREATE DATABASE compat").unwrap();
     c.query_drop("USE compat").unwrap();
     let text = std::fs::read_to_string(sql_file).unwrap();
-    let with_columns = text.starts_with(WITH_COLUMNS);
+    let recorded = Recorded {
+        columns: text.starts_with(WITH_COLUMNS),
+        messages: text.starts_with(WITH_MESSAGES),
+    };
     let mut out = String::new();
     for stmt in statements(&text) {
         out.push_str(&format!("> {}\n", stmt.replace('\n', " ")));
-        out.push_str(&answer(c, &stmt, with_columns));
+        out.push_str(&answer(c, &stmt, recorded));
         out.push('\n');
     }
     out

@@ -8,6 +8,10 @@
 //! * `ON DUPLICATE KEY UPDATE a = VALUES(a)` (or `= new.a` with the MySQL 8 row alias
 //!   `AS new`) → `ON CONFLICT DO UPDATE SET "a" = "excluded"."a"` (SQLite ≥ 3.35 allows the
 //!   target-less last ON CONFLICT clause, which fires on any uniqueness conflict like MySQL).
+//!   A table with several unique keys gets one clause per key, in MySQL's key order
+//!   (`conflict_clauses`): SQLite checks the targeted keys in clause order, so the row
+//!   updated is the one MySQL updates, the first key's (SQLite alone would check the
+//!   last-created index first).
 //!   With `INSERT ... SELECT`, SQLite needs a WHERE in the SELECT to parse the upsert, so
 //!   `WHERE 1` is added when there is none.
 //! * `DEFAULT` as a value → the column's default from the catalog (NULL when none); a column
@@ -278,7 +282,20 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         .into_iter()
         .map(|c| ObjectName::from(vec![c]))
         .collect();
-    if ins.on.is_some() {
+    let plain = kind == QueryKind::Insert && ins.or.is_none() && ins.source.is_some();
+    let clauses = if ins.returning.is_some() {
+        String::new()
+    } else {
+        match (ins.on.take(), &table) {
+            (Some(OnInsert::OnConflict(on)), t) => conflict_clauses(on, t.as_ref()),
+            (None, Some(t)) if plain => duplicate_entry_clauses(t),
+            (other, _) => {
+                ins.on = other;
+                String::new()
+            }
+        }
+    };
+    if !clauses.is_empty() {
         upsert_select_needs_where(&mut ins);
     }
     let offered_rows = match ins.source.as_ref().map(|s| s.body.as_ref()) {
@@ -287,7 +304,8 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         }
         _ => None,
     };
-    let mut stmt = finish(info, &rw, ins.to_string(), kind, Some(target), autoinc);
+    let sql = format!("{ins}{clauses}");
+    let mut stmt = finish(info, &rw, sql, kind, Some(target), autoinc);
     if let Stmt::Query(q) = &mut stmt {
         q.offered_rows = offered_rows;
         q.marks_changes = marks_changes;
@@ -405,6 +423,87 @@ fn upsert(
             selection: None,
         }),
     }))
+}
+
+/// A table's unique keys in MySQL's order — the primary key, unique keys over NOT NULL
+/// columns, the other unique keys, each group in definition order — as (name, quoted
+/// columns); InnoDB reports the first key a new row duplicates. The flag: a unique key over
+/// expressions (a prefix key), which no ON CONFLICT target can name.
+fn unique_keys(t: &TableInfo) -> (Vec<(&str, Vec<Ident>)>, bool) {
+    let not_null = |i: &crate::IndexInfo| {
+        i.columns.iter().all(|c| {
+            t.columns
+                .iter()
+                .any(|col| col.name.eq_ignore_ascii_case(c) && col.not_null)
+        })
+    };
+    let rank = |i: &crate::IndexInfo| match (i.name.as_str(), not_null(i)) {
+        ("PRIMARY", _) => 0,
+        (_, true) => 1,
+        _ => 2,
+    };
+    let mut named: Vec<&crate::IndexInfo> = t
+        .indexes
+        .iter()
+        .filter(|i| i.unique && !i.columns.is_empty())
+        .collect();
+    named.sort_by_key(|i| rank(i)); // stable: definition order within a rank
+    let mut keys: Vec<(&str, Vec<Ident>)> = Vec::new();
+    for k in named {
+        let cols: Vec<Ident> = k.columns.iter().map(quoted).collect();
+        if !keys.iter().any(|(_, c)| *c == cols) {
+            keys.push((&k.name, cols));
+        }
+    }
+    let unnamed = t.indexes.iter().any(|i| i.unique && i.columns.is_empty());
+    (keys, unnamed)
+}
+
+/// `on` once per unique key, targeted, as text: SQLite checks the keys in the order the
+/// clauses name them, so the row MySQL would update is the one updated. A key no target
+/// can name gets the target-less clause last. One unique key: the target-less clause alone.
+fn conflict_clauses(on: OnConflict, table: Option<&TableInfo>) -> String {
+    let (keys, unnamed) = table.map(unique_keys).unwrap_or_default();
+    if keys.len() + usize::from(unnamed) < 2 {
+        return OnInsert::OnConflict(on).to_string();
+    }
+    let mut out: String = keys
+        .into_iter()
+        .map(|(_, cols)| targeted(on.clone(), cols))
+        .collect();
+    if unnamed {
+        out.push_str(&OnInsert::OnConflict(on).to_string());
+    }
+    out
+}
+
+fn targeted(mut on: OnConflict, columns: Vec<Ident>) -> String {
+    on.conflict_target = Some(sqlparser::ast::ConflictTarget::Columns(columns));
+    OnInsert::OnConflict(on).to_string()
+}
+
+/// For a plain INSERT: per unique key, a clause whose update fails with MySQL's
+/// duplicate-key error, naming the key and the new row's values (`tutti_duplicate`).
+fn duplicate_entry_clauses(table: &TableInfo) -> String {
+    let (keys, _) = unique_keys(table);
+    keys.into_iter()
+        .map(|(name, cols)| {
+            let mut args = vec![crate::ast_build::string(name)];
+            args.extend(cols.iter().map(|c| qualified_excluded(&c.value)));
+            let fail = Assignment {
+                target: AssignmentTarget::ColumnName(ObjectName::from(vec![cols[0].clone()])),
+                value: crate::ast_build::func("tutti_duplicate", args),
+            };
+            let on = OnConflict {
+                conflict_target: None,
+                action: OnConflictAction::DoUpdate(DoUpdate {
+                    assignments: vec![fail],
+                    selection: None,
+                }),
+            };
+            targeted(on, cols)
+        })
+        .collect()
 }
 
 /// Rewrites references to the inserted row (`VALUES(c)` or `VALUE(c)`, `alias.c`, column alias `x`) to

@@ -28,8 +28,8 @@ pub use functions::{
     clear_assigned, clear_conditions, clear_row_changed, raise, real_text, release_all_locks,
     set_current_connection, set_function_settings, take_assigned, take_conditions,
     take_row_changed, warn, AutoInc, Condition, FunctionSettings, Level, TimeZone, DATA_TOO_LONG,
-    DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE, MAX_KEPT, OUT_OF_RANGE,
-    TRUNCATED_INCORRECT, WAIT_ON_WRITER,
+    DATA_TRUNCATED, DUPLICATE_ENTRY, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
+    MAX_KEPT, OUT_OF_RANGE, TRUNCATED_INCORRECT, WAIT_ON_WRITER,
 };
 pub use pool::Reader;
 pub use session::Session;

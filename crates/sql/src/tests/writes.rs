@@ -30,7 +30,7 @@ fn sysbench_writes() {
     let i = q("INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)");
     assert_eq!(
         i.sql,
-        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(?1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), tutti_str_store(?3, 120, 10, '`app`.`sbtest1`.`c`', 1), tutti_str_store(?4, 60, 10, '`app`.`sbtest1`.`pad`', 1))"#
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(?1), tutti_int_store(?2, -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), tutti_str_store(?3, 120, 10, '`app`.`sbtest1`.`c`', 1), tutti_str_store(?4, 60, 10, '`app`.`sbtest1`.`pad`', 1)) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         (i.kind, i.params, i.target, i.autoinc),
@@ -39,7 +39,7 @@ fn sysbench_writes() {
     let i = q("INSERT INTO sbtest1(k, c, pad) VALUES(4993, '83468-1', '67847-9'),(5012, '2', '3')");
     assert_eq!(
         i.sql,
-        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("k", "c", "pad", "id") VALUES (4993, '83468-1', '67847-9', tutti_autoinc(NULL)), (5012, '2', '3', tutti_autoinc(NULL))"#
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("k", "c", "pad", "id") VALUES (4993, '83468-1', '67847-9', tutti_autoinc(NULL)), (5012, '2', '3', tutti_autoinc(NULL)) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert!(i.autoinc);
     assert_eq!(
@@ -48,7 +48,7 @@ fn sysbench_writes() {
     );
     assert_eq!(
         s("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7, 1, 'c', 'p')"),
-        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(7), 1, 'c', 'p')"#
+        r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(7), 1, 'c', 'p') ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
 }
 
@@ -57,7 +57,7 @@ fn autoinc_forms() {
     // No column list: every column in table order, the id is wrapped in place.
     assert_eq!(
         s("INSERT INTO u VALUES (NULL, 5), (0, 6)"),
-        r#"INSERT INTO "app.u" AS "u" VALUES (tutti_autoinc(NULL), 5), (tutti_autoinc(0), 6)"#
+        r#"INSERT INTO "app.u" AS "u" VALUES (tutti_autoinc(NULL), 5), (tutti_autoinc(0), 6) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     let r = q("REPLACE INTO u (a) VALUES (?)");
     assert_eq!(
@@ -67,27 +67,27 @@ fn autoinc_forms() {
     assert_eq!((r.kind, r.autoinc), (QueryKind::Replace, true));
     assert_eq!(
         s("INSERT INTO u SET a = 1"),
-        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL))"#
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         s("INSERT INTO u () VALUES ()"),
-        r#"INSERT INTO "app.u" AS "u" ("id") VALUES (tutti_autoinc(NULL))"#
+        r#"INSERT INTO "app.u" AS "u" ("id") VALUES (tutti_autoinc(NULL)) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         s("INSERT INTO u VALUES (DEFAULT, 1)"),
-        r#"INSERT INTO "app.u" AS "u" VALUES (tutti_autoinc(NULL), 1)"#
+        r#"INSERT INTO "app.u" AS "u" VALUES (tutti_autoinc(NULL), 1) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     let sel = q("INSERT INTO u (a) SELECT a FROM t WHERE a > ?");
     assert_eq!(
         sel.sql,
-        r#"INSERT INTO "app.u" AS "u" ("a", "id") SELECT *, tutti_autoinc(NULL) FROM (SELECT tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c1" FROM "app.t" AS "t" WHERE "a" > ?1)"#
+        r#"INSERT INTO "app.u" AS "u" ("a", "id") SELECT *, tutti_autoinc(NULL) FROM (SELECT tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c1" FROM "app.t" AS "t" WHERE "a" > ?1) WHERE 1 ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert!(sel.autoinc);
     // The column comes from the SELECT: left alone.
     let sel = q("INSERT INTO u (id, a) SELECT id, a FROM t");
     assert_eq!(
         sel.sql,
-        r#"INSERT INTO "app.u" AS "u" ("id", "a") SELECT "id", tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c2" FROM "app.t" AS "t""#
+        r#"INSERT INTO "app.u" AS "u" ("id", "a") SELECT "id", tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c2" FROM "app.t" AS "t" WHERE 1 ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert!(!sel.autoinc);
     // Tables without AUTO_INCREMENT, and unknown tables, are left alone.
@@ -147,7 +147,7 @@ fn insert_variants() {
     );
     assert_eq!(
         s("INSERT INTO t SET id = 1, t.a = 2"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2)"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         s("INSERT LOW_PRIORITY INTO other.x (a) VALUE (1)"),
@@ -168,11 +168,11 @@ fn insert_variants() {
     );
     assert_eq!(
         s("INSERT INTO t VALUES (1, 2, DEFAULT, DEFAULT)"),
-        r#"INSERT INTO "app.t" AS "t" VALUES (1, 2, NULL, 'dflt')"#
+        r#"INSERT INTO "app.t" AS "t" VALUES (1, 2, NULL, 'dflt') ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         s("INSERT INTO t (id, d) VALUES (1, DEFAULT)"),
-        r#"INSERT INTO "app.t" AS "t" ("id", "d") VALUES (1, 'dflt')"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "d") VALUES (1, 'dflt') ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         s("UPDATE t SET d = DEFAULT"),
@@ -358,7 +358,7 @@ fn writes_through_a_view_reach_its_table() {
     );
     assert_eq!(
         in_views("INSERT INTO plain VALUES (1, 2)").unwrap(),
-        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2)"#
+        r#"INSERT INTO "app.t" AS "t" ("id", "a") VALUES (1, 2) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         in_views("UPDATE v SET y = 1"),
@@ -366,7 +366,7 @@ fn writes_through_a_view_reach_its_table() {
     );
     assert_eq!(
         in_views("INSERT INTO v (x) VALUES (1)").unwrap(),
-        r#"INSERT INTO "app.t" AS "t" ("id") VALUES (1)"#
+        r#"INSERT INTO "app.t" AS "t" ("id") VALUES (1) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(
         in_views("INSERT INTO v VALUES (1, 2)"),

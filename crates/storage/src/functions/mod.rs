@@ -16,6 +16,7 @@ mod collations;
 mod crypt;
 mod decimal;
 mod diagnostics;
+mod duplicate;
 mod gcvt;
 mod general_ci;
 mod hash;
@@ -39,6 +40,7 @@ mod variables;
 
 pub use changed::{clear_row_changed, take_row_changed};
 pub use diagnostics::{clear_conditions, raise, take_conditions, warn, Condition, Level, MAX_KEPT};
+pub use duplicate::DUPLICATE_ENTRY;
 use gcvt::double_text;
 pub use gcvt::real_text;
 pub use settings::{set_function_settings, FunctionSettings, TimeZone};
@@ -84,6 +86,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     variables::register(c)?;
     user_locks::register(c)?;
     collations::register(c)?;
+    duplicate::register(c)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
     c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {
