@@ -536,12 +536,19 @@ fn comparison(
         return Some(exact_comparison(l, op.clone(), r));
     }
     let numeric = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
-    // A string and a number, neither a column: MySQL compares them as doubles (SQLite would
-    // order any number before any text).
-    if !is_column(l)
-        && !is_column(r)
-        && (lt == NumType::Str && numeric(rt) || numeric(lt) && rt == NumType::Str)
-    {
+    // A string and a number: MySQL compares them as doubles (SQLite would order any number
+    // before any text, and compare a string column with a number as text: `c = 0` missed
+    // 'a' and '0.0', `c < 10` ordered '9' after '10'). No index serves such a comparison
+    // in MySQL either. ENUM and JSON columns read as numbers in their own ways.
+    let plain_string = |e: &Expr, t: NumType| {
+        t == NumType::Str
+            && (!is_column(e)
+                || decl_of(e, scopes).is_some_and(|d| {
+                    let d = d.to_ascii_uppercase();
+                    !d.starts_with("ENUM") && !d.starts_with("JSON")
+                }))
+    };
+    if plain_string(l, lt) && numeric(rt) || numeric(lt) && plain_string(r, rt) {
         return Some(double_comparison(l, op.clone(), r));
     }
     if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {

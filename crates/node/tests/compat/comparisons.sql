@@ -17,3 +17,25 @@ SELECT DATE'2001-01-01' BETWEEN 20001231 AND 20010102, CAST(20010101 AS DATE) > 
 SELECT TIME'10:20:30' > TIME'9:00:00', 102030 = TIME'10:20:30', DATE'2001-01-01' = '2001-01-01 00:00:00';
 -- BETWEEN over strings compares in the default collation, as = does
 SELECT 'B' BETWEEN 'a' AND 'c', _latin1'B' BETWEEN _latin1'a' AND _latin1'c', 'b ' BETWEEN 'b' AND 'b', 'B' NOT BETWEEN 'a' AND 'c', ABS(-2) BETWEEN ABS(1) AND ABS(3), 'B' BETWEEN 'a' AND 'c' COLLATE utf8mb4_bin, BINARY 'B' BETWEEN 'a' AND 'c';
+-- A string column compared with a number compares as doubles ('a' = 0, '9' < 10, ' 5' = 5).
+CREATE TABLE sn (id INT PRIMARY KEY, c VARCHAR(10), n INT);
+INSERT INTO sn VALUES (1, 'a', 1), (2, '0', 2), (3, '10', 10), (4, '9', 9), (5, ' 5', 5), (6, '5x', 6), (7, '0.0', 7);
+SELECT id FROM sn WHERE c = 0 ORDER BY id;
+SELECT id FROM sn WHERE c < 10 ORDER BY id;
+SELECT id FROM sn WHERE c = 5 ORDER BY id;
+SELECT id FROM sn WHERE 5 = c ORDER BY id;
+SELECT id FROM sn WHERE c IN (5, 10) ORDER BY id;
+SELECT id FROM sn WHERE c NOT IN (5, 10) ORDER BY id;
+SELECT id FROM sn WHERE c = n ORDER BY id;
+SELECT id FROM sn WHERE c IN ('a', 10) ORDER BY id;
+SELECT id FROM sn WHERE c = '5' ORDER BY id;
+-- A TIME column compared with a constant with more fraction digits than it keeps.
+CREATE TABLE tf (id INT PRIMARY KEY, t TIME, t3 TIME(3));
+INSERT INTO tf VALUES (1, '10:20:31', '10:20:31.5'), (2, '10:20:30', '10:20:30');
+SELECT id FROM tf WHERE t = '10:20:31.123';
+SELECT id FROM tf WHERE t = TIME'10:20:31.123';
+SELECT id FROM tf WHERE t < '10:20:31.1' ORDER BY id;
+SELECT id FROM tf WHERE t3 = '10:20:31.5';
+SELECT id FROM tf WHERE t3 = '10:20:31.50000';
+SELECT id FROM tf WHERE t3 > '10:20:31.4999' ORDER BY id;
+SELECT id FROM tf WHERE t = 102031.5;

@@ -580,7 +580,16 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
         return Ok(value);
     };
     if kind == Kind::Time {
-        return Ok(canonical(raw, &text, kind, fsp).map_or(value, Value::Text));
+        // The constant keeps its own fraction ('10:20:31.123' is no TIME(0) 10:20:31).
+        let Some(exact) = canonical(raw, &text, kind, 6) else {
+            return Ok(value);
+        };
+        let (whole, fraction) = exact.split_once('.').unwrap_or((&exact, ""));
+        let shown = (fraction.trim_end_matches('0').len() as u32).max(fsp) as usize;
+        return Ok(Value::Text(match shown {
+            0 => whole.to_string(),
+            n => format!("{whole}.{}", &fraction[..n]),
+        }));
     }
     let exact = canonical(raw, &text, Kind::DateTime, 6).or_else(|| match raw {
         // A string that is no datetime is read as far as it is one ('2005-09-3a' is
