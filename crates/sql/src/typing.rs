@@ -548,7 +548,9 @@ fn comparison(
                     !d.starts_with("ENUM") && !d.starts_with("JSON")
                 }))
     };
-    if plain_string(l, lt) && numeric(rt) || numeric(lt) && plain_string(r, rt) {
+    // A DECIMAL column keeps its exact comparison with a string (by its collation, below).
+    let a_number = |e: &Expr, t: NumType| numeric(t) && !(is_column(e) && t == NumType::Decimal);
+    if plain_string(l, lt) && a_number(r, rt) || a_number(l, lt) && plain_string(r, rt) {
         return Some(double_comparison(l, op.clone(), r));
     }
     if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {
