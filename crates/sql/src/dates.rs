@@ -105,6 +105,26 @@ pub(crate) fn date_function(
     }))
 }
 
+/// `DATE_FORMAT(t, format)` of a TIME value → `tutti_time_date_format(t, format)`: MariaDB
+/// formats the duration (`%H` of 33:00:00 is 33) on the zero date, where SQLite's text would
+/// be read as a datetime and fail.
+pub(crate) fn date_format_of_time(f: &Function, scopes: &Scopes) -> Option<Expr> {
+    let FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    match list.args.as_slice() {
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(t)), FunctionArg::Unnamed(FunctionArgExpr::Expr(format))]
+            if is_time(t, scopes) =>
+        {
+            Some(func(
+                "tutti_time_date_format",
+                vec![t.clone(), format.clone()],
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Top-down, before the rewrite: a `TIME'..'` literal moved by date arithmetic becomes
 /// `CAST('..' AS TIME(fsp))`, fsp its fraction digits, so that `is_time` knows it.
 pub(crate) fn time_literal_bases(e: &mut Expr) {

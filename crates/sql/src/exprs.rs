@@ -484,6 +484,7 @@ impl ExprCtx<'_> {
                 &self.scopes,
             ),
             "timestampadd" => timestamp_add(f, &self.scopes),
+            "date_format" => Ok(dates::date_format_of_time(f, &self.scopes)),
             "timestampdiff" => Ok(unit_argument(f, &lname)),
             // SQLite has no ISNULL() and wants two arguments to COALESCE.
             "isnull" => Ok(only_argument(f).map(|a| Expr::IsNull(Box::new(nested(a))))),

@@ -82,3 +82,9 @@ SELECT id FROM fn6 WHERE b = 'a' OR b = 'A' ORDER BY id;
 SELECT id, f2 = _binary'A', f2 < x'62', 'a' = x'61', CHAR(65) = 'A' FROM fn6 ORDER BY id;
 DROP TABLE fn6;
 SELECT 'a\0' < 'a', 'a\0' = 'a', 'a\0b' > 'a';
+-- DATE_FORMAT of a TIME value formats the duration on the zero date.
+CREATE TABLE tfmt (id INT PRIMARY KEY, f1 TIME, f2 TIME);
+INSERT INTO tfmt VALUES (1, '09:00', '12:00'), (2, '-33:00:00', '00:00:00');
+SELECT DATE_FORMAT(f1, '%l.%i %p'), DATE_FORMAT(f2, '%l.%i %p') FROM tfmt ORDER BY id;
+SELECT DATE_FORMAT(f1, '%H %k %h %r %T'), DATE_FORMAT(f1, '%Y-%m-%d'), DATE_FORMAT(f1, '%M') FROM tfmt ORDER BY id;
+SELECT DATE_FORMAT(CAST('10:11:12' AS TIME), '%H:%i:%s');

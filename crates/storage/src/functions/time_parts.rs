@@ -59,7 +59,15 @@ fn part(ctx: &Context<'_>, f: fn(&Duration) -> u32) -> Option<i64> {
 }
 
 /// `TIME_FORMAT(t, format)`.
-fn time_format(t: ValueRef<'_>, format: ValueRef<'_>) -> Option<String> {
+/// How a format's date specifiers read a TIME: `TIME_FORMAT` has none (NULL), `DATE_FORMAT`
+/// of a TIME value prints the zero date's (`%Y` is 0000; names, weeks and weekdays: NULL).
+#[derive(Clone, Copy, PartialEq)]
+enum DateParts {
+    Refused,
+    ZeroDate,
+}
+
+fn time_format(t: ValueRef<'_>, format: ValueRef<'_>, dates: DateParts) -> Option<String> {
     let format = text_of(format);
     if format.is_empty() {
         return None; // and NULL
@@ -97,6 +105,10 @@ fn time_format(t: ValueRef<'_>, format: ValueRef<'_>) -> Option<String> {
             'p' => out += ampm,
             'r' => out += &format!("{h12:02}:{m:02}:{s:02} {ampm}"),
             'T' => out += &format!("{:02}:{m:02}:{s:02}", d.hours),
+            'Y' if dates == DateParts::ZeroDate => out += "0000",
+            'y' | 'm' | 'd' if dates == DateParts::ZeroDate => out += "00",
+            'c' | 'e' if dates == DateParts::ZeroDate => out += "0",
+            'D' if dates == DateParts::ZeroDate => out += "0th",
             'a' | 'b' | 'c' | 'D' | 'd' | 'e' | 'j' | 'M' | 'm' | 'U' | 'u' | 'V' | 'v' | 'W'
             | 'w' | 'X' | 'x' | 'Y' | 'y' => return None,
             other => out.push(other),
@@ -170,7 +182,18 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(time_of(raw).map(|d| temporal::time_text(&d, fsp)))
     })?;
     c.create_scalar_function("time_format", 2, PURE, |ctx| {
-        Ok(time_format(ctx.get_raw(0), ctx.get_raw(1)))
+        Ok(time_format(
+            ctx.get_raw(0),
+            ctx.get_raw(1),
+            DateParts::Refused,
+        ))
+    })?;
+    c.create_scalar_function("tutti_time_date_format", 2, PURE, |ctx| {
+        Ok(time_format(
+            ctx.get_raw(0),
+            ctx.get_raw(1),
+            DateParts::ZeroDate,
+        ))
     })?;
     c.create_scalar_function("tutti_extract", 2, PURE, |ctx| {
         let name: String = ctx.get(0)?;
@@ -245,6 +268,12 @@ mod tests {
             time_format('12:00:00', '%h %l %p %r') => 12 12 PM 12:00:00 PM
             time_format('13:00:00', '%h %I %l %p %r %%') => 01 01 1 PM 01:00:00 PM %
             time_format('34:00:00', '%r %T %p %h') => 10:00:00 AM 34:00:00 AM 10
+            time_format('09:00:00', '%Y') => NULL
+            -- DATE_FORMAT of a TIME value: the zero date's parts
+            tutti_time_date_format('09:00:00', '%l.%i %p') => 9.00 AM
+            tutti_time_date_format('-33:00:00', '%H %k %h %l %p %r %T') => -33 33 09 9 AM 09:00:00 AM 33:00:00
+            tutti_time_date_format('09:00:00', '%Y-%m-%d %c %e %y %D %H') => 0000-00-00 0 0 00 0th 09
+            tutti_time_date_format('09:00:00', '%M') => NULL
             time_format('10:11:12', 'abc %z %') => abc z %
             time_format(101112, '%T') => 10:11:12
             time_format(10.5, '%T %f') => 00:00:10 500000
