@@ -14,6 +14,9 @@
 //!   last-created index first).
 //!   With `INSERT ... SELECT`, SQLite needs a WHERE in the SELECT to parse the upsert, so
 //!   `WHERE 1` is added when there is none.
+//! * A plain INSERT into a table with unique keys gets, per key, an `ON CONFLICT(key) DO
+//!   UPDATE` whose update fails with MySQL's duplicate-key text naming the key and the value
+//!   (`duplicate_entry_clauses`; SQLite's own message names only columns).
 //! * `DEFAULT` as a value → the column's default from the catalog (NULL when none); a column
 //!   named in a value: see `row_values`.
 //! * `UPDATE/DELETE ... [ORDER BY ..] LIMIT n` (SQLite is built without it) →
