@@ -585,11 +585,7 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
             return Ok(value);
         };
         let (whole, fraction) = exact.split_once('.').unwrap_or((&exact, ""));
-        let shown = (fraction.trim_end_matches('0').len() as u32).max(fsp) as usize;
-        return Ok(Value::Text(match shown {
-            0 => whole.to_string(),
-            n => format!("{whole}.{}", &fraction[..n]),
-        }));
+        return Ok(Value::Text(own_fraction(whole, fraction, fsp)));
     }
     let exact = canonical(raw, &text, Kind::DateTime, 6).or_else(|| match raw {
         // A string that is no datetime is read as far as it is one ('2005-09-3a' is
@@ -602,17 +598,23 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
         return Ok(canonical(raw, &text, kind, fsp).map_or(value, Value::Text));
     };
     let (whole, fraction) = exact.split_at(19);
-    let digits = fraction.trim_start_matches('.').trim_end_matches('0');
-    let shown = (digits.len() as u32).max(if kind == Kind::Date { 0 } else { fsp });
-    Ok(Value::Text(
-        if kind == Kind::Date && shown == 0 && whole.ends_with("00:00:00") {
-            whole[..10].to_string()
-        } else if shown == 0 {
-            whole.to_string()
-        } else {
-            format!("{whole}.{}", &fraction[1..=shown as usize])
-        },
-    ))
+    let fraction = fraction.trim_start_matches('.');
+    let midnight = fraction.trim_end_matches('0').is_empty() && whole.ends_with("00:00:00");
+    Ok(Value::Text(match kind {
+        Kind::Date if midnight => whole[..10].to_string(),
+        Kind::Date => own_fraction(whole, fraction, 0),
+        _ => own_fraction(whole, fraction, fsp),
+    }))
+}
+
+/// `whole` with the fraction digits a constant needs, at least `fsp`: compared with a
+/// column of fewer digits, a constant keeps its own fraction.
+fn own_fraction(whole: &str, fraction: &str, fsp: u32) -> String {
+    let shown = (fraction.trim_end_matches('0').len() as u32).max(fsp) as usize;
+    match shown {
+        0 => whole.to_string(),
+        n => format!("{whole}.{:0<n$}", &fraction[..n.min(fraction.len())]),
+    }
 }
 
 /// `tutti_temporal_literal(text, kind)`: `DATE '..'`, `TIME '..'`, `TIMESTAMP '..'`, the

@@ -58,7 +58,6 @@ fn part(ctx: &Context<'_>, f: fn(&Duration) -> u32) -> Option<i64> {
     time_of(ctx.get_raw(0)).map(|d| f(&d) as i64)
 }
 
-/// `TIME_FORMAT(t, format)`.
 /// How a format's date specifiers read a TIME: `TIME_FORMAT` has none (NULL), `DATE_FORMAT`
 /// of a TIME value prints the zero date's (`%Y` is 0000; names, weeks and weekdays: NULL).
 #[derive(Clone, Copy, PartialEq)]
@@ -67,6 +66,7 @@ enum DateParts {
     ZeroDate,
 }
 
+/// `TIME_FORMAT(t, format)`, and `DATE_FORMAT` of a TIME value.
 fn time_format(t: ValueRef<'_>, format: ValueRef<'_>, dates: DateParts) -> Option<String> {
     let format = text_of(format);
     if format.is_empty() {
