@@ -13,7 +13,7 @@ dir=$(mktemp -d)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mariadb-install-db --datadir="$dir/data" --auth-root-authentication-method=normal >"$dir/install.log" 2>&1
 mariadbd --datadir="$dir/data" --socket="$dir/sock" --port="$port" --bind-address=127.0.0.1 \
-    --skip-grant-tables --user="$(id -un)" --pid-file="$dir/pid" >"$dir/log" 2>&1 &
+    --user="$(id -un)" --pid-file="$dir/pid" >"$dir/log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 1 100); do

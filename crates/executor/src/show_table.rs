@@ -567,7 +567,8 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
         };
         lines.push(format!("  CONSTRAINT `{name}` CHECK {}", c.expr));
     }
-    let auto_increment = match next_autoinc(&reader, &table)? {
+    let reserved = s.autoinc_for(t).reserved(&t.sqlite_name());
+    let auto_increment = match next_autoinc(&reader, &table, reserved)? {
         Some(n) if n > 1 => format!(" AUTO_INCREMENT={n}"),
         _ => String::new(),
     };
@@ -596,8 +597,13 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
     })
 }
 
-/// The next AUTO_INCREMENT value (SQLite's `sqlite_sequence` keeps the largest id used).
-fn next_autoinc(reader: &Connection, table: &Table) -> Result<Option<i64>, ExecError> {
+/// The next AUTO_INCREMENT value: past the largest id used (SQLite's `sqlite_sequence`
+/// keeps it) and the largest this node reserved (`reserved`).
+fn next_autoinc(
+    reader: &Connection,
+    table: &Table,
+    reserved: Option<i64>,
+) -> Result<Option<i64>, ExecError> {
     if !table.meta.info.columns.iter().any(|c| table.is_autoinc(c)) {
         return Ok(None);
     }
@@ -605,7 +611,7 @@ fn next_autoinc(reader: &Connection, table: &Table) -> Result<Option<i64>, ExecE
         .prepare_cached("SELECT seq FROM sqlite_sequence WHERE name = ?1")?
         .query_row([table.name.sqlite_name()], |r| r.get(0))
         .ok();
-    Ok(seq.map(|n| n + 1))
+    Ok(seq.max(reserved).map(|n| n + 1))
 }
 
 /// `CONSTRAINT `name` FOREIGN KEY ...` lines, sorted by name as MariaDB lists them; an

@@ -6,10 +6,13 @@
 //! changeset (which now holds the whole transaction). The writer lock is held only for
 //! this; nothing reaches the database except later, through the applier.
 
+use crate::temporary::TempCopy;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, Statement};
 use tutti_storage::Session as SqliteSession;
-use tutti_storage::{apply_changeset, deferred_fk_violations, run_cached, AutoInc};
+use tutti_storage::{
+    apply_changeset, deferred_fk_violations, run_cached, AutoInc, IdPlan, Reserve,
+};
 use tutti_wsrep::Value;
 
 use std::sync::Arc;
@@ -389,14 +392,40 @@ impl NetChanges {
     }
 }
 
+/// The AUTO_INCREMENT ids a write generates.
+pub struct Ids {
+    /// The SQLite name of its table.
+    pub table: String,
+    /// This node's `auto_increment_offset` and `auto_increment_increment`.
+    pub grid: (u64, u64),
+    /// How they are reserved and given back.
+    pub plan: IdPlan,
+}
+
+impl Ids {
+    /// The ids of a statement into `table`, as InnoDB's consecutive mode hands them out.
+    pub fn new(table: String, grid: (u64, u64), ids: &tutti_sql::InsertIds) -> Ids {
+        let reserve = match (ids.values, ids.reads_target) {
+            (Some(rows), _) => Reserve::Rows(rows),
+            (None, true) => Reserve::Each,
+            (None, false) => Reserve::Doubling,
+        };
+        let plan = IdPlan {
+            reserve,
+            restore: ids.restore,
+        };
+        Ids { table, grid, plan }
+    }
+}
+
 /// What the write capture needs to know about the statement.
 pub struct WriteStmt<'a> {
     /// SQLite SQL.
     pub sql: &'a str,
     /// Bound parameters.
     pub params: &'a [Value],
-    /// (SQLite name of the target table, offset, increment) when it generates ids.
-    pub autoinc: Option<(String, u64, u64)>,
+    /// The ids it generates, if any.
+    pub autoinc: Option<Ids>,
     /// The ids are for a table's invisible key: SQLite's rowid without AUTOINCREMENT, not
     /// reported to the client.
     pub invisible_key: bool,
@@ -410,13 +439,15 @@ pub struct WriteStmt<'a> {
     pub marks_changes: bool,
 }
 
-/// Captures a write statement's effect; the database is left unchanged.
-pub fn capture(
+/// Captures a write statement's effect; the database is left unchanged. `copies` are the
+/// session's temporary tables the statement reads.
+pub(crate) fn capture(
     w: &Connection,
     autoinc: &AutoInc,
     changes: &[u8],
     fk_actions: bool,
     stmt: &WriteStmt<'_>,
+    copies: &[TempCopy],
 ) -> Result<Captured, ExecError> {
     run_cached(w, "BEGIN")?;
     let _guard = Rollback(w);
@@ -426,6 +457,9 @@ pub fn capture(
     if let Err(c) = apply_changeset(w, changes, fk_actions) {
         tracing::debug!("transaction replay conflicts ({c}): a newer write-set changed its rows");
         return Err(ExecError::Deadlock);
+    }
+    for copy in copies {
+        copy.install(w)?;
     }
     let written = execute_write(w, autoinc, stmt, c"main")?;
     let changeset = session.changeset()?;
@@ -452,9 +486,10 @@ pub fn execute_write(
     stmt: &WriteStmt<'_>,
     schema: &std::ffi::CStr,
 ) -> Result<Written, ExecError> {
-    if let Some((table, offset, increment)) = &stmt.autoinc {
+    if let Some(ids) = &stmt.autoinc {
         // The largest id ever used: AUTOINCREMENT tables keep it in sqlite_sequence (updated
         // by every insert, replicated ones too), so ids are never reused, as in MySQL 8.
+        let table = &ids.table;
         let quoted = table.replace('"', "\"\"");
         let max: i64 = if stmt.invisible_key {
             let sql = format!("SELECT coalesce(max(rowid), 0) FROM \"{quoted}\"");
@@ -466,7 +501,7 @@ pub fn execute_write(
             );
             w.prepare_cached(&sql)?.query_row([table], |r| r.get(0))?
         };
-        autoinc.prepare(max, *offset, *increment);
+        autoinc.prepare(table, !stmt.invisible_key, max, ids.grid, ids.plan);
     }
     // The statement's own changes, when its count needs them and its assignments do not
     // mark the rows they change.

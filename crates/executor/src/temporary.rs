@@ -13,10 +13,13 @@
 //!   a transaction the connection's SQLite transaction stays open until COMMIT or ROLLBACK,
 //!   which apply to the temporary tables too (as to InnoDB's);
 //!
-//! Refused with a clear error (1235): writing a replicated table from a temporary one
-//! (`INSERT INTO t SELECT ... FROM tmp`), and reading a temporary table together with replicated tables in a
-//! transaction that has already changed replicated tables (its changes exist only as a
-//! changeset on the writer, which cannot see the temporary tables).
+//! A write of a replicated table that reads temporary tables (`INSERT INTO t SELECT ...
+//! FROM tmp`) runs on the writer as every replicated write does, with copies of those
+//! temporary tables in the writer's own `temp` schema for that statement ([`TempCopy`]).
+//!
+//! Refused with a clear error (1235): reading a temporary table together with replicated
+//! tables in a transaction that has already changed replicated tables (its changes exist
+//! only as a changeset on the writer, which cannot see the temporary tables).
 
 use rusqlite::Connection;
 use std::collections::HashMap;
@@ -45,6 +48,58 @@ impl std::ops::Deref for TableConn<'_> {
             TableConn::Pooled(r) => r,
             TableConn::Own(c) => c,
         }
+    }
+}
+
+/// A temporary table's definition and rows, copied into the writer connection's own
+/// `temp` schema for one statement that writes a replicated table from it (the writer
+/// cannot see the session's connection). The copy lives in the statement's SQLite
+/// transaction, which the write capture rolls back, and hides a table of the same name as
+/// the temporary table does.
+pub(crate) struct TempCopy {
+    create: String,
+    insert: String,
+    rows: Vec<Vec<rusqlite::types::Value>>,
+}
+
+impl TempCopy {
+    fn read(conn: &Connection, name: &str) -> Result<TempCopy, ExecError> {
+        let create: String = conn.query_row(
+            "SELECT sql FROM temp.sqlite_schema WHERE type = 'table' AND lower(name) = ?1",
+            [name],
+            |r| r.get(0),
+        )?;
+        let quoted = tutti_sql::quote_ident(name);
+        let mut select = conn.prepare(&format!("SELECT rowid, * FROM temp.{quoted}"))?;
+        let columns: Vec<String> = select
+            .column_names()
+            .skip(1)
+            .map(tutti_sql::quote_ident)
+            .collect();
+        let width = columns.len() + 1;
+        let rows = select
+            .query_map([], |r| (0..width).map(|i| r.get(i)).collect())?
+            .collect::<Result<_, _>>()?;
+        let insert = format!(
+            "INSERT INTO temp.{quoted} (rowid, {}) VALUES ({})",
+            columns.join(", "),
+            vec!["?"; width].join(", ")
+        );
+        Ok(TempCopy {
+            create: tutti_sql::temporary_statements(&[create])?.remove(0),
+            insert,
+            rows,
+        })
+    }
+
+    /// Creates the copy on `w`, inside its open transaction.
+    pub(crate) fn install(&self, w: &Connection) -> Result<(), ExecError> {
+        w.execute_batch(&self.create)?;
+        let mut insert = w.prepare(&self.insert)?;
+        for row in &self.rows {
+            insert.execute(rusqlite::params_from_iter(row))?;
+        }
+        Ok(())
     }
 }
 
@@ -91,6 +146,18 @@ impl TempTables {
         self.tables
             .keys()
             .any(|t| sql.contains(&tutti_sql::quote_ident(t)))
+    }
+
+    /// Copies of the temporary tables translated SQL names, for the writer.
+    fn copies_for(&self, sql: &str) -> Result<Vec<TempCopy>, ExecError> {
+        let sql = sql.to_ascii_lowercase();
+        let mut copies = Vec::new();
+        for name in self.tables.keys() {
+            if sql.contains(&tutti_sql::quote_ident(name)) {
+                copies.push(TempCopy::read(&self.conn, name)?);
+            }
+        }
+        Ok(copies)
     }
 
     /// True if every table a query reads is temporary (false when that is not known).
@@ -190,6 +257,14 @@ impl Session {
         self.temp.as_ref().is_some_and(|t| t.touches(&q.sql))
     }
 
+    /// Copies of the temporary tables a write of a replicated table reads.
+    pub(crate) fn temporary_copies(&self, q: &Query) -> Result<Vec<TempCopy>, ExecError> {
+        match &self.temp {
+            Some(t) if t.touches(&q.sql) => t.copies_for(&q.sql),
+            _ => Ok(Vec::new()),
+        }
+    }
+
     /// Whether a table of that name exists: a temporary one, or one that is not (a
     /// temporary table may hide a table of the same name, and a table be created under one).
     pub(crate) fn table_exists(&self, t: &TableName, temporary: bool) -> Result<bool, ExecError> {
@@ -216,6 +291,14 @@ impl Session {
         }
     }
 
+    /// The AUTO_INCREMENT generator of a table: the session's for its temporary tables.
+    pub(crate) fn autoinc_for(&self, t: &TableName) -> &AutoInc {
+        match &self.temp {
+            Some(temp) if temp.get(t).is_some() => &temp.autoinc,
+            _ => self.exec.storage.autoinc(),
+        }
+    }
+
     /// The epoch of the temporary tables' definitions (0 without any).
     pub(crate) fn temporary_epoch(&self) -> u64 {
         self.temp.as_ref().map_or(0, |t| t.epoch)
@@ -228,7 +311,10 @@ impl Session {
             self.temp = Some(TempTables::open(&self.exec.storage)?);
         }
         let temp = self.temp.as_mut().expect("just opened");
+        let autoinc = temp.autoinc.clone();
         let run = temp.atomic(|c| {
+            // The ids this session reserved go where the schema change keeps them.
+            autoinc.fold(c, "temp")?;
             for sql in &d.statements {
                 c.execute_batch(sql).map_err(|e| from_sqlite(&e, false))?;
             }
@@ -274,11 +360,10 @@ impl Session {
         params: &[Value],
     ) -> Result<Response, ExecError> {
         let target = q.target.as_ref().expect("a write has a target");
-        let Some(meta) = self.temporary(target).cloned() else {
-            return Err(ExecError::Sql(SqlError::Unsupported(
-                "writing a replicated table from a temporary table".into(),
-            )));
-        };
+        let meta = self
+            .temporary(target)
+            .cloned()
+            .expect("the target is temporary");
         self.refuse_unseen_changes(q)?;
         let (offset, increment) = self.exec.provider.auto_increment();
         let temp = self.temp.as_ref().expect("touches temporary tables");
@@ -287,7 +372,10 @@ impl Session {
         let stmt = WriteStmt {
             sql: &q.sql,
             params,
-            autoinc: q.autoinc.then(|| (target.sqlite_name(), offset, increment)),
+            autoinc: q
+                .autoinc
+                .as_ref()
+                .map(|ids| sqlite::Ids::new(target.sqlite_name(), (offset, increment), ids)),
             invisible_key: meta.info.has_invisible_key(),
             deleting: q.kind == QueryKind::Delete,
             count: Count::of(q.kind, self.client_found_rows),

@@ -160,7 +160,11 @@ impl Session {
         if implicit {
             self.begin(false);
         }
-        let result = if self.touches_temporary(q) {
+        let temporary_target = q
+            .target
+            .as_ref()
+            .is_some_and(|t| self.temporary(t).is_some());
+        let result = if temporary_target {
             self.temporary_write(q, params)
         } else {
             self.capture_in_txn(q, params)
@@ -198,7 +202,7 @@ impl Session {
         let si = self.snapshot_isolation();
         let (offset, increment) = exec.provider.auto_increment();
         let invisible_key = match (&q.target, q.autoinc) {
-            (Some(t), true) => exec
+            (Some(t), Some(_)) => exec
                 .catalog
                 .table(&exec.storage, &t.sqlite_name())?
                 .is_some_and(|m| m.info.has_invisible_key()),
@@ -209,18 +213,16 @@ impl Session {
             params,
             autoinc: q
                 .autoinc
-                .then(|| {
-                    q.target
-                        .as_ref()
-                        .map(|t| (t.sqlite_name(), offset, increment))
-                })
-                .flatten(),
+                .as_ref()
+                .zip(q.target.as_ref())
+                .map(|(ids, t)| sqlite::Ids::new(t.sqlite_name(), (offset, increment), ids)),
             invisible_key,
             deleting: q.kind == QueryKind::Delete,
             count: Count::of(q.kind, self.client_found_rows),
             marks_changes: q.marks_changes,
             target: q.target.as_ref().map(|t| t.sqlite_name()),
         };
+        let copies = self.temporary_copies(q)?;
         for attempt in 1..=MAX_ATTEMPTS {
             let (state, captured) = {
                 let w = exec.storage.writer();
@@ -236,6 +238,7 @@ impl Session {
                     changes,
                     exec.storage.fk_actions(),
                     &stmt,
+                    &copies,
                 );
                 match captured {
                     // A duplicate row committed by another transaction after this one began

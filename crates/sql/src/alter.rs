@@ -765,7 +765,7 @@ fn auto_increment(a: &mut Alter<'_>, n: u64) -> Result<(), SqlError> {
         return Ok(());
     };
     let table = a.table.sqlite_name();
-    let name = format!("'{}'", table.replace('\'', "''"));
+    let name = crate::names::quote_literal(&table);
     let seq = format!(
         "max({}, coalesce((SELECT max({}) FROM {}), 0))",
         n.saturating_sub(1).min(i64::MAX as u64),

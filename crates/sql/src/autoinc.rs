@@ -16,12 +16,42 @@
 //! * A table without a PRIMARY KEY: its invisible key ([`crate::INVISIBLE_KEY`]) is never
 //!   listed, so it is always appended; without a column list, the visible columns are
 //!   listed first (the rows give exactly those).
+//!
+//! [`insert_ids`] tells the executor what the ids depend on: InnoDB reserves ids per
+//! statement and gives back those of rows it skips (see `tutti_storage`'s `autoinc`).
 
-use sqlparser::ast::{Ident, Insert, SelectItem, SetExpr};
+use sqlparser::ast::{Ident, Insert, SelectItem, SetExpr, SqliteOnConflict};
 
 use crate::ast_build::{autoinc, derived, null, query, select, values};
 use crate::names::quoted;
-use crate::TableInfo;
+use crate::{InsertIds, TableInfo, TableName};
+
+/// What the ids of a rewritten INSERT into `target` depend on; `reads` are the tables it
+/// reads (None: not known). SQLite computes each row after inserting the previous one
+/// unless it reads its target table (then it buffers the rows first), so only then does a
+/// row learn whether the previous one was inserted.
+pub(crate) fn insert_ids(
+    ins: &Insert,
+    reads: Option<Vec<TableName>>,
+    target: &TableName,
+) -> InsertIds {
+    let values = match ins.source.as_deref().map(|s| s.body.as_ref()) {
+        None => Some(1), // DEFAULT VALUES
+        Some(SetExpr::Values(v)) => Some(v.rows.len() as u64),
+        Some(_) => None,
+    };
+    let skips = ins.or == Some(SqliteOnConflict::Ignore) || ins.on.is_some();
+    let target = target.sqlite_name();
+    let reads_target = reads.is_none_or(|r| {
+        r.iter()
+            .any(|t| t.sqlite_name().eq_ignore_ascii_case(&target))
+    });
+    InsertIds {
+        values,
+        reads_target,
+        restore: skips && !reads_target,
+    }
+}
 
 /// Rewrites the AUTO_INCREMENT column's values; true when `tutti_autoinc` was emitted.
 /// `columns` is the (quoted, unqualified) column list, which may grow by the column.

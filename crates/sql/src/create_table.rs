@@ -16,8 +16,9 @@
 //!   starts with them; the constraint itself becomes a SQLite FOREIGN KEY to the resolved
 //!   parent table. CHECK constraints are kept (NOT ENFORCED ones dropped).
 //! * `CREATE OR REPLACE TABLE` drops the table first, in the same schema change.
-//! * Table options (ENGINE, CHARSET, COLLATE, AUTO_INCREMENT=n, COMMENT, ROW_FORMAT, ...) are
-//!   ignored, except that a case-sensitive default COLLATE makes text columns binary.
+//! * Table options (ENGINE, CHARSET, COLLATE, COMMENT, ROW_FORMAT, ...) are ignored, except
+//!   that a case-sensitive default COLLATE makes text columns binary and `AUTO_INCREMENT=n`
+//!   sets the first id (a `sqlite_sequence` row of n − 1).
 //! * FULLTEXT/SPATIAL keys, partitioning and temporary tables are refused; `CREATE TABLE
 //!   ... SELECT` is `create_select`, `CREATE TABLE ... LIKE` [`Stmt::CreateLike`] (the
 //!   executor copies the source's SQLite definition).
@@ -29,7 +30,7 @@ use crate::columns::{
     KeyPart,
 };
 use crate::dispatch::Res;
-use crate::names::{quote_str, resolve};
+use crate::names::{quote_literal, quote_str, resolve};
 use crate::{DdlStmt, Env, SqlError, Stmt, TableName};
 use tutti_wsrep::Ddl;
 
@@ -224,8 +225,18 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         body.join(", ")
     )];
     statements.extend(index_statements(&table, keys, &pk, ct.if_not_exists)?);
+    let first_id = first_id(&ct.table_options).filter(|_| columns.iter().any(|c| c.autoinc));
+    let schema = if ct.temporary { "temp" } else { "main" };
+    let counter = first_id.map(|n| {
+        format!(
+            "INSERT INTO {schema}.sqlite_sequence (name, seq) VALUES ({}, {})",
+            quote_literal(&table.sqlite_name()),
+            n.saturating_sub(1).min(i64::MAX as u64)
+        )
+    });
     if ct.temporary {
         let mut statements = crate::temporary_statements(&statements)?;
+        statements.extend(counter);
         if ct.or_replace {
             let drop = format!(
                 "DROP TABLE IF EXISTS temp.{}",
@@ -239,6 +250,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             then: None,
         }));
     }
+    statements.extend(counter);
     if ct.or_replace {
         // CREATE OR REPLACE TABLE: MariaDB drops the table first.
         statements.insert(
@@ -267,16 +279,30 @@ pub(crate) fn force_primary_key(env: &dyn Env) -> bool {
     )
 }
 
-/// A table-level `COLLATE=x_bin` / `CHARSET=binary` makes text columns case-sensitive.
-fn binary_default_collation(options: &CreateTableOptions) -> bool {
-    let opts: &[SqlOption] = match options {
+fn option_list(options: &CreateTableOptions) -> &[SqlOption] {
+    match options {
         CreateTableOptions::Plain(o)
         | CreateTableOptions::With(o)
         | CreateTableOptions::Options(o)
         | CreateTableOptions::TableProperties(o) => o,
         CreateTableOptions::None => &[],
-    };
-    opts.iter().any(|o| match o {
+    }
+}
+
+/// The table option `AUTO_INCREMENT = n`: the first id the table hands out (MySQL takes
+/// n = 0 as 1).
+fn first_id(options: &CreateTableOptions) -> Option<u64> {
+    option_list(options).iter().find_map(|o| match o {
+        SqlOption::KeyValue { key, value } if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") => {
+            value.to_string().parse::<u64>().ok().filter(|n| *n > 1)
+        }
+        _ => None,
+    })
+}
+
+/// A table-level `COLLATE=x_bin` / `CHARSET=binary` makes text columns case-sensitive.
+fn binary_default_collation(options: &CreateTableOptions) -> bool {
+    option_list(options).iter().any(|o| match o {
         SqlOption::KeyValue { key, value } => {
             let k = key.value.to_ascii_uppercase();
             (k.ends_with("COLLATE") || k.ends_with("CHARSET") || k.ends_with("CHARACTER SET"))

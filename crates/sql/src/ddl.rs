@@ -277,8 +277,8 @@ pub(crate) fn truncate(env: &dyn Env, t: Truncate) -> Res<Stmt> {
         // which exists once an AUTOINCREMENT table does).
         let autoinc = env.table(t).and_then(|i| i.autoinc);
         if autoinc.is_some_and(|c| c != crate::INVISIBLE_KEY) {
-            let name = name.replace('\'', "''");
-            statements.push(format!("DELETE FROM sqlite_sequence WHERE name = '{name}'"));
+            let name = crate::names::quote_literal(&name);
+            statements.push(format!("DELETE FROM sqlite_sequence WHERE name = {name}"));
         }
     }
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();

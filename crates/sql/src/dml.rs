@@ -96,7 +96,7 @@ fn translate_select(
         )?),
         _ => None,
     };
-    let mut s = finish(info, &rw, stmt.to_string(), QueryKind::Select, None, false);
+    let mut s = finish(info, &rw, stmt.to_string(), QueryKind::Select, None, None);
     if let (Stmt::Query(q), Statement::Query(query)) = (&mut s, &stmt) {
         q.row_lock = lock;
         q.found_rows_sql = calc_found_rows.then(|| count_without_limit(query));
@@ -134,7 +134,7 @@ pub(crate) fn finish(
     sql: String,
     kind: QueryKind,
     target: Option<TableName>,
-    autoinc: bool,
+    autoinc: Option<crate::InsertIds>,
 ) -> Stmt {
     Stmt::Query(Query {
         sql,
@@ -278,8 +278,10 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         }
     }
     let autoinc = match &table {
-        Some(t) => autoinc::rewrite_insert(&mut ins, &mut columns, t),
-        None => false,
+        Some(t) if autoinc::rewrite_insert(&mut ins, &mut columns, t) => {
+            Some(autoinc::insert_ids(&ins, rw.reads(), &target))
+        }
+        _ => None,
     };
     ins.columns = columns
         .into_iter()
@@ -647,7 +649,7 @@ pub(crate) fn update(info: &StmtInfo<'_>, mut upd: Update) -> Result<Stmt, SqlEr
         upd.to_string(),
         QueryKind::Update,
         Some(target),
-        false,
+        None,
     );
     if let Stmt::Query(q) = &mut stmt {
         q.marks_changes = marks_changes;
@@ -707,7 +709,7 @@ pub(crate) fn delete(info: &StmtInfo<'_>, del: Delete) -> Result<Stmt, SqlError>
         del.to_string(),
         QueryKind::Delete,
         Some(target),
-        false,
+        None,
     ))
 }
 

@@ -170,7 +170,7 @@ impl Written<'_> {
 
     /// The statement writing `sql` (SQLite) to the table.
     fn finish(&self, info: &StmtInfo<'_>, rw: &Rewriter<'_>, sql: String, kind: QueryKind) -> Stmt {
-        crate::dml::finish(info, rw, sql, kind, Some(self.table().clone()), false)
+        crate::dml::finish(info, rw, sql, kind, Some(self.table().clone()), None)
     }
 
     /// The changed rows' rowids in the join.

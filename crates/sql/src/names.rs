@@ -43,6 +43,11 @@ pub fn quote_str(name: &str) -> String {
 }
 
 /// The current database, or `NoDatabaseSelected`.
+/// A string as an SQLite literal: `'it''s'`.
+pub(crate) fn quote_literal(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
 pub(crate) fn current_db(env: &dyn Env) -> Result<String, SqlError> {
     let db = env.current_db().ok_or(SqlError::NoDatabaseSelected)?;
     check_schema(db)?;

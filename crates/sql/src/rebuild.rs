@@ -27,7 +27,7 @@
 use sqlparser::ast::Expr;
 
 use crate::columns::{ColumnOut, AUTOINC_TYPE_MARK};
-use crate::names::quote_str;
+use crate::names::{quote_literal, quote_str};
 use crate::{ColumnInfo, SqlError, TableInfo, TableName};
 
 /// Suffix of the table a rebuild fills before it takes the old one's place.
@@ -402,13 +402,13 @@ impl Rebuild {
             // The counter is the old table's (the copy set it to the largest id copied).
             out.push(format!(
                 "DELETE FROM sqlite_sequence WHERE name = {}",
-                sql_string(&new_name)
+                quote_literal(&new_name)
             ));
             out.push(format!(
                 "INSERT INTO sqlite_sequence (name, seq) SELECT {}, seq \
                  FROM sqlite_sequence WHERE name = {}",
-                sql_string(&new_name),
-                sql_string(&self.table.sqlite_name())
+                quote_literal(&new_name),
+                quote_literal(&self.table.sqlite_name())
             ));
         }
         out.push(format!("DROP TABLE {old}"));
@@ -498,10 +498,6 @@ fn enum_check_prefix(column: &str) -> String {
         "CONSTRAINT {} ",
         quote_str(&format!("{column}{}", crate::ENUM_CHECK_SUFFIX))
     )
-}
-
-fn sql_string(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
 }
 
 /// A one-column table for the store functions of `stored`: `column` declared as `decl`.

@@ -288,6 +288,20 @@ impl QueryKind {
     }
 }
 
+/// What the AUTO_INCREMENT ids of an INSERT or REPLACE depend on; the executor's generator
+/// turns it into InnoDB's reservations (see `tutti_storage`'s `autoinc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InsertIds {
+    /// The rows of its `VALUES` list (None: the rows come from a SELECT).
+    pub values: Option<u64>,
+    /// Its SELECT reads the table it writes: MariaDB buffers the rows, so it knows them.
+    pub reads_target: bool,
+    /// A row may be skipped (IGNORE) or become an update (ON DUPLICATE KEY UPDATE), and
+    /// SQLite inserts each row before computing the next (it does not read its target): a
+    /// row that is not inserted gives its id back to the next.
+    pub restore: bool,
+}
+
 /// A statement for SQLite.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Query {
@@ -299,11 +313,10 @@ pub struct Query {
     pub params: usize,
     /// The table a write changes (None for SELECT).
     pub target: Option<TableName>,
-    /// The SQL calls `tutti_autoinc(x)` to generate AUTO_INCREMENT values for `target`:
-    /// it returns x unless x is NULL or 0, in which case it returns the next id for this node
-    /// (`auto_increment_offset` / `auto_increment_increment`). The executor prepares the
-    /// function's state before running the statement.
-    pub autoinc: bool,
+    /// The SQL calls `tutti_autoinc(x)` to generate AUTO_INCREMENT values for `target`,
+    /// which returns x unless x is NULL or 0, in which case it returns the next id for this
+    /// node. The executor prepares the function's state before running the statement.
+    pub autoinc: Option<InsertIds>,
     /// `SELECT ... FOR UPDATE` / `LOCK IN SHARE MODE` (the clause is removed from `sql`).
     pub locking: bool,
     /// For a locking SELECT: how to find and lock the rows it reads.

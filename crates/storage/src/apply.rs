@@ -12,7 +12,7 @@ use rusqlite::Connection;
 use tutti_wsrep::{Ddl, DdlFailure, Seqno};
 
 use crate::changeset::{apply_changeset, ChangesetConflict};
-use crate::{system, StorageError};
+use crate::{system, AutoInc, StorageError};
 
 /// One ordered item to apply.
 #[derive(Debug, Clone, Copy)]
@@ -82,6 +82,7 @@ pub(crate) fn apply_batch(
     applied: Seqno,
     items: &[ApplyItem<'_>],
     fk_actions: &mut bool,
+    autoinc: &AutoInc,
 ) -> Result<BatchResult, StorageError> {
     let mut result = BatchResult {
         applied,
@@ -93,7 +94,7 @@ pub(crate) fn apply_batch(
         return Ok(result);
     }
     crate::run_cached(c, "BEGIN IMMEDIATE")?;
-    match apply_items(c, items, &mut result, fk_actions) {
+    match apply_items(c, items, &mut result, fk_actions, autoinc) {
         Ok(()) => {
             if result.applied > applied {
                 system::set_seqno(c, result.applied)?;
@@ -113,6 +114,7 @@ fn apply_items(
     items: &[ApplyItem<'_>],
     result: &mut BatchResult,
     fk_actions: &mut bool,
+    autoinc: &AutoInc,
 ) -> Result<(), StorageError> {
     for item in items {
         if item.seqno <= result.applied {
@@ -133,6 +135,8 @@ fn apply_items(
                 }
             },
             ApplyOp::Ddl(ddl) => {
+                // The ids this node reserved go where the schema change keeps them.
+                autoinc.fold(c, "main")?;
                 c.execute_batch("SAVEPOINT tutti_ddl")?;
                 match run_ddl(c, ddl) {
                     Ok(rows) => {

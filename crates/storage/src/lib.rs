@@ -13,6 +13,7 @@
 //!   history may only be thrown away below it.
 
 mod apply;
+mod autoinc;
 mod changeset;
 pub mod durable;
 mod error;
@@ -22,12 +23,13 @@ mod session;
 mod system;
 
 pub use apply::{ApplyItem, ApplyOp, BatchResult, Outcome};
+pub use autoinc::{AutoInc, IdPlan, Reserve};
 pub use changeset::{apply_changeset, ChangesetConflict};
 pub use error::StorageError;
 pub use functions::{
     clear_assigned, clear_conditions, clear_row_changed, raise, real_text, release_all_locks,
     set_current_connection, set_function_settings, take_assigned, take_conditions,
-    take_row_changed, warn, AutoInc, Condition, FunctionSettings, Level, TimeZone, DATA_TOO_LONG,
+    take_row_changed, warn, Condition, FunctionSettings, Level, TimeZone, DATA_TOO_LONG,
     DATA_TRUNCATED, DUPLICATE_ENTRY, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
     MAX_KEPT, OUT_OF_RANGE, TRUNCATED_INCORRECT, WAIT_ON_WRITER,
 };
@@ -174,7 +176,7 @@ impl Storage {
     pub fn apply(&self, items: &[ApplyItem<'_>]) -> Result<BatchResult, StorageError> {
         let w = self.writer.lock();
         let mut fk_actions = self.fk_actions();
-        let result = apply::apply_batch(&w, self.applied(), items, &mut fk_actions)?;
+        let result = apply::apply_batch(&w, self.applied(), items, &mut fk_actions, &self.autoinc)?;
         self.fk_actions.store(fk_actions, Ordering::Release);
         self.applied.store(result.applied, Ordering::Release);
         self.durable.after_commit(&w, result.applied);

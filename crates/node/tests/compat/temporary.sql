@@ -50,3 +50,17 @@ DROP TABLE t, tt;
 SELECT * FROM tt;
 DROP TABLE base;
 DROP TEMPORARY TABLE l, s;
+-- A replicated table written from a temporary one (MariaDB's order_by test does this).
+CREATE TABLE rep (f0 INT AUTO_INCREMENT PRIMARY KEY, f1 INT, f2 VARCHAR(20));
+INSERT INTO rep (f1, f2) VALUES (1, 'a'), (2, 'b'), (3, 'c');
+CREATE TEMPORARY TABLE tmp (f1 INT, f2 VARCHAR(20));
+INSERT INTO tmp SELECT f1, f2 FROM rep;
+INSERT INTO rep (f1, f2) SELECT * FROM tmp;
+INSERT INTO rep (f1, f2) SELECT f1 + 10, f2 FROM tmp WHERE f1 > 1;
+UPDATE rep SET f2 = 'x' WHERE f1 IN (SELECT f1 + 10 FROM tmp);
+DELETE FROM rep WHERE f1 = (SELECT MIN(f1) FROM tmp);
+SELECT * FROM rep ORDER BY f0;
+SELECT SQL_CALC_FOUND_ROWS * FROM rep ORDER BY f1, f0 LIMIT 2;
+SELECT FOUND_ROWS();
+DROP TEMPORARY TABLE tmp;
+DROP TABLE rep;

@@ -34,7 +34,7 @@ fn sysbench_selects() {
     let q = q("SELECT c FROM sbtest1 WHERE id=?");
     assert_eq!(
         (q.kind, q.params, q.target, q.autoinc, q.locking, q.volatile),
-        (QueryKind::Select, 1, None, false, false, false)
+        (QueryKind::Select, 1, None, None, false, false)
     );
 }
 

@@ -15,7 +15,7 @@ fn sysbench_writes() {
     );
     assert_eq!(
         (u.kind, u.params, u.target, u.autoinc),
-        (QueryKind::Update, 1, target("sbtest1"), false)
+        (QueryKind::Update, 1, target("sbtest1"), None)
     );
     assert_eq!(
         s("UPDATE sbtest1 SET c=? WHERE id=?"),
@@ -34,14 +34,19 @@ fn sysbench_writes() {
     );
     assert_eq!(
         (i.kind, i.params, i.target, i.autoinc),
-        (QueryKind::Insert, 4, target("sbtest1"), true)
+        (
+            QueryKind::Insert,
+            4,
+            target("sbtest1"),
+            Some(ids(Some(1), false))
+        )
     );
     let i = q("INSERT INTO sbtest1(k, c, pad) VALUES(4993, '83468-1', '67847-9'),(5012, '2', '3')");
     assert_eq!(
         i.sql,
         r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("k", "c", "pad", "id") VALUES (4993, '83468-1', '67847-9', tutti_autoinc(NULL)), (5012, '2', '3', tutti_autoinc(NULL)) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
-    assert!(i.autoinc);
+    assert_eq!(i.autoinc, Some(ids(Some(2), false)));
     assert_eq!(
         s("UPDATE sbtest1 SET k=k+1 WHERE id=5"),
         r#"UPDATE "app.sbtest1" AS "sbtest1" SET "k" = tutti_changed_to("k", tutti_int_store(tutti_int_op('+', "k", 1), -2147483648, 2147483647, '`app`.`sbtest1`.`k`', 1), 'app.sbtest1') WHERE "id" = 5"#
@@ -50,6 +55,15 @@ fn sysbench_writes() {
         s("INSERT INTO sbtest1 (id, k, c, pad) VALUES (7, 1, 'c', 'p')"),
         r#"INSERT INTO "app.sbtest1" AS "sbtest1" ("id", "k", "c", "pad") VALUES (tutti_autoinc(7), 1, 'c', 'p') ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
+}
+
+/// The ids of an INSERT into a table it does not read.
+fn ids(values: Option<u64>, restore: bool) -> InsertIds {
+    InsertIds {
+        values,
+        reads_target: false,
+        restore,
+    }
 }
 
 #[test]
@@ -64,7 +78,10 @@ fn autoinc_forms() {
         r.sql,
         r#"REPLACE INTO "app.u" AS "u" ("a", "id") VALUES (tutti_int_store(?1, -2147483648, 2147483647, '`app`.`u`.`a`', 1), tutti_autoinc(NULL))"#
     );
-    assert_eq!((r.kind, r.autoinc), (QueryKind::Replace, true));
+    assert_eq!(
+        (r.kind, r.autoinc),
+        (QueryKind::Replace, Some(ids(Some(1), false)))
+    );
     assert_eq!(
         s("INSERT INTO u SET a = 1"),
         r#"INSERT INTO "app.u" AS "u" ("a", "id") VALUES (1, tutti_autoinc(NULL)) ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
@@ -82,22 +99,38 @@ fn autoinc_forms() {
         sel.sql,
         r#"INSERT INTO "app.u" AS "u" ("a", "id") SELECT *, tutti_autoinc(NULL) FROM (SELECT tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c1" FROM "app.t" AS "t" WHERE "a" > ?1) WHERE 1 ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
-    assert!(sel.autoinc);
+    assert_eq!(sel.autoinc, Some(ids(None, false)));
+    // A SELECT from the table written knows its rows first (MariaDB buffers them).
+    let own = q("INSERT INTO u (a) SELECT a FROM u").autoinc;
+    assert_eq!(own.map(|i| i.reads_target), Some(true));
+    // Skipped rows give their id back, when SQLite inserts each row before the next.
+    assert_eq!(
+        q("INSERT IGNORE INTO u (a) VALUES (1), (2)").autoinc,
+        Some(ids(Some(2), true))
+    );
+    assert_eq!(
+        q("INSERT INTO u (a) VALUES (1) ON DUPLICATE KEY UPDATE a = 2").autoinc,
+        Some(ids(Some(1), true))
+    );
+    let sub = q("INSERT IGNORE INTO u (a) VALUES ((SELECT max(a) FROM u))").autoinc;
+    assert_eq!(sub.map(|i| i.restore), Some(false));
+    let sel = q("INSERT IGNORE INTO u (a) SELECT a FROM t").autoinc;
+    assert_eq!(sel, Some(ids(None, true)));
     // The column comes from the SELECT: left alone.
     let sel = q("INSERT INTO u (id, a) SELECT id, a FROM t");
     assert_eq!(
         sel.sql,
         r#"INSERT INTO "app.u" AS "u" ("id", "a") SELECT "id", tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c2" FROM "app.t" AS "t" WHERE 1 ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
-    assert!(!sel.autoinc);
+    assert_eq!(sel.autoinc, None);
     // Tables without AUTO_INCREMENT, and unknown tables, are left alone.
-    assert!(!q("INSERT INTO t (id, a) VALUES (1, 2)").autoinc);
+    assert_eq!(q("INSERT INTO t (id, a) VALUES (1, 2)").autoinc, None);
     let unknown = q("INSERT INTO nope (a) VALUES (1)");
     assert_eq!(
         unknown.sql,
         r#"INSERT INTO "app.nope" AS "nope" ("a") VALUES (1)"#
     );
-    assert!(!unknown.autoinc);
+    assert_eq!(unknown.autoinc, None);
 }
 
 #[test]
@@ -122,7 +155,7 @@ fn invisible_key_of_tables_without_primary_key() {
         ),
     ] {
         let r = q(sql);
-        assert_eq!((r.sql.as_str(), r.autoinc), (want, true), "{sql}");
+        assert_eq!((r.sql.as_str(), r.autoinc.is_some()), (want, true), "{sql}");
     }
     let sel = s("INSERT INTO nk SELECT a, b FROM nk");
     assert!(

@@ -1,0 +1,70 @@
+-- AUTO_INCREMENT ids as InnoDB's consecutive mode hands them out: a statement reserves ids
+-- for its rows (INSERT ... SELECT: 1, 2, 4, ...), spends them when it fails or its
+-- transaction rolls back, and a row INSERT IGNORE skips or ON DUPLICATE KEY UPDATE turns
+-- into an update gives its id to the next row.
+CREATE TABLE src (x INT PRIMARY KEY);
+INSERT INTO src VALUES (1), (2), (3), (4), (5);
+CREATE TABLE a1 (id INT PRIMARY KEY AUTO_INCREMENT, d INT, UNIQUE (d));
+INSERT INTO a1 (d) SELECT x FROM src;
+INSERT INTO a1 (d) VALUES (100);
+INSERT INTO a1 (d) SELECT x + 10 FROM src WHERE x < 3;
+INSERT INTO a1 (d) VALUES (101);
+INSERT INTO a1 (d) SELECT x + 9 FROM src ON DUPLICATE KEY UPDATE d = a1.d;
+INSERT INTO a1 (d) VALUES (102);
+INSERT INTO a1 (d) VALUES (103), (1), (104);
+INSERT INTO a1 (d) VALUES (105);
+INSERT INTO a1 (d) VALUES (106), (107) ON DUPLICATE KEY UPDATE d = d;
+INSERT INTO a1 (d) VALUES (106), (108) ON DUPLICATE KEY UPDATE d = d;
+INSERT INTO a1 (d) VALUES (109);
+REPLACE INTO a1 (d) VALUES (109), (110);
+INSERT INTO a1 (d) VALUES (111);
+SELECT * FROM a1 ORDER BY id;
+BEGIN;
+INSERT INTO a1 (d) VALUES (300);
+ROLLBACK;
+INSERT INTO a1 (d) VALUES (301);
+INSERT INTO a1 (id, d) VALUES (NULL, 400), (50, 401), (NULL, 402);
+INSERT INTO a1 (d) VALUES (500);
+INSERT IGNORE INTO a1 (id, d) VALUES (NULL, 501), (70, 1), (NULL, 502);
+INSERT INTO a1 (d) VALUES (600);
+INSERT INTO a1 (d) SELECT d + 1000 FROM a1 WHERE d < 4;
+SELECT * FROM a1 WHERE id > 20 ORDER BY id;
+SHOW CREATE TABLE a1;
+-- ALTER TABLE keeps the counter, TRUNCATE starts it again.
+INSERT INTO a1 (d) VALUES (700), (2);
+ALTER TABLE a1 ADD COLUMN z INT;
+INSERT INTO a1 (d) VALUES (701);
+SELECT * FROM a1 WHERE id > 60 ORDER BY id;
+TRUNCATE a1;
+INSERT INTO a1 (d) VALUES (1);
+SELECT * FROM a1;
+-- A failed statement's ids stay spent across DROP INDEX / ADD INDEX, as in MariaDB's type_blob.
+CREATE TABLE b1 (id INT PRIMARY KEY AUTO_INCREMENT, txt TEXT NOT NULL, UNIQUE INDEX txt_index (txt(20)));
+INSERT INTO b1 (txt) VALUES ('Chevy'), ('Chevy ');
+INSERT INTO b1 (txt) VALUES ('Chevy'), ('CHEVY');
+ALTER TABLE b1 DROP INDEX txt_index, ADD INDEX txt_index (txt(20));
+INSERT INTO b1 (txt) VALUES ('Chevy ');
+SELECT * FROM b1;
+-- A dropped and created table starts again at 1.
+CREATE TABLE c1 (id INT PRIMARY KEY AUTO_INCREMENT, d INT UNIQUE);
+INSERT INTO c1 (d) VALUES (1), (1);
+DROP TABLE c1;
+CREATE TABLE c1 (id INT PRIMARY KEY AUTO_INCREMENT, d INT UNIQUE);
+INSERT INTO c1 (d) VALUES (1);
+SELECT * FROM c1;
+-- The same in a temporary table.
+CREATE TEMPORARY TABLE tmp_ids (id INT PRIMARY KEY AUTO_INCREMENT, d INT UNIQUE);
+INSERT INTO tmp_ids (d) VALUES (1), (1);
+INSERT IGNORE INTO tmp_ids (d) VALUES (2), (1), (3);
+INSERT INTO tmp_ids (d) VALUES (4);
+SELECT * FROM tmp_ids ORDER BY id;
+DROP TEMPORARY TABLE tmp_ids;
+-- The table option AUTO_INCREMENT = n sets the first id.
+CREATE TABLE d1 (name VARCHAR(10), id INT UNSIGNED NOT NULL AUTO_INCREMENT, PRIMARY KEY (id)) AUTO_INCREMENT = 1000;
+INSERT INTO d1 (name) VALUES ('a'), ('b');
+SHOW CREATE TABLE d1;
+SELECT * FROM d1 ORDER BY id;
+CREATE TEMPORARY TABLE tmp_d1 (id INT PRIMARY KEY AUTO_INCREMENT) AUTO_INCREMENT = 7;
+INSERT INTO tmp_d1 VALUES (NULL);
+SELECT * FROM tmp_d1;
+DROP TEMPORARY TABLE tmp_d1;
