@@ -187,6 +187,18 @@ impl AutoInc {
     /// change, in its transaction) and forgets them.
     pub fn fold(&self, c: &Connection, schema: &str) -> Result<()> {
         let reserved = std::mem::take(&mut self.state.lock().reserved);
+        // A rolled-back CREATE TEMPORARY TABLE takes `temp.sqlite_sequence` with it.
+        let sequence: bool = c.query_row(
+            &format!(
+                "SELECT EXISTS (SELECT 1 FROM {schema}.sqlite_schema \
+                 WHERE type = 'table' AND name = 'sqlite_sequence')"
+            ),
+            [],
+            |r| r.get(0),
+        )?;
+        if !sequence {
+            return Ok(());
+        }
         for (table, id) in reserved {
             c.execute(
                 &format!("UPDATE {schema}.sqlite_sequence SET seq = max(seq, ?2) WHERE name = ?1"),
@@ -432,5 +444,10 @@ mod tests {
         };
         assert_eq!((seq("t"), seq("u"), seq("gone")), (Some(3), Some(4), None));
         assert_eq!(a.reserved("t"), None);
+        // A schema without any AUTOINCREMENT table (the temporary one was rolled back).
+        a.prepare("x", true, 0, (1, 1), plan(Reserve::Rows(2), false));
+        run(&a, &[(None, false)]);
+        a.fold(&c, "temp").unwrap();
+        assert_eq!(a.reserved("x"), None);
     }
 }
