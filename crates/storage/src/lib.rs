@@ -163,7 +163,7 @@ impl Storage {
             | OpenFlags::SQLITE_OPEN_URI;
         let conn = open_connection_with(&self.path, flags)?;
         let autoinc = Arc::new(AutoInc::default());
-        functions::register_session(&conn, autoinc.clone())?;
+        autoinc::register(&conn, autoinc.clone())?;
         Ok((conn, autoinc))
     }
 

@@ -34,7 +34,7 @@ impl Pool {
             None => {
                 let c = crate::open_connection(&self.path)?;
                 c.execute_batch("PRAGMA query_only = ON")?;
-                crate::functions::register_reader_stubs(&c)?;
+                crate::autoinc::register_reader_stub(&c)?;
                 c
             }
         };

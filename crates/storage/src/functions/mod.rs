@@ -259,21 +259,11 @@ fn cmp_values(a: &SqlValue, b: &SqlValue) -> std::cmp::Ordering {
     }
 }
 
-/// Readers cannot write, but must know `tutti_autoinc` so INSERTs can be prepared on them.
-pub(crate) fn register_reader_stubs(c: &Connection) -> Result<()> {
-    crate::autoinc::register_reader_stub(c)
-}
-
+/// The writer's own functions: user locks and `tutti_autoinc()` with the writer's state.
 pub(crate) fn register_writer(c: &Connection, autoinc: Arc<AutoInc>) -> Result<()> {
     user_locks::register_writer(c)?;
-    register_session(c, autoinc)
-}
-
-/// `tutti_autoinc()` with its state (the writer's, or a session's for its temporary tables).
-pub(crate) fn register_session(c: &Connection, autoinc: Arc<AutoInc>) -> Result<()> {
     crate::autoinc::register(c, autoinc)
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
