@@ -187,6 +187,9 @@ impl AutoInc {
     /// change, in its transaction) and forgets them.
     pub fn fold(&self, c: &Connection, schema: &str) -> Result<()> {
         let reserved = std::mem::take(&mut self.state.lock().reserved);
+        if reserved.is_empty() {
+            return Ok(()); // most schema changes: nothing to write
+        }
         // A rolled-back CREATE TEMPORARY TABLE takes `temp.sqlite_sequence` with it.
         let sequence: bool = c.query_row(
             &format!(
