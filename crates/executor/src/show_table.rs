@@ -78,11 +78,8 @@ impl Definition {
                     .as_deref()
                     .and_then(|n| n.strip_suffix(ENUM_CHECK_SUFFIX))
                 {
-                    let members = e[3..].iter().filter_map(|t| match t {
-                        Token::SingleQuotedString(m) => Some(m.clone()),
-                        _ => None,
-                    });
-                    self.enums.push((column.to_string(), members.collect()));
+                    let members = tutti_sql::enum_check_members(e[3..].iter().copied());
+                    self.enums.push((column.to_string(), members));
                 }
                 self.checks.push(Check {
                     name,

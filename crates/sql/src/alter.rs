@@ -33,6 +33,7 @@ use crate::ddl::{drop_index_sql, rename_table_sql};
 use crate::dispatch::{Res, StmtInfo};
 use crate::names::{quote_str, quoted, resolve};
 use crate::rebuild::{self, Placement, Rebuild};
+use crate::typing::NumType;
 use crate::{Note, SqlError, Stmt, TableInfo, TableName};
 
 /// Table options accepted and ignored (each takes `[=] value`).
@@ -670,12 +671,21 @@ fn change_column(
             model.drop_autoinc(&def_name);
         }
         let decl = rebuild::declared_type(&new).to_string();
-        let table = rebuild::column_table(&a.table, &def_name, &decl);
+        let mut table = rebuild::column_table(&a.table, &def_name, &decl);
+        // An ENUM's members are read from its member check.
+        table.create_sql = new.checks.join(", ");
         let strict = crate::stored::strict_mode(a.info.env);
+        let mut source = sqlparser::ast::Expr::Identifier(quoted(&def_name));
+        if let (Some(check), NumType::Int | NumType::Decimal | NumType::Double) =
+            (&old_check, crate::typing::decl_type(&decl))
+        {
+            // An ENUM becomes a number by its index, as MariaDB copies it.
+            source = crate::enums::index_of(source, &rebuild::check_members(check));
+        }
         let mut convert = crate::stored::copied(
             &table,
             &def_name,
-            sqlparser::ast::Expr::Identifier(quoted(&def_name)),
+            source,
             strict,
             old_type.as_deref().unwrap_or_default(),
         );
@@ -683,8 +693,9 @@ fn change_column(
             // Outside strict mode a NULL becomes the implicit default, as in MariaDB.
             convert = func("coalesce", vec![convert, implicit_default(a, &new)]);
         }
-        a.model()?
-            .redefine(old, &new, Some(convert), position.as_ref())?;
+        // A change in place keeps the values (an ENUM's invalid '' included), as MariaDB's.
+        let convert = (!in_place || new.not_null).then_some(convert);
+        a.model()?.redefine(old, &new, convert, position.as_ref())?;
     }
     if !final_name.eq(old) {
         rename_column(a, old, &final_name)?;

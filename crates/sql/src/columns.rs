@@ -232,10 +232,11 @@ pub(crate) fn column(
             .iter()
             .map(|v| format!("'{}'", v.replace('\'', "''")))
             .collect();
+        // The empty string is the value of an invalid one, stored outside strict mode.
+        let column = quote_str(&out.name);
         out.checks.push(format!(
-            "CONSTRAINT {} CHECK ({} IN ({}))",
+            "CONSTRAINT {} CHECK ({column} IN ({}) OR {column} = '')",
             quote_str(&format!("{}{ENUM_CHECK_SUFFIX}", out.name)),
-            quote_str(&out.name),
             list.join(", ")
         ));
     }

@@ -192,11 +192,19 @@ fn projection(q: &AstQuery) -> Option<&[SelectItem]> {
 
 fn decimal_scale(e: &Expr) -> Option<usize> {
     match e {
-        Expr::Collate { collation, .. } => collation
-            .to_string()
-            .trim_matches('"')
-            .eq_ignore_ascii_case(crate::decimal::COLLATION)
-            .then_some(0),
+        Expr::Collate { collation, expr } => {
+            let decimal = (collation.to_string().trim_matches('"'))
+                .eq_ignore_ascii_case(crate::decimal::COLLATION);
+            // A literal's text (`'2.50' COLLATE tutti_decimal`) has its scale.
+            let literal = match expr.as_ref() {
+                Expr::Value(v) => match &v.value {
+                    SqlValue::SingleQuotedString(n) => n.split_once('.').map(|(_, f)| f.len()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            decimal.then(|| literal.unwrap_or(0))
+        }
         Expr::Value(v) => match &v.value {
             SqlValue::Number(n, _) if !n.contains(['e', 'E']) => {
                 n.split_once('.').map(|(_, frac)| frac.len())

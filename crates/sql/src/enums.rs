@@ -9,6 +9,7 @@
 
 use sqlparser::ast::Expr;
 use sqlparser::dialect::SQLiteDialect;
+use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::ast_build::{func, string};
@@ -28,19 +29,23 @@ impl TableInfo {
         let start = tokens.iter().position(
             |t| matches!(t, Token::Word(w) if w.quote_style.is_some() && w.value.eq_ignore_ascii_case(&check)),
         )?;
-        let mut depth = 0;
-        let mut members = Vec::new();
-        for t in &tokens[start + 1..] {
-            match t {
-                Token::LParen => depth += 1,
-                Token::RParen if depth == 1 => break,
-                Token::RParen => depth -= 1,
-                Token::SingleQuotedString(m) => members.push(m.clone()),
-                _ => {}
-            }
-        }
-        Some(members)
+        Some(check_members(&tokens[start + 1..]))
     }
+}
+
+/// The members an ENUM member check lists (the strings of its `IN (...)`), from the
+/// tokens after its name.
+pub fn check_members<'a>(tokens: impl IntoIterator<Item = &'a Token>) -> Vec<String> {
+    tokens
+        .into_iter()
+        .skip_while(|t| !matches!(t, Token::Word(w) if w.keyword == Keyword::IN))
+        .skip(1)
+        .take_while(|t| **t != Token::RParen)
+        .filter_map(|t| match t {
+            Token::SingleQuotedString(m) => Some(m.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `tutti_enum_index(e, members...)`: the index of ENUM column `e`'s value.

@@ -74,9 +74,7 @@ impl ExprCtx<'_> {
         let replacement = match e {
             Expr::Identifier(id) => self.identifier(id)?,
             Expr::CompoundIdentifier(ids) => self.compound(ids)?,
-            Expr::Value(v) => {
-                rewrite_value(&v.value).or_else(|| typing::unsigned_literal(&v.value))
-            }
+            Expr::Value(v) => rewrite_value(&v.value).or_else(|| typing::big_literal(&v.value)),
             Expr::Function(f) => {
                 row_arguments(f)?;
                 numeric_arguments(f, &self.scopes);

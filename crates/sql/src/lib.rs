@@ -81,6 +81,7 @@ pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
 pub use derivation::default_collation;
 pub use derived::view_decimal_columns;
+pub use enums::check_members as enum_check_members;
 pub use error::SqlError;
 pub use exprs::LAST_INSERT_ID_VAR;
 pub use modes::SqlMode;

@@ -25,6 +25,8 @@
 //! replicated transaction).
 
 use sqlparser::ast::Expr;
+use sqlparser::dialect::SQLiteDialect;
+use sqlparser::tokenizer::Tokenizer;
 
 use crate::columns::{ColumnOut, AUTOINC_TYPE_MARK};
 use crate::names::{quote_literal, quote_str};
@@ -475,15 +477,21 @@ pub(crate) fn type_changes_in_place(old: (&str, Option<&str>), new: (&str, Optio
     }
     match base_type(&old_type).as_str() {
         "VARCHAR" | "VARBINARY" => length(&new_type) >= length(&old_type),
-        "ENUM" => match (old.1, new.1) {
-            (Some(o), Some(n)) => {
-                let (o, n) = (o.trim_end_matches(')'), n.trim_end_matches(')'));
-                n == o || n.starts_with(&format!("{o}, "))
-            }
+        // Members appended: the values stay what they were.
+        "ENUM" => match (old.1.map(check_members), new.1.map(check_members)) {
+            (Some(o), Some(n)) => n.starts_with(&o),
             _ => false,
         },
         _ => old_type == new_type,
     }
+}
+
+/// The members an ENUM member check lists.
+pub(crate) fn check_members(check: &str) -> Vec<String> {
+    let tokens = Tokenizer::new(&SQLiteDialect {}, check)
+        .tokenize()
+        .unwrap_or_default();
+    crate::enums::check_members(&tokens)
 }
 
 /// The type name of a declared type, upper case: `VARCHAR` of `varchar(10)`.

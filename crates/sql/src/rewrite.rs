@@ -51,6 +51,9 @@ pub(crate) struct Rewriter<'a> {
     withs: Vec<Option<sqlparser::ast::With>>,
     /// Nesting of the query being visited (1: the statement's own query).
     depth: usize,
+    /// The statement's own query is one SELECT (no UNION, whose members' values are
+    /// compared with each other).
+    single_select: bool,
     /// The result columns of the statement's query that are computed DECIMALs (set by its
     /// first SELECT).
     pub decimal_columns: Option<Vec<String>>,
@@ -112,6 +115,7 @@ impl<'a> Rewriter<'a> {
             unknown_object: None,
             withs: Vec::new(),
             depth: 0,
+            single_select: false,
             decimal_columns: None,
             source: None,
             result_types: None,
@@ -201,6 +205,9 @@ impl<'a> Rewriter<'a> {
     fn pre_query(&mut self, q: &mut Query) -> Result<(), SqlError> {
         unwrap_parenthesized(q);
         self.expand_rollup(q)?;
+        if self.depth == 1 {
+            self.single_select = matches!(q.body.as_ref(), SetExpr::Select(_));
+        }
         if self.derive_types && self.depth == 1 && !matches!(q.body.as_ref(), SetExpr::Select(_)) {
             // a UNION's types aggregate all its SELECTs': not derived
             self.result_types.get_or_insert_with(Vec::new);
@@ -642,6 +649,17 @@ impl VisitorMut for Rewriter<'_> {
 
     fn post_visit_select(&mut self, s: &mut Select) -> ControlFlow<SqlError> {
         self.collate_grouped_ci(s);
+        if self.depth == 1 && self.single_select {
+            // The statement's own result (a subquery's or UNION's items are compared).
+            for item in &mut s.projection {
+                if let SelectItem::ExprWithAlias { expr, .. } = item {
+                    *expr = crate::typing::exact_item(std::mem::replace(
+                        expr,
+                        crate::ast_build::null(),
+                    ));
+                }
+            }
+        }
         if self.depth == 1 && self.decimal_columns.is_none() {
             let scopes = &self.ex.scopes;
             let names = s

@@ -383,6 +383,16 @@ pub(crate) fn decimal_literal_text(e: &Expr) -> Option<Expr> {
     Some(string(format!("{sign}{int}{point}{frac}")))
 }
 
+/// A SELECT item as MySQL prints it: a DECIMAL literal (or its negation) becomes its text,
+/// typed DECIMAL, so that `SELECT 1.10` shows `1.10` and a long one all its digits (a REAL
+/// would print `1.1` and round); anything else stays as it is.
+pub(crate) fn exact_item(e: Expr) -> Expr {
+    match decimal_literal_text(&e) {
+        Some(text) => collated(text),
+        None => e,
+    }
+}
+
 /// The plain arguments of `f` from the `skip`th on.
 fn args_from(f: &mut Function, skip: usize) -> impl Iterator<Item = &mut Expr> {
     let list = match &mut f.args {
@@ -1341,7 +1351,7 @@ pub(crate) fn numeric(e: &mut Expr) {
                 *e = match i64::try_from(n) {
                     Ok(n) => number(n.to_string()),
                     // Above 2^63 − 1 MariaDB's value is a BIGINT UNSIGNED: its digits,
-                    // typed DECIMAL (as `unsigned_literal`).
+                    // typed DECIMAL (as `big_literal`).
                     Err(_) => collated(string(n.to_string())),
                 };
             }
@@ -1567,7 +1577,7 @@ fn unsigned_int(e: &Expr, scopes: &Scopes) -> bool {
         }
         Expr::Collate { expr, collation } if collation.to_string() == COLLATION => {
             matches!(unnested(expr), Expr::Value(v) if matches!(&v.value,
-                SqlValue::SingleQuotedString(n) if unsigned_literal(&SqlValue::Number(n.clone(), false)).is_some()))
+                SqlValue::SingleQuotedString(n) if unsigned_digits(n)))
         }
         Expr::Function(f) => match function_name(f).as_str() {
             "tutti_bitop" | "tutti_uint_op" => true,
@@ -1580,15 +1590,31 @@ fn unsigned_int(e: &Expr, scopes: &Scopes) -> bool {
     }
 }
 
-/// An integer literal between 2^63 and 2^64 − 1: MariaDB's BIGINT UNSIGNED, which SQLite
-/// would read as an inexact REAL. It becomes its digits, typed DECIMAL, so it prints and
-/// computes exactly.
-pub(crate) fn unsigned_literal(v: &SqlValue) -> Option<Expr> {
+/// An integer literal above 2^63 − 1 (MariaDB's BIGINT UNSIGNED up to 2^64 − 1, a DECIMAL
+/// beyond), which SQLite would read as an inexact REAL. It becomes its digits, typed
+/// DECIMAL, so it prints and computes exactly; more digits than a DECIMAL holds make the
+/// largest one (65 nines), as MariaDB's overflow does.
+pub(crate) fn big_literal(v: &SqlValue) -> Option<Expr> {
     let SqlValue::Number(n, _) = v else {
         return None;
     };
-    let big = n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<i64>().is_err();
-    (big && n.parse::<u64>().is_ok()).then(|| collated(string(n)))
+    if !n.bytes().all(|b| b.is_ascii_digit()) || n.parse::<i64>().is_ok() {
+        return None;
+    }
+    let digits = n.trim_start_matches('0');
+    Some(collated(string(if digits.len() > MAX_DIGITS {
+        "9".repeat(MAX_DIGITS)
+    } else {
+        digits.to_string()
+    })))
+}
+
+/// The most digits a DECIMAL holds.
+const MAX_DIGITS: usize = crate::decimal::MAX_PRECISION as usize;
+
+/// A string that spells an integer between 2^63 and 2^64 − 1.
+fn unsigned_digits(n: &str) -> bool {
+    n.bytes().all(|b| b.is_ascii_digit()) && n.parse::<i64>().is_err() && n.parse::<u64>().is_ok()
 }
 
 /// A DATE, DATETIME, TIMESTAMP or TIME column, or a function returning such a value.

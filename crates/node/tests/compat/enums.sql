@@ -31,3 +31,36 @@ CREATE VIEW v AS SELECT a FROM t;
 DROP TABLE t;
 SELECT * FROM v;
 DROP VIEW v;
+-- a number is a member's index (a DOUBLE truncated); what is no member is 1265, or ''
+-- with a warning under IGNORE and outside strict mode
+CREATE TABLE en (id INT PRIMARY KEY, e ENUM('a', 'b'));
+INSERT INTO en VALUES (1, 2.7e0), (2, 1.7), (3, '2'), (4, 'A ');
+INSERT INTO en VALUES (5, 3);
+INSERT INTO en VALUES (5, 0);
+INSERT INTO en VALUES (5, '');
+INSERT INTO en VALUES (5, ' a');
+INSERT IGNORE INTO en VALUES (5, 7), (6, 'zz'), (7, 0);
+SHOW WARNINGS;
+SET sql_mode = '';
+INSERT INTO en VALUES (8, 'x');
+SHOW WARNINGS;
+SELECT id, e, e + 0 FROM en ORDER BY id;
+-- ALTER: a number becomes the member at its index; members appended keep the values;
+-- an ENUM becomes a number by its index
+SET sql_mode = DEFAULT;
+CREATE TABLE ea (id INT PRIMARY KEY, a DOUBLE);
+INSERT INTO ea VALUES (1, 300), (2, 2), (3, 1.4), (4, 200);
+ALTER TABLE ea MODIFY a ENUM('9e200', '9e100');
+DELETE FROM ea WHERE a > 2;
+ALTER TABLE ea MODIFY a ENUM('9e200', '9e100');
+SELECT id, a FROM ea ORDER BY id;
+INSERT INTO en VALUES (9, '');
+ALTER TABLE en MODIFY e ENUM('a', 'b', 'c');
+SELECT id, e FROM en WHERE id > 4 ORDER BY id;
+ALTER TABLE ea MODIFY a ENUM('9e200', '9e100', 'x');
+SELECT id, a FROM ea ORDER BY id;
+ALTER TABLE ea MODIFY a DOUBLE;
+SELECT id, a FROM ea ORDER BY id;
+ALTER TABLE ea MODIFY a ENUM('x', 'y');
+DROP TABLE ea;
+DROP TABLE en;

@@ -18,6 +18,7 @@ mod crypt;
 mod decimal;
 mod diagnostics;
 mod duplicate;
+mod enums;
 mod gcvt;
 mod general_ci;
 mod hash;
@@ -70,6 +71,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     clock::register(c)?;
     math::register(c)?;
     string::register(c)?;
+    enums::register(c)?;
     hash::register(c)?;
     crypt::register(c)?;
     aes::register(c)?;

@@ -156,7 +156,7 @@ impl Target {
         Error::UserFunctionError(msg.into())
     }
 
-    fn truncated(&self) -> Error {
+    pub fn truncated(&self) -> Error {
         let msg = format!("{DATA_TRUNCATED} '{}' at row {}", self.short(), self.row);
         Error::UserFunctionError(msg.into())
     }

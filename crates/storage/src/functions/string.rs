@@ -347,58 +347,6 @@ fn cast_char(ctx: &Context<'_>) -> Result<Option<String>> {
     }
 }
 
-/// `tutti_enum_index(e, member1, member2, ...)`: the 1-based position of ENUM value `e`
-/// among the members (compared as the column compares: case-insensitively, trailing spaces
-/// ignored), 0 for the empty string of an invalid value, NULL for NULL.
-fn enum_index(ctx: &Context<'_>) -> Result<Option<i64>> {
-    // An ENUM column has NUMERIC affinity: a member spelled as a number is held as one.
-    let value = match ctx.get_raw(0) {
-        ValueRef::Null => return Ok(None),
-        v => text_of(v),
-    };
-    for i in 1..ctx.len() {
-        if let ValueRef::Text(m) = ctx.get_raw(i) {
-            if super::general_ci::eq(&value, &String::from_utf8_lossy(m), true) {
-                return Ok(Some(i as i64));
-            }
-        }
-    }
-    Ok(Some(0))
-}
-
-/// `tutti_enum_store(v, member1, ..., memberN, column, row[, mode])`: the member an ENUM
-/// column stores for `v`: the member spelled as declared when `v` names one (compared
-/// case-insensitively), the i-th member for a number i. Anything else is left for the
-/// column's check to refuse (MariaDB's 1265).
-fn enum_store(ctx: &Context<'_>) -> Result<Value> {
-    let is_int = |i: usize| matches!(ctx.get_raw(i), ValueRef::Integer(_));
-    let n = ctx.len();
-    let tail = if n >= 4 && is_int(n - 1) && is_int(n - 2) {
-        3
-    } else {
-        2
-    };
-    let members = 1..n.saturating_sub(tail).max(1);
-    let member = |i: usize| match ctx.get_raw(i) {
-        ValueRef::Text(m) => Some(String::from_utf8_lossy(m).into_owned()),
-        _ => None,
-    };
-    Ok(match ctx.get_raw(0) {
-        ValueRef::Null => Value::Null,
-        ValueRef::Integer(i) if i >= 1 && (i as usize) < members.end => {
-            member(i as usize).map_or(Value::Integer(i), Value::Text)
-        }
-        ValueRef::Text(t) => {
-            let t = String::from_utf8_lossy(t);
-            members
-                .filter_map(member)
-                .find(|m| super::general_ci::eq(&t, m, true))
-                .map_or_else(|| Value::Text(t.into_owned()), Value::Text)
-        }
-        _ => ctx.get::<Value>(0)?,
-    })
-}
-
 /// MariaDB's `CHAR(n, ...)`: each number's bytes, big-endian without leading zero bytes
 /// (`CHAR(256)` is `0x0100`), NULLs skipped; a binary string.
 fn char_bytes(ctx: &Context<'_>) -> Result<Value> {
@@ -414,8 +362,6 @@ fn char_bytes(ctx: &Context<'_>) -> Result<Value> {
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_cast_char", 2, PURE, cast_char)?;
-    c.create_scalar_function("tutti_enum_index", -1, PURE, enum_index)?;
-    c.create_scalar_function("tutti_enum_store", -1, PURE, enum_store)?;
     c.create_scalar_function("char", -1, PURE, char_bytes)?;
     // CHR(n): CHAR(n) in the connection's character set; NULL for NULL.
     c.create_scalar_function("chr", 1, PURE, |ctx| {
