@@ -342,8 +342,18 @@ fn qualified(table: &TableInfo, column: &str) -> String {
 /// Outside strict mode a NULL into a NOT NULL column is its implicit default, as in MariaDB
 /// (SQLite's `UPDATE OR IGNORE` would skip the row).
 pub(crate) fn assigned(table: &TableInfo, column: &str, value: Expr, strict: bool) -> Expr {
+    let decimal = match &value {
+        Expr::Identifier(i) => table.columns.iter().any(|c| {
+            c.name.eq_ignore_ascii_case(&i.value)
+                && crate::typing::decl_type(&c.decl_type) == crate::typing::NumType::Decimal
+        }),
+        _ => false,
+    };
     let value = match storage_of(table, column) {
-        Some(kind) => store(kind, value, &qualified(table, column), 1, strict),
+        Some(kind) => {
+            let value = enum_of_decimal(&kind, value, decimal);
+            store(kind, value, &qualified(table, column), 1, strict)
+        }
         None => value,
     };
     if strict {
@@ -378,6 +388,25 @@ pub(crate) fn copied(
         Storage::Text(..) if !same_type => "1",
         _ => "2",
     };
+    let value = match kind {
+        // MariaDB's copy takes a whole DECIMAL as an index; a fraction is 1265.
+        Storage::Enum(_)
+            if crate::typing::decl_type(old_type) == crate::typing::NumType::Decimal =>
+        {
+            let int =
+                crate::ast_build::cast(value.clone(), sqlparser::ast::DataType::Integer(None));
+            let whole = Expr::BinaryOp {
+                left: Box::new(crate::ast_build::cast(
+                    value.clone(),
+                    sqlparser::ast::DataType::Real,
+                )),
+                op: sqlparser::ast::BinaryOperator::Eq,
+                right: Box::new(int.clone()),
+            };
+            func("iif", vec![whole, int, value])
+        }
+        _ => value,
+    };
     let stored = store_as(kind, value, &qualified(table, column), 1, Some(mode));
     match &stored {
         Expr::Function(f)
@@ -386,6 +415,17 @@ pub(crate) fn copied(
             bit_store_of_decimal(f).unwrap_or(stored)
         }
         _ => stored,
+    }
+}
+
+/// A DECIMAL (`decimal`: DECIMAL text to SQLite) written into an ENUM column: its double,
+/// which the ENUM takes as an index, as MariaDB's `Field_str::store_decimal` does.
+fn enum_of_decimal(kind: &Storage, value: Expr, decimal: bool) -> Expr {
+    match kind {
+        Storage::Enum(_) if decimal => {
+            crate::ast_build::cast(value, sqlparser::ast::DataType::Real)
+        }
+        _ => value,
     }
 }
 

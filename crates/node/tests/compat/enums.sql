@@ -64,3 +64,11 @@ SELECT id, a FROM ea ORDER BY id;
 ALTER TABLE ea MODIFY a ENUM('x', 'y');
 DROP TABLE ea;
 DROP TABLE en;
+-- a DECIMAL written into an ENUM is its double, taken as an index
+CREATE TABLE ed (id INT PRIMARY KEY, a DECIMAL(10,1), b ENUM('1', '2'));
+INSERT INTO ed (id, a) VALUES (1, 1), (2, 2.7);
+UPDATE ed SET b = a;
+SELECT id, a, b FROM ed ORDER BY id;
+ALTER TABLE ed MODIFY a ENUM('1', '2');
+SELECT id, a, b FROM ed ORDER BY id;
+DROP TABLE ed;
