@@ -208,7 +208,7 @@ impl<'a> Rewriter<'a> {
         if self.depth == 1 {
             self.single_select = matches!(q.body.as_ref(), SetExpr::Select(_));
         }
-        if self.derive_types && self.depth == 1 && !matches!(q.body.as_ref(), SetExpr::Select(_)) {
+        if self.derive_types && self.depth == 1 && !self.single_select {
             // a UNION's types aggregate all its SELECTs': not derived
             self.result_types.get_or_insert_with(Vec::new);
         }
