@@ -388,6 +388,17 @@ impl ExprCtx<'_> {
         }
     }
 
+    /// The session's `group_concat_max_len` when it is not the default (1 MiB; so views,
+    /// which take no session values, keep GROUP_CONCAT whole).
+    fn group_concat_max_len(&mut self) -> Option<Expr> {
+        let max = self
+            .env
+            .system_variable(VarScope::Session, "group_concat_max_len")
+            .filter(|m| *m != crate::Value::Int(GROUP_CONCAT_MAX_LEN))?;
+        self.volatile = true;
+        Some(value_expr(&max))
+    }
+
     fn session_function(&mut self, name: &str) -> Option<Expr> {
         let v = self.env.session_function(name)?;
         self.volatile = true;
@@ -449,32 +460,40 @@ impl ExprCtx<'_> {
         }
         match lname.as_str() {
             "json_arrayagg" => {
-                // `LIMIT n` → a second argument, the number of values kept.
+                let max_len = self.group_concat_max_len();
                 if let FunctionArguments::List(list) = &mut f.args {
-                    if let Some(n) = take_limit(list) {
+                    sorted_distinct(list);
+                    // `LIMIT n` → a second argument, the number of values kept (NULL for
+                    // all when the session's length limit follows).
+                    let limit = take_limit(list);
+                    let limit = match (limit, &max_len) {
+                        (None, Some(_)) => Some(crate::ast_build::null()),
+                        (limit, _) => limit,
+                    };
+                    for arg in limit.into_iter().chain(max_len) {
                         list.args
-                            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(n)));
+                            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(arg)));
                     }
                 }
                 Ok(None)
             }
             "group_concat" => {
                 group_concat(f)?;
-                // The result is cut to @@group_concat_max_len bytes, as in MariaDB, when the
-                // session set a limit other than the default (1 MiB; so views, which take no
-                // session values, keep GROUP_CONCAT).
-                let max = self
-                    .env
-                    .system_variable(VarScope::Session, "group_concat_max_len");
-                let Some(max) = max.filter(|m| *m != crate::Value::Int(GROUP_CONCAT_MAX_LEN))
-                else {
-                    return Ok(None);
-                };
-                self.volatile = true;
-                Ok(Some(func(
-                    "tutti_cut_bytes",
-                    vec![Expr::Function(f.clone()), value_expr(&max)],
-                )))
+                // The result is cut to @@group_concat_max_len bytes, as in MariaDB.
+                Ok(self
+                    .group_concat_max_len()
+                    .map(|max| func("tutti_cut_bytes", vec![Expr::Function(f.clone()), max])))
+            }
+            "str_to_date" => {
+                // The zero dates the session's mode forbids give NULL (third argument).
+                let flags = crate::stored::zero_date_flags(self.env);
+                if let (FunctionArguments::List(list), true) = (&mut f.args, flags != 0) {
+                    list.args
+                        .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(number(
+                            flags.to_string(),
+                        ))));
+                }
+                Ok(None)
             }
             "date_add" | "adddate" | "date_sub" | "subdate" => dates::date_function(
                 f,
@@ -1171,18 +1190,7 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
             }
         }
     }
-    if list.duplicate_treatment.is_some() && !ordered {
-        // MariaDB keeps DISTINCT values in a sorted tree: they come out in order.
-        if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = list.args.first() {
-            list.clauses.push(FunctionArgumentClause::OrderBy(vec![
-                sqlparser::ast::OrderByExpr {
-                    expr: e.clone(),
-                    options: Default::default(),
-                    with_fill: None,
-                },
-            ]));
-        }
-    }
+    sorted_distinct(list);
     let limit = take_limit(list);
     if limit.is_some() && list.duplicate_treatment.is_some() {
         return Err(SqlError::Unsupported(
@@ -1217,6 +1225,30 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
     };
     f.name = ObjectName::from(vec![Ident::new(name)]);
     Ok(())
+}
+
+/// `agg(DISTINCT e)` without `ORDER BY` → `agg(DISTINCT e ORDER BY e)`: MariaDB keeps
+/// DISTINCT values in a sorted tree, so they come out in order; of values that tie (`'z'`,
+/// `'Z'`) the tree keeps the first, so ties are sorted by arrival.
+fn sorted_distinct(list: &mut sqlparser::ast::FunctionArgumentList) {
+    let ordered = list
+        .clauses
+        .iter()
+        .any(|c| matches!(c, FunctionArgumentClause::OrderBy(_)));
+    if list.duplicate_treatment.is_none() || ordered {
+        return;
+    }
+    if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = list.args.first() {
+        let key = |expr: Expr| sqlparser::ast::OrderByExpr {
+            expr,
+            options: Default::default(),
+            with_fill: None,
+        };
+        list.clauses.push(FunctionArgumentClause::OrderBy(vec![
+            key(e.clone()),
+            key(func("tutti_arrival", vec![])),
+        ]));
+    }
 }
 
 /// Takes the `LIMIT n` clause out of an aggregate's arguments.

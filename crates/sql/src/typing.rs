@@ -686,6 +686,16 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
         return Some(binop(wl, op.clone(), wr));
     }
     let temporal = |e: &Expr| value_kind(e, scopes);
+    // A DATE or DATETIME value compared with a TIME value (a TIME literal too): MariaDB
+    // reads the TIME as that time of the current day.
+    let dated = |e: &Expr| temporal(e).filter(|(kind, _)| *kind != "time");
+    let time = |e: &Expr| crate::dates::is_time(e, scopes);
+    if let (Some(t), true) = (dated(l), time(r)) {
+        return Some(binop(l.clone(), op.clone(), today_at(r, t)));
+    }
+    if let (true, Some(t)) = (time(l), dated(r)) {
+        return Some(binop(today_at(l, t), op.clone(), r.clone()));
+    }
     if let (Some(t), true) = (temporal(l), temporal_constant(r)) {
         return Some(binop(l.clone(), op.clone(), as_temporal(r, t)));
     }
@@ -699,16 +709,6 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
     }
     if let (true, Some(t)) = (read_as_temporal(l, scopes), temporal(r)) {
         return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
-    }
-    // A DATE or DATETIME column compared with a TIME value: MariaDB reads the TIME as that
-    // time of the current day.
-    let dated = |e: &Expr| temporal(e).filter(|(kind, _)| *kind != "time");
-    let time = |e: &Expr| crate::dates::is_time(e, scopes);
-    if let (Some(t), true) = (dated(l), time(r)) {
-        return Some(binop(l.clone(), op.clone(), today_at(r, t)));
-    }
-    if let (true, Some(t)) = (time(l), dated(r)) {
-        return Some(binop(today_at(l, t), op.clone(), r.clone()));
     }
     None
 }
@@ -802,23 +802,29 @@ fn today_at(time: &Expr, (kind, fsp): (&str, u32)) -> Expr {
     )
 }
 
-/// A DATE column compared with a DATETIME or TIMESTAMP column: MariaDB compares them as
-/// datetimes, so the date gets the other's midnight (`d || ' 00:00:00'`), which compares
-/// as text as the datetime compares. True when one side was widened.
+/// A DATE value (a column, `STR_TO_DATE`, `DATE()`, a cast) compared with a DATETIME or
+/// TIMESTAMP one: MariaDB compares them as datetimes, so the date gets the other's midnight
+/// (`d || ' 00:00:00'`), which compares as text as the datetime compares. True when one
+/// side was widened.
 pub(crate) fn widen_dates(a: &mut Expr, b: &mut Expr, scopes: &Scopes) -> bool {
-    let kinds = (temporal_kind(a, scopes), temporal_kind(b, scopes));
+    let kinds = (value_kind(a, scopes), value_kind(b, scopes));
     let (date, fsp) = match kinds {
         (Some(("date", _)), Some(("datetime" | "timestamp", fsp))) => (a, fsp),
         (Some(("datetime" | "timestamp", fsp)), Some(("date", _))) => (b, fsp),
         _ => return false,
     };
+    at_midnight(date, fsp);
+    true
+}
+
+/// A DATE value as the DATETIME at its midnight, with `fsp` fraction digits.
+fn at_midnight(date: &mut Expr, fsp: u32) {
     let mut midnight = " 00:00:00".to_string();
     if fsp > 0 {
         midnight = format!("{midnight}.{}", "0".repeat(fsp as usize));
     }
     let d = std::mem::replace(date, crate::ast_build::null());
     *date = nested(binop(d, BinaryOperator::StringConcat, string(midnight)));
-    true
 }
 
 /// A constant a temporal column reads as its own type (not NULL).
@@ -845,30 +851,37 @@ fn read_as_temporal(e: &Expr, scopes: &Scopes) -> bool {
     if temporal(e, scopes) {
         return false;
     }
-    match type_of(e, scopes) {
-        NumType::Int | NumType::Decimal | NumType::Double => true,
-        NumType::Str => is_column(e),
-        _ => false,
-    }
+    matches!(
+        type_of(e, scopes),
+        NumType::Int | NumType::Decimal | NumType::Double | NumType::Str
+    )
 }
 
 /// `x [NOT] IN (..)` and `x BETWEEN a AND b` where `x` or another operand is a temporal
 /// column (or `STR_TO_DATE`, `DATE()`, a temporal literal or cast): the other operands are
 /// read as `x`'s type, as `=` reads them (`d BETWEEN '2001-2-5' AND '01-04-14'`, `dt IN
 /// (double_col)`); when `x` is not temporal, as the type the temporal operands share
-/// (`'01-03-10' BETWEEN dt1 AND dt2`).
+/// (`'01-03-10' BETWEEN dt1 AND dt2`); DATE operands among DATETIME ones compare as their
+/// midnight (`'01-02-03 12:34:56' IN (d, dt)`).
 pub(crate) fn temporal_operands<'a>(operands: impl Iterator<Item = &'a mut Expr>, scopes: &Scopes) {
     let mut operands: Vec<&mut Expr> = operands.collect();
     let x_kind = operands.first().and_then(|x| value_kind(x, scopes));
     let t = match x_kind {
         Some(t) => t,
         None => {
-            let mut kinds = operands.iter().filter_map(|e| value_kind(e, scopes));
-            let Some(t) = kinds.next() else {
+            let kinds: Vec<_> = operands
+                .iter()
+                .filter_map(|e| value_kind(e, scopes))
+                .collect();
+            let Some(t) = shared_kind(&kinds) else {
                 return;
             };
-            if kinds.any(|k| k.0 != t.0) {
-                return;
+            if t.0 == "datetime" {
+                for e in operands.iter_mut() {
+                    if value_kind(e, scopes).is_some_and(|k| k.0 == "date") {
+                        at_midnight(e, t.1);
+                    }
+                }
             }
             t
         }
@@ -880,6 +893,19 @@ pub(crate) fn temporal_operands<'a>(operands: impl Iterator<Item = &'a mut Expr>
             **e = as_temporal(e, t);
         }
     }
+}
+
+/// The temporal kind operands of these kinds compare as: their own when they agree, a
+/// DATETIME of the most fraction digits when they are DATEs, DATETIMEs and TIMESTAMPs;
+/// None for TIMEs among dates.
+fn shared_kind(kinds: &[(&'static str, u32)]) -> Option<(&'static str, u32)> {
+    let fsp = kinds.iter().map(|k| k.1).max()?;
+    let first = kinds[0].0;
+    if kinds.iter().all(|k| k.0 == first) {
+        return Some((first, fsp));
+    }
+    let dated = |k: &&(&str, u32)| matches!(k.0, "date" | "datetime" | "timestamp");
+    kinds.iter().all(|k| dated(&k)).then_some(("datetime", fsp))
 }
 
 /// `l op r` between strings where no column decides the collation (`'a' = 'A'`,

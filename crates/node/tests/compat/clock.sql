@@ -32,3 +32,21 @@ SELECT id FROM d WHERE dt3 BETWEEN '2006-11-06 04:08:36.5' AND '2006-11-06 04:08
 SELECT CONVERT_TZ('2024-01-01 12:00:00', '+00:00', '+02:00'), CONVERT_TZ('2024-01-01 12:00:00.5', 'SYSTEM', '-01:30'), CONVERT_TZ('1000-01-01 12:00:00', '+00:00', '+02:00'), CONVERT_TZ('2024-01-01 12:00:00', '+00:00', 'Europe/Paris'), CONVERT_TZ('2024-01-01', '+05:00', '+00:00') + 0;
 -- STR_TO_DATE is a DATE or DATETIME (by its format): a string compared with it is read as one
 SELECT STR_TO_DATE('2007-10-09', '%Y-%m-%d') BETWEEN '2007/10/01 00:00:00 GMT' AND '2007/10/20 00:00:00 GMT', STR_TO_DATE('2007-10-01', '%Y-%m-%d') = '2007-10-1 00:00:00 GMT-6', STR_TO_DATE('2007-10-01', '%Y-%m-%d %H:%i:%s') = '2007-10-01 00:00:00 GMT-6', STR_TO_DATE('2007-10-09', '%Y-%m-%d') = '2007-10-09';
+-- an impossible day compares by its parts; a day running into more digits is no date
+SELECT STR_TO_DATE('2007-02-30 12:34', '%Y-%m-%d %H:%i') = '2007-2-30 12:34', STR_TO_DATE('2007-10-09', '%Y-%m-%d') <= '2007/10/2000:00:00 GMT-6', CAST('2007/10/2000:00:00' AS DATETIME);
+-- DATE and DATETIME values compare as datetimes; a TIME as that time of today
+SELECT CAST('2001-1-1 2:3:4' AS DATE) = CAST('2001-01-01' AS DATETIME), STR_TO_DATE('4/1/2010', '%m/%d/%Y') = CAST('2010-04-01 00:00:00' AS DATETIME);
+SELECT id FROM d WHERE dt = STR_TO_DATE('2006-11-06 04:08:36', '%Y-%m-%d %H:%i:%s') AND d = STR_TO_DATE('6/11/2006', '%d/%m/%Y');
+SELECT id FROM d WHERE IF(1, '06-11-06', '') IN (d, dt) AND '06-11-06 04:08:36' BETWEEN d AND dt;
+SET timestamp = UNIX_TIMESTAMP('2006-11-06 10:20:30');
+SELECT id, d = TIME'00:00:00', d = TIME'24:00:00', d < TIME'10:00:00', dt = TIME'04:08:36' FROM d;
+SET timestamp = DEFAULT;
+-- zero dates STR_TO_DATE gives NULL for, by sql_mode
+SET sql_mode = 'TRADITIONAL';
+SELECT STR_TO_DATE('2007-10-00 12:34', '%Y-%m-%d %H:%i'), STR_TO_DATE('0000-00-00', '%Y-%m-%d'), STR_TO_DATE('10:00', '%H:%i');
+SHOW WARNINGS;
+SET sql_mode = 'NO_ZERO_DATE';
+SELECT STR_TO_DATE('0000-00-00', '%Y-%m-%d'), STR_TO_DATE('0000-00-00 10:20:30', '%Y-%m-%d %H:%i:%s'), STR_TO_DATE('2007-00-01', '%Y-%m-%d');
+SET sql_mode = DEFAULT;
+SELECT STR_TO_DATE('abc', '%Y-%m-%d');
+SHOW WARNINGS;

@@ -88,3 +88,13 @@ INSERT INTO tfmt VALUES (1, '09:00', '12:00'), (2, '-33:00:00', '00:00:00');
 SELECT DATE_FORMAT(f1, '%l.%i %p'), DATE_FORMAT(f2, '%l.%i %p') FROM tfmt ORDER BY id;
 SELECT DATE_FORMAT(f1, '%H %k %h %r %T'), DATE_FORMAT(f1, '%Y-%m-%d'), DATE_FORMAT(f1, '%M') FROM tfmt ORDER BY id;
 SELECT DATE_FORMAT(CAST('10:11:12' AS TIME), '%H:%i:%s');
+-- JSON_ARRAYAGG(DISTINCT) comes out sorted, NULL first, the first of equal values kept; group_concat_max_len cuts it
+CREATE TABLE ja (id INT PRIMARY KEY, b VARCHAR(10));
+INSERT INTO ja VALUES (1, 'z'), (2, 'b'), (3, NULL), (4, 'a'), (5, 'b'), (6, 'Z');
+SELECT JSON_ARRAYAGG(DISTINCT b), GROUP_CONCAT(DISTINCT b), JSON_ARRAYAGG(DISTINCT id) FROM ja;
+SET group_concat_max_len = 9;
+SELECT JSON_ARRAYAGG(b), JSON_ARRAYAGG(b LIMIT 2), JSON_ARRAYAGG(id), GROUP_CONCAT(b) FROM ja;
+SET group_concat_max_len = 10;
+SELECT JSON_ARRAYAGG(b), JSON_ARRAYAGG(b ORDER BY b) FROM ja;
+SET group_concat_max_len = DEFAULT;
+DROP TABLE ja;

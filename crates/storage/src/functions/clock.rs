@@ -23,7 +23,7 @@ use super::calendar::{
 };
 use super::temporal::{self, Duration, Parts};
 use super::time::{DAYS, MONTHS};
-use super::{text_of, PURE};
+use super::{diagnostics, text_of, PURE};
 
 /// 838:59:59 in microseconds, TIME's largest whole value.
 const TIME_MAX: i64 = 3_020_399_000_000;
@@ -315,13 +315,27 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(time_to_sec(ctx.get_raw(0)))
     })?;
     c.create_scalar_function("timestamp", -1, PURE, timestamp)?;
-    c.create_scalar_function("str_to_date", 2, PURE, |ctx| {
-        let (s, f) = (ctx.get_raw(0), ctx.get_raw(1));
-        if matches!(s, ValueRef::Null) || matches!(f, ValueRef::Null) {
-            return Ok(None);
-        }
-        Ok(str_to_date(text_of(s).as_bytes(), text_of(f).as_bytes()))
-    })?;
+    for n in [2, 3] {
+        c.create_scalar_function("str_to_date", n, PURE, |ctx| {
+            let (s, f) = (ctx.get_raw(0), ctx.get_raw(1));
+            if matches!(s, ValueRef::Null) || matches!(f, ValueRef::Null) {
+                return Ok(None);
+            }
+            let zero_dates = match ctx.len() {
+                3 => ZeroDates::of_flags(ctx.get(2)?),
+                _ => ZeroDates::default(),
+            };
+            let s = text_of(s);
+            let out = str_to_date(s.as_bytes(), text_of(f).as_bytes(), zero_dates);
+            if out.is_none() {
+                diagnostics::warn(
+                    1411,
+                    format!("Incorrect datetime value: '{s}' for function str_to_date"),
+                );
+            }
+            Ok(out)
+        })?;
+    }
     Ok(())
 }
 
@@ -355,11 +369,46 @@ fn yields(format: &[u8]) -> Yields {
     }
 }
 
-/// `STR_TO_DATE(s, format)`: None when `s` does not match.
-fn str_to_date(s: &[u8], format: &[u8]) -> Option<String> {
+/// The zero dates a session's `sql_mode` forbids (the SQL front-end's flags: 1 for
+/// `NO_ZERO_IN_DATE`, 2 for `NO_ZERO_DATE`).
+#[derive(Clone, Copy, Default)]
+struct ZeroDates {
+    /// No zero month or day in a date that is not all zero.
+    in_date: bool,
+    /// No `0000-00-00` (`0000-00-00 00:00:00`).
+    all: bool,
+}
+
+impl ZeroDates {
+    fn of_flags(flags: i64) -> ZeroDates {
+        ZeroDates {
+            in_date: flags & 1 != 0,
+            all: flags & 2 != 0,
+        }
+    }
+
+    /// Whether the date of `t` is one these modes forbid.
+    fn forbid(self, t: &Parts) -> bool {
+        // A time of day on the zero date is no zero datetime (MDEV-8336).
+        let zero = *t == Parts::default();
+        if zero {
+            self.all
+        } else {
+            self.in_date && (t.month == 0 || t.day == 0)
+        }
+    }
+}
+
+/// `STR_TO_DATE(s, format)`: None when `s` does not match, or when it is a date the
+/// session's `sql_mode` forbids.
+fn str_to_date(s: &[u8], format: &[u8], zero_dates: ZeroDates) -> Option<String> {
     let mut t = Parts::default();
     extract(format, s, 0, &mut t, false)?;
-    Some(match yields(format) {
+    let format_yields = yields(format);
+    if !matches!(format_yields, Yields::Time(_)) && zero_dates.forbid(&t) {
+        return None;
+    }
+    Some(match format_yields {
         Yields::Date => temporal::date_text(&t),
         Yields::DateTime(fsp) => temporal::datetime_text(&t, fsp),
         Yields::Time(fsp) => {
@@ -727,7 +776,13 @@ mod tests {
             str_to_date('x', '%Q') => NULL
             str_to_date('', '%Y') => 0000-00-00
             str_to_date(NULL, '%Y') => NULL
-            str_to_date('2003', NULL) => NULL",
+            str_to_date('2003', NULL) => NULL
+            str_to_date('2007-10-00', '%Y-%m-%d', 1) => NULL
+            str_to_date('0000-00-00', '%Y-%m-%d', 1) => 0000-00-00
+            str_to_date('0000-00-00', '%Y-%m-%d', 2) => NULL
+            str_to_date('2007-00-01', '%Y-%m-%d', 2) => 2007-00-01
+            str_to_date('0000-00-00 10:20', '%Y-%m-%d %H:%i', 2) => 0000-00-00 10:20:00
+            str_to_date('00:10', '%H:%i', 3) => 00:10:00",
         );
     }
 }

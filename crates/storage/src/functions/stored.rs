@@ -556,9 +556,11 @@ fn parts_text(p: &temporal::Parts, kind: Kind, fsp: u32) -> Option<String> {
 /// zero datetime when no start is one.
 fn read_prefix(text: &str) -> String {
     let t = text.trim();
+    // A start that ends inside a number is no reading of it (`'2007/10/2000:00'` is no
+    // `2007-10-20`).
     let p = (6..t.len())
         .rev()
-        .filter(|&n| t.is_char_boundary(n))
+        .filter(|&n| t.is_char_boundary(n) && !t.as_bytes()[n].is_ascii_digit())
         .find_map(|n| temporal::parse_datetime(&t[..n]).filter(temporal::valid_datetime))
         .unwrap_or_default();
     temporal::datetime_text(&p, 6)
@@ -589,9 +591,12 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     }
     let exact = canonical(raw, &text, Kind::DateTime, 6).or_else(|| match raw {
         // A string that is no datetime is read as far as it is one ('2005-09-3a' is
-        // 2005-09-03), or as the zero date, as MariaDB reads it (with a warning); one
-        // that is an impossible date ('2005-09-31') is compared as text, as MariaDB does.
-        ValueRef::Text(_) if temporal::parse_datetime(&text).is_none() => Some(read_prefix(&text)),
+        // 2005-09-03), or as the zero date, as MariaDB reads it (with a warning); an
+        // impossible day ('2005-9-31') is compared by its parts, as MariaDB compares it.
+        ValueRef::Text(_) => match temporal::parse_datetime(&text) {
+            None => Some(read_prefix(&text)),
+            Some(p) => temporal::impossible_day(&p).then(|| temporal::datetime_text(&p, 6)),
+        },
         _ => None,
     });
     let Some(exact) = exact else {
@@ -990,6 +995,7 @@ mod tests {
         );
         assert_eq!(k("'zz'", "date", 0), "0000-00-00");
         assert_eq!(k("'2005-09-31'", "date", 0), "2005-09-31");
+        assert_eq!(k("'2007-2-30 12:34'", "datetime", 0), "2007-02-30 12:34:00");
         assert_eq!(k("5", "date", 0), "5");
     }
 

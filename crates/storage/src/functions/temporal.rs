@@ -197,6 +197,11 @@ fn parse_datetime_start(t: &str) -> Option<(Parts, usize)> {
             return None;
         }
         p.day = sc.digits(2)?.0;
+        // A third digit of the day is no separator: MariaDB reads no value
+        // (`'2007/10/2000:00:00'`).
+        if sc.s.get(sc.i).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
         let date_end = sc.i;
         if sc.eat(|c| c == b'T' || c.is_ascii_whitespace()) {
             while sc.eat(|c| c.is_ascii_whitespace()) {}
@@ -263,6 +268,12 @@ pub(crate) fn valid_datetime(p: &Parts) -> bool {
         && p.day <= 31
         && (p.month == 0 || p.day == 0 || p.day <= days_in_month(p.year, p.month));
     date_ok && p.hour <= 23 && p.minute <= 59 && p.second <= 59
+}
+
+/// Whether a date and time is valid but for its day, which its month lacks (`2005-09-31`,
+/// `2007-02-30`).
+pub(crate) fn impossible_day(p: &Parts) -> bool {
+    p.day <= 31 && !valid_datetime(p) && valid_datetime(&Parts { day: 1, ..*p })
 }
 
 /// Whether a datetime fits a TIMESTAMP (1970-01-01 00:00:01 to 2038-01-19 03:14:07 UTC, or

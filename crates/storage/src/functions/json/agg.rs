@@ -4,7 +4,9 @@
 //! the array's elements are separated by `,`, the object's members by `, ` and written
 //! `"k":v`, rows with a NULL key left out; no rows (or no keys) give NULL. Both return a
 //! document (see `args`). `ORDER BY` and `DISTINCT` inside the call are SQLite's; `LIMIT n`
-//! is a second argument to `json_arrayagg`.
+//! is a second argument to `json_arrayagg` (NULL for none), and a session's
+//! `group_concat_max_len` other than the default a third: the elements are cut to that many
+//! bytes, as MariaDB cuts them (`cut_max_length`: a cut string keeps its closing quote).
 
 use rusqlite::functions::{Aggregate, Context};
 use rusqlite::{Connection, Result};
@@ -14,11 +16,42 @@ use super::parse::escape;
 
 struct ArrayAgg;
 
-/// The rows seen (`LIMIT 0` over rows gives `[]`, over none NULL) and the values kept.
+/// The rows seen (`LIMIT 0` over rows gives `[]`, over none NULL), the values kept, their
+/// bytes with separators, and whether they were cut.
 #[derive(Default)]
 struct Elements {
     rows: usize,
     values: Vec<String>,
+    len: usize,
+    cut: bool,
+}
+
+impl Elements {
+    /// Adds a value unless the elements were cut. When they grow beyond `max_len` bytes
+    /// they are cut there, as MariaDB's `cut_max_length` cuts them: when the value just
+    /// added ends with a quote, one byte earlier and the quote put back.
+    fn push(&mut self, value: String, max_len: Option<usize>) {
+        if self.cut {
+            return;
+        }
+        self.len += value.len() + usize::from(!self.values.is_empty());
+        self.values.push(value);
+        let Some(max) = max_len.filter(|m| self.len > *m) else {
+            return;
+        };
+        let mut all = self.values.join(",");
+        let quoted = max > 0 && all.ends_with('"');
+        let mut end = if quoted { max - 1 } else { max };
+        while !all.is_char_boundary(end) {
+            end -= 1;
+        }
+        all.truncate(end);
+        if quoted {
+            all.push('"');
+        }
+        self.values = vec![all];
+        self.cut = true;
+    }
 }
 
 impl Aggregate<Elements, JsonOut> for ArrayAgg {
@@ -28,14 +61,18 @@ impl Aggregate<Elements, JsonOut> for ArrayAgg {
 
     fn step(&self, ctx: &mut Context<'_>, acc: &mut Elements) -> Result<()> {
         // `JSON_ARRAYAGG(v LIMIT n)` arrives as a second argument: keep the first n.
-        let limit = if ctx.len() > 1 {
-            ctx.get::<i64>(1)?.max(0) as usize
-        } else {
-            usize::MAX
+        let limit = match ctx.len() {
+            1 => None,
+            _ => ctx.get::<Option<i64>>(1)?,
+        };
+        let limit = limit.map_or(usize::MAX, |n| n.max(0) as usize);
+        let max_len = match ctx.len() {
+            3 => Some(ctx.get::<i64>(2)?.max(0) as usize),
+            _ => None,
         };
         acc.rows += 1;
         if acc.values.len() < limit {
-            acc.values.push(args::value_text(ctx, 0));
+            acc.push(args::value_text(ctx, 0), max_len);
         }
         Ok(())
     }
@@ -73,6 +110,7 @@ impl Aggregate<Vec<String>, JsonOut> for ObjectAgg {
 pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_aggregate_function("json_arrayagg", 1, FLAGS, ArrayAgg)?;
     c.create_aggregate_function("json_arrayagg", 2, FLAGS, ArrayAgg)?;
+    c.create_aggregate_function("json_arrayagg", 3, FLAGS, ArrayAgg)?;
     c.create_aggregate_function("json_objectagg", 2, FLAGS, ObjectAgg)?;
     Ok(())
 }
