@@ -181,7 +181,10 @@ impl ExprCtx<'_> {
                 pattern,
                 escape_char,
                 any: false,
-            } => binary_like(*negated, expr, pattern, escape_char, &self.scopes),
+            } => {
+                self.empty_escape(escape_char)?;
+                binary_like(*negated, expr, pattern, escape_char, &self.scopes)
+            }
             Expr::IsNull(x) => typing::zero_date_is_null(x, &self.scopes),
             Expr::RLike { regexp, .. } => {
                 *regexp = true;
@@ -386,6 +389,23 @@ impl ExprCtx<'_> {
             Some(v) => Ok(value_expr(&v)),
             None => Err(SqlError::UnknownSystemVariable(name)),
         }
+    }
+
+    /// `ESCAPE ''` is MariaDB's default escape character `\`, and error 1210 under
+    /// `NO_BACKSLASH_ESCAPES`.
+    fn empty_escape(&self, escape: &mut Option<Box<Expr>>) -> Result<(), SqlError> {
+        let Some(e) = escape else { return Ok(()) };
+        let empty = SqlValue::SingleQuotedString(String::new());
+        if !matches!(&**e, Expr::Value(v) if v.value == empty) {
+            return Ok(());
+        }
+        if crate::modes::SqlMode::of(self.env).has("NO_BACKSLASH_ESCAPES") {
+            return Err(SqlError::WrongArguments(
+                "Incorrect arguments to ESCAPE".into(),
+            ));
+        }
+        **e = string("\\");
+        Ok(())
     }
 
     /// The session's `group_concat_max_len` when it is not the default (1 MiB; so views,
@@ -1051,10 +1071,18 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
             T::Real
         }
         T::Binary(_) | T::Varbinary(_) | T::Blob(_) => T::Blob(None),
-        T::Date => return Ok(cast_temporal(on_today(x, scopes), "date", None, zero_dates)),
-        T::Datetime(fsp) | T::Timestamp(fsp, _) => {
-            let x = on_today(x, scopes);
-            return Ok(cast_temporal(x, "datetime", *fsp, zero_dates));
+        T::Date | T::Datetime(_) | T::Timestamp(..) => {
+            // A DECIMAL is read as a number from all its digits (`20010203101112.121314`),
+            // which its REAL would lose: its text, flagged as a number's.
+            let (x, flags) = match typing::type_of(&x, scopes) {
+                typing::NumType::Decimal => (typing::operand(x), zero_dates | DECIMAL_DIGITS),
+                _ => (on_today(x, scopes), zero_dates),
+            };
+            let (kind, fsp) = match ty {
+                T::Datetime(fsp) | T::Timestamp(fsp, _) => ("datetime", *fsp),
+                _ => ("date", None),
+            };
+            return Ok(cast_temporal(x, kind, fsp, flags));
         }
         T::Time(fsp, _) => return Ok(cast_temporal(x, "time", *fsp, 0)),
         T::Custom(name, _) if name.to_string().eq_ignore_ascii_case("YEAR") => T::Integer(None),
@@ -1073,7 +1101,11 @@ fn on_today(x: Expr, scopes: &Scopes) -> Expr {
     }
 }
 
-/// `tutti_cast_temporal(x, kind, fsp, zero_dates)`: MariaDB's reading of `x` as a DATE,
+/// The flag of `tutti_cast_temporal`'s last argument (beside the zero-date flags) that says
+/// `x` is a DECIMAL's digits, to be read as a number.
+const DECIMAL_DIGITS: u32 = 4;
+
+/// `tutti_cast_temporal(x, kind, fsp, flags)`: MariaDB's reading of `x` as a DATE,
 /// DATETIME or TIME (NULL when it is none, or a zero date `sql_mode` forbids).
 fn cast_temporal(x: Expr, kind: &str, fsp: Option<u64>, zero_dates: u32) -> Expr {
     let fsp = number(fsp.unwrap_or(0).min(6).to_string());

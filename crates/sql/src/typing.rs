@@ -224,10 +224,23 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             }
             _ => NumType::Other,
         },
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Divide,
+            right,
+        } => match (type_of(left, scopes), type_of(right, scopes)) {
+            (NumType::Double | NumType::Str, _) | (_, NumType::Double | NumType::Str) => {
+                NumType::Double
+            }
+            _ => NumType::Other,
+        },
         Expr::Function(f) => {
             let name = function_name(f);
             match name.as_str() {
                 "tutti_dec_cmp" | "tutti_int_op" | "tutti_interval" => NumType::Int,
+                "sqrt" | "exp" | "ln" | "log" | "log2" | "log10" | "pow" | "power" | "sin"
+                | "cos" | "tan" | "cot" | "asin" | "acos" | "atan" | "atan2" | "degrees"
+                | "radians" | "rand" | "tutti_double_round" => NumType::Double,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
                 "tutti_bitop" | "tutti_uint_op" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
@@ -1231,6 +1244,13 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
             ));
         }
         return None;
+    }
+    if name == "round" && first == NumType::Double && f.over.is_none() {
+        // A DOUBLE rounds half to even (MariaDB's `my_double_round`); SQLite's REALs are
+        // DECIMAL literals too, which round half away from zero.
+        let mut g = f.clone();
+        g.name = ObjectName::from(vec![Ident::new("tutti_double_round")]);
+        return Some(Expr::Function(g));
     }
     let exact_name = match name.as_str() {
         "sum" if first == NumType::Decimal => "tutti_dec_sum",

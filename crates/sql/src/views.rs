@@ -134,6 +134,23 @@ pub(crate) fn updatable(
     if names.len() != plain.len() {
         return Err(not_updatable());
     }
+    // The derived table's columns are the view's names (`CREATE VIEW v (a, c) AS SELECT a,
+    // b + 1 ...` has a column c).
+    if !s.projection.iter().any(|i| {
+        matches!(
+            i,
+            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..)
+        )
+    }) {
+        for (item, name) in s.projection.iter_mut().zip(&names) {
+            if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item {
+                *item = SelectItem::ExprWithAlias {
+                    expr: e.clone(),
+                    alias: quoted(name),
+                };
+            }
+        }
+    }
     s.projection.push(SelectItem::ExprWithAlias {
         expr: crate::ast_build::qualified(&alias, "rowid"),
         alias: quoted(ROWID),

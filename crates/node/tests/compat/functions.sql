@@ -98,3 +98,9 @@ SET group_concat_max_len = 10;
 SELECT JSON_ARRAYAGG(b), JSON_ARRAYAGG(b ORDER BY b) FROM ja;
 SET group_concat_max_len = DEFAULT;
 DROP TABLE ja;
+-- ROUND of a DOUBLE is half to even; of a DECIMAL half away from zero
+CREATE TABLE rd (id INT PRIMARY KEY, a DOUBLE, f FLOAT, d DECIMAL(5,2));
+INSERT INTO rd VALUES (1, 2.5, 2.5, 2.5), (2, -2.5, -0.5, -2.5), (3, 0.5, 0.5, 0.5), (4, 0.125, 1.5, 0.125);
+SELECT id, ROUND(a), ROUND(a, 0), ROUND(a, 2) = 0.12, ROUND(f), ROUND(d), ROUND(d, 1), ROUND(a) + 1 FROM rd ORDER BY id;
+SELECT ROUND(2.5e0), ROUND(-2.5e0), ROUND(0.125e0, 2), ROUND(25e0, -1), ROUND(2.5), ROUND('2.5'), ROUND(5e0 / 2), ROUND(SQRT(6.25)), ROUND(POW(2, -1));
+DROP TABLE rd;

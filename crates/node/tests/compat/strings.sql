@@ -44,3 +44,8 @@ UPDATE bp SET a = 'z' WHERE id = 1;
 INSERT INTO bp VALUES (2, 'q', 'q') ON DUPLICATE KEY UPDATE a = 'y';
 SELECT id, HEX(a) FROM bp ORDER BY id;
 SELECT s1.id FROM bp s1 WHERE s1.v IN (SELECT a FROM bp);
+-- ESCAPE '' is the default escape character, and 1210 under NO_BACKSLASH_ESCAPES
+SELECT 'hakan%' LIKE 'hakan\%' ESCAPE '', 'hakan\\%' LIKE 'hakan\%' ESCAPE '', 'a_' LIKE 'a\_' ESCAPE '', 'ab' LIKE 'a%' ESCAPE '';
+SET sql_mode = 'NO_BACKSLASH_ESCAPES';
+SELECT 'ab' LIKE 'a%' ESCAPE '';
+SET sql_mode = DEFAULT;

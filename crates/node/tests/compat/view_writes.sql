@@ -29,3 +29,12 @@ SELECT * FROM vb ORDER BY a;
 UPDATE vb, vp SET vp.c = 'j' WHERE vb.a = vp.a AND vb.a = 10;
 SELECT * FROM vb ORDER BY a;
 UPDATE vp SET c = 'toolongvalue';
+-- a view's column list names the columns its SET, WHERE and DELETE read
+CREATE TABLE vl (a INT PRIMARY KEY, b INT);
+INSERT INTO vl VALUES (10, 2), (20, 3), (30, 4);
+CREATE VIEW vlv (a, bb, c) AS SELECT a, b, b + 1 FROM vl;
+UPDATE vlv SET bb = bb + c;
+UPDATE vlv SET bb = bb + 1 WHERE c > 8;
+SELECT * FROM vlv ORDER BY a;
+DELETE FROM vlv WHERE c < 8;
+SELECT * FROM vl ORDER BY a;

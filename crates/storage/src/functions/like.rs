@@ -89,7 +89,8 @@ fn escape(ctx: &Context<'_>, i: usize) -> Result<Option<char>> {
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => Ok(Some(c)),
-        // MariaDB takes `ESCAPE ''` as no escape character (with constant operands)
+        // An empty escape computed at run time: none (the SQL front-end makes a literal
+        // `ESCAPE ''` MariaDB's default `\`)
         (None, _) => Ok(None),
         _ => Err(rusqlite::Error::UserFunctionError(
             "ESCAPE expression must be a single character".into(),

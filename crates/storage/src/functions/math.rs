@@ -378,7 +378,14 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             }))
         })?;
     }
-    for (name, truncate, args) in [("round", false, -1), ("truncate", true, 2)] {
+    // `tutti_double_round(x, d)` is ROUND of a DOUBLE (the SQL front-end knows which REALs
+    // are doubles): half to even.
+    let rounds = [
+        ("round", false, -1, false),
+        ("truncate", true, 2, false),
+        ("tutti_double_round", false, -1, true),
+    ];
+    for (name, truncate, args, double) in rounds {
         c.create_scalar_function(name, args, PURE, move |ctx| {
             if ctx.is_empty() || ctx.len() > 2 {
                 return Err(Error::UserFunctionError(
@@ -394,7 +401,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             } else {
                 0
             };
-            Ok(num(ctx, 0).map(|n| round_fn(n, d, truncate)))
+            let n = match num(ctx, 0) {
+                Some(Num::Dec(x)) if double => Some(Num::Dbl(x)),
+                n => n,
+            };
+            Ok(n.map(|n| round_fn(n, d, truncate)))
         })?;
     }
     c.create_scalar_function("sign", 1, PURE, |ctx| {

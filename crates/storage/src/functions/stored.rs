@@ -445,13 +445,9 @@ fn canonical(raw: ValueRef<'_>, text: &str, kind: Kind, fsp: u32) -> Option<Stri
     let datetime = || {
         match raw {
             ValueRef::Integer(i) => temporal::datetime_of_number(i),
-            // 20010203101112.5: the fraction is microseconds
-            ValueRef::Real(r) if (0.0..1e15).contains(&r) => {
-                temporal::datetime_of_number(r.trunc() as i64).map(|mut p| {
-                    p.micros = ((r.fract() * 1e6).round() as u32).min(999_999);
-                    p
-                })
-            }
+            // 20010203101112.5: the fraction is microseconds, of the double's shortest
+            // spelling (`10203101112.12` is .120000), as MariaDB reads it
+            ValueRef::Real(r) if (0.0..1e15).contains(&r) => datetime_of_digits(&r.to_string()),
             ValueRef::Real(_) => None,
             _ => temporal::parse_datetime(text),
         }
@@ -653,9 +649,14 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
     let (kind, fsp) = kind_and_fsp(ctx)?;
     let zero_dates: u32 = ctx.get(3)?;
     let raw = ctx.get_raw(0);
-    let Some(text) = text_of(raw)
-        .and_then(|text| canonical(raw, &text, kind, fsp).or_else(|| cast_start(&text, kind, fsp)))
-    else {
+    let digits = zero_dates & DECIMAL_DIGITS != 0 && kind != Kind::Time;
+    let Some(text) = text_of(raw).and_then(|text| match (digits, raw) {
+        (true, ValueRef::Text(_)) => {
+            let p = datetime_of_digits(&text).filter(temporal::valid_datetime)?;
+            parts_text(&p, kind, fsp)
+        }
+        _ => canonical(raw, &text, kind, fsp).or_else(|| cast_start(&text, kind, fsp)),
+    }) else {
         return Ok(Value::Null);
     };
     if kind != Kind::Time {
@@ -667,6 +668,24 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
         }
     }
     Ok(Value::Text(text))
+}
+
+/// The flag of `tutti_cast_temporal`'s last argument that says `x` is a DECIMAL's digits.
+const DECIMAL_DIGITS: u32 = 4;
+
+/// A DECIMAL's digits (`20010203101112.121314`) as the datetime MariaDB reads that number
+/// as: the integer part as `number_to_datetime` reads it, the first six fraction digits as
+/// microseconds.
+fn datetime_of_digits(digits: &str) -> Option<temporal::Parts> {
+    let (whole, fraction) = digits.trim().split_once('.').unwrap_or((digits.trim(), ""));
+    let whole: i64 = whole.parse().ok()?;
+    let mut p = temporal::datetime_of_number(whole)?;
+    // A number of a date alone (`YYYYMMDD` and shorter) has no fraction of a second.
+    if whole >= 100_000_000 {
+        let micros = format!("{:0<6}", &fraction[..fraction.len().min(6)]);
+        p.micros = micros.parse().ok()?;
+    }
+    Some(p)
 }
 
 /// A string that goes on after a date or datetime (`'2003-01-01 00:00:00 xyz'`) cast to a
