@@ -154,6 +154,8 @@ impl ExprCtx<'_> {
                 }
                 let operands = std::iter::once(&mut **expr).chain(list.iter_mut());
                 typing::temporal_operands(operands, &self.scopes);
+                let operands = std::iter::once(&mut **expr).chain(list.iter_mut());
+                typing::year_operands(operands, &self.scopes);
                 if let Some(first) = list.first() {
                     typing::comparison_operands(expr, first, &self.scopes);
                 }
@@ -171,6 +173,8 @@ impl ExprCtx<'_> {
                 }
                 let operands = [&mut **expr, &mut **low, &mut **high];
                 typing::temporal_operands(operands.into_iter(), &self.scopes);
+                let operands = [&mut **expr, &mut **low, &mut **high];
+                typing::year_operands(operands.into_iter(), &self.scopes);
                 typing::between_operands(expr, low, high, &self.scopes);
                 typing::between_collation(expr, low, high, &self.scopes);
                 None

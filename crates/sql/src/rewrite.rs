@@ -701,6 +701,16 @@ impl VisitorMut for Rewriter<'_> {
                     }
                 }
             }
+            // A HAVING reads such a sum as the result column shows it (`HAVING s <> 0`
+            // over sums of DOUBLE(8,2) values that cancel out).
+            if let Some(having) = &mut s.having {
+                let _ = sqlparser::ast::visit_expressions_mut(having, |e| {
+                    if let Some(fixed) = crate::typing::fixed_real_sum(e, scopes) {
+                        *e = fixed;
+                    }
+                    ControlFlow::<()>::Continue(())
+                });
+            }
         }
         self.ex.scopes.pop();
         ControlFlow::Continue(())

@@ -534,6 +534,10 @@ fn comparison(
     if let Some(e) = temporal_comparison(l, op, r, scopes) {
         return Some(e);
     }
+    let (mut yl, mut yr) = (l.clone(), r.clone());
+    if year_operands([&mut yl, &mut yr].into_iter(), scopes) {
+        return Some(binop(yl, op.clone(), yr));
+    }
     // An integer or double column compared with a string constant: MySQL reads the string
     // as a number (its numeric prefix, `'x'` is 0); SQLite finds no text equal to a number.
     let numeric_column =
@@ -868,6 +872,61 @@ fn read_as_temporal(e: &Expr, scopes: &Scopes) -> bool {
         type_of(e, scopes),
         NumType::Int | NumType::Decimal | NumType::Double | NumType::Str
     )
+}
+
+/// `y op c`, `y [NOT] IN (c, ..)`, `y BETWEEN c AND d` where `y` (or, of two operands, the
+/// other) is a YEAR column: MariaDB reads each constant as the YEAR it stores (`10` and
+/// `'10'` are 2010, `70` is 1970, `'0'` 2000, `0` 0000). True when a constant changed.
+pub(crate) fn year_operands<'a>(
+    operands: impl Iterator<Item = &'a mut Expr>,
+    scopes: &Scopes,
+) -> bool {
+    let mut operands: Vec<&mut Expr> = operands.collect();
+    let year = |e: &Expr| {
+        decl_of(e, scopes).is_some_and(|d| d.trim().to_ascii_uppercase().starts_with("YEAR"))
+    };
+    if operands.len() == 2 && !year(operands[0]) && year(operands[1]) {
+        operands.swap(0, 1);
+    }
+    if !operands.first().is_some_and(|y| year(y)) {
+        return false;
+    }
+    let mut changed = false;
+    for e in operands.into_iter().skip(1) {
+        if let Some(y) = year_of_constant(e) {
+            *e = number(y.to_string());
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// The YEAR a constant is stored as: a number of 1-99 (rounded) or a string of one or two
+/// digits is a two-digit year, others are years as they are; None for other constants and
+/// values no YEAR holds.
+fn year_of_constant(e: &Expr) -> Option<i64> {
+    let (text, string) = match unnested(e) {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Number(n, _) => (n.clone(), false),
+            SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
+                (s.trim().to_string(), true)
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let two_digits = string && (1..=2).contains(&text.len());
+    let n = text.parse::<f64>().ok()?.round();
+    if !n.is_finite() || !(0.0..=2155.0).contains(&n) {
+        return None;
+    }
+    let n = n as i64;
+    Some(match n {
+        0 if two_digits => 2000,
+        1..=69 => 2000 + n,
+        70..=99 => 1900 + n,
+        _ => n,
+    })
 }
 
 /// `x [NOT] IN (..)` and `x BETWEEN a AND b` where `x` or another operand is a temporal

@@ -1,9 +1,10 @@
 //! Writing through a view: UPDATE, DELETE and INSERT of a view over one table.
 //!
 //! A view is updatable, as in MySQL, when its SELECT reads one table (no join, no derived
-//! table) without DISTINCT, GROUP BY, HAVING, an aggregate, a window or LIMIT; others give
-//! MariaDB's 1288. Its columns that are plain columns of the table can be set (a computed
-//! one gives 1348, 1471 in an INSERT, which without a column list needs all to be plain).
+//! table) without DISTINCT, GROUP BY, HAVING, an aggregate, a window or LIMIT, and its
+//! algorithm is not TEMPTABLE; others give MariaDB's 1288. Its columns that are plain
+//! columns of the table can be set (a computed one gives 1348, 1471 in an INSERT, which
+//! without a column list needs all to be plain).
 //!
 //! * UPDATE and DELETE run as writes of the table through a join (`multi_table`): the view
 //!   is read as a derived table, its own SELECT (as tutti stored it) with the table's rowid
@@ -67,6 +68,14 @@ pub(crate) fn updatable(
         table: view.name.table.clone(),
         what,
     };
+    // `ALGORITHM = TEMPTABLE` reads a copy: nothing is written through it.
+    let definition = crate::view_text::Definition::of(&view.create_sql);
+    if definition.is_some_and(|d| d.algorithm.eq_ignore_ascii_case("TEMPTABLE")) {
+        return Err(match what {
+            "INSERT" => SqlError::NonInsertableTable(view.name.table.clone()),
+            _ => not_updatable(),
+        });
+    }
     let dialect = sqlparser::dialect::SQLiteDialect {};
     let Ok(mut stmts) = sqlparser::parser::Parser::parse_sql(&dialect, &view.create_sql) else {
         return Err(SqlError::Unsupported(format!(
