@@ -484,12 +484,22 @@ impl ExprCtx<'_> {
         }
         match lname.as_str() {
             "json_arrayagg" => {
-                let max_len = self.group_concat_max_len();
+                let mut max_len = self.group_concat_max_len();
                 if let FunctionArguments::List(list) = &mut f.args {
                     sorted_distinct(list);
                     // `LIMIT n` → a second argument, the number of values kept (NULL for
-                    // all when the session's length limit follows).
+                    // all when the session's length limit follows). SQLite's DISTINCT
+                    // aggregates take one argument: with DISTINCT the limit is refused and
+                    // the length not cut.
                     let limit = take_limit(list);
+                    if list.duplicate_treatment.is_some() {
+                        if limit.is_some() {
+                            return Err(SqlError::Unsupported(
+                                "JSON_ARRAYAGG(DISTINCT ... LIMIT ...)".into(),
+                            ));
+                        }
+                        max_len = None;
+                    }
                     let limit = match (limit, &max_len) {
                         (None, Some(_)) => Some(crate::ast_build::null()),
                         (limit, _) => limit,
