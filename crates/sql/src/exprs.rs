@@ -1081,9 +1081,11 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
             }
             T::Real
         }
-        T::Double(_) | T::DoublePrecision | T::Float(_) | T::Real | T::Float8 | T::Float4 => {
-            T::Real
+        T::Float(_) | T::Float4 => {
+            // The double as a FLOAT holds it, within FLOAT's range (note 1264 beyond).
+            return Ok(func(typing::FLOAT_CAST, vec![cast(x, T::Real)]));
         }
+        T::Double(_) | T::DoublePrecision | T::Real | T::Float8 => T::Real,
         T::Binary(_) | T::Varbinary(_) | T::Blob(_) => T::Blob(None),
         T::Date | T::Datetime(_) | T::Timestamp(..) => {
             // A DECIMAL is read as a number from all its digits (`20010203101112.121314`),

@@ -68,6 +68,7 @@ mod temporary;
 mod types;
 mod types_map;
 mod typing;
+mod union_floats;
 mod view_text;
 mod views;
 

@@ -152,6 +152,33 @@ fn unnest(mut e: &Expr) -> &Expr {
     e
 }
 
+/// The second argument of `f` when it is a literal integer (`ROUND(x, -2)`).
+fn literal_places(f: &Function) -> Option<i128> {
+    let FunctionArguments::List(l) = &f.args else {
+        return None;
+    };
+    let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = l.args.get(1) else {
+        return None;
+    };
+    let (negative, e) = match unnest(e) {
+        Expr::UnaryOp {
+            op: sqlparser::ast::UnaryOperator::Minus,
+            expr,
+        } => (true, unnest(expr)),
+        e => (false, e),
+    };
+    match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Number(n, _) => {
+                let n: i128 = n.parse().ok()?;
+                Some(if negative { -n } else { n })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The table column `e` names, and whether it is its table's AUTO_INCREMENT column.
 fn column<'a>(e: &Expr, scopes: &'a Scopes) -> Option<(&'a ColumnInfo, bool)> {
     let (qualifier, name) = match e {
@@ -772,6 +799,21 @@ impl Infer<'_> {
                 _ => None,
             },
             "greatest" | "least" => aggregate(&args),
+            "round" | "truncate" => {
+                let a = args.first().filter(|a| a.class == Class::Decimal)?;
+                let (p, s) = a.exact()?;
+                // A constant number of places is the scale; a computed one keeps the
+                // argument's (MariaDB's `Item_func_round::fix_arg_decimal`).
+                let scale = match (args.len(), literal_places(f)) {
+                    (1, _) => 0,
+                    (_, Some(n)) => n.clamp(0, i128::from(MAX_SCALE)) as u32,
+                    _ => s,
+                };
+                // Rounding away digits can carry into a new one.
+                let carry = u32::from(name == "round" && scale < s);
+                let nullable = args.iter().any(|t| t.nullable);
+                Some(Ty::decimal(p - s + carry + scale, scale, nullable))
+            }
             "concat" => {
                 if args
                     .iter()

@@ -70,6 +70,8 @@ pub(crate) struct Rewriter<'a> {
     /// Per query being visited (innermost last): the indexes of its ORDER BY expressions
     /// that MariaDB sorts case-insensitively, collated once they are rewritten.
     ordered_ci: Vec<Vec<usize>>,
+    /// The FLOAT columns of the statement's UNION, if it is one (see `union_floats`).
+    union_floats: crate::union_floats::UnionFloats,
 }
 
 fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
@@ -122,6 +124,7 @@ impl<'a> Rewriter<'a> {
             derive_types: false,
             grouped_ci: Vec::new(),
             ordered_ci: Vec::new(),
+            union_floats: Default::default(),
         }
     }
 
@@ -628,6 +631,9 @@ impl VisitorMut for Rewriter<'_> {
 
     fn post_visit_query(&mut self, q: &mut Query) -> ControlFlow<SqlError> {
         self.depth -= 1;
+        if self.depth == 0 && !self.single_select {
+            std::mem::take(&mut self.union_floats).apply(&mut q.body);
+        }
         let ordered_ci = self.ordered_ci.pop().unwrap_or_default();
         if let Some(OrderByKind::Expressions(items)) = q.order_by.as_mut().map(|o| &mut o.kind) {
             for i in ordered_ci {
@@ -659,6 +665,9 @@ impl VisitorMut for Rewriter<'_> {
                     ));
                 }
             }
+        }
+        if self.depth == 1 && !self.single_select {
+            self.union_floats.note(s, &self.ex.scopes);
         }
         if self.depth == 1 && self.decimal_columns.is_none() {
             let scopes = &self.ex.scopes;

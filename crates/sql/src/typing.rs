@@ -240,7 +240,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
                 "tutti_dec_cmp" | "tutti_int_op" | "tutti_interval" => NumType::Int,
                 "sqrt" | "exp" | "ln" | "log" | "log2" | "log10" | "pow" | "power" | "sin"
                 | "cos" | "tan" | "cot" | "asin" | "acos" | "atan" | "atan2" | "degrees"
-                | "radians" | "rand" | "tutti_double_round" => NumType::Double,
+                | "radians" | "rand" | "tutti_double_round" | "tutti_float_cast" => NumType::Double,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
                 "tutti_bitop" | "tutti_uint_op" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
@@ -469,6 +469,13 @@ fn exact(t: NumType) -> bool {
 pub(crate) fn binary(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Option<Expr> {
     let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
     let any_decimal = lt == NumType::Decimal || rt == NumType::Decimal;
+    if *op == BinaryOperator::MyIntegerDivide && any_decimal && exact(lt) && exact(rt) {
+        // The exact quotient, cut: `9223372036854775808 DIV 1` is no double.
+        return Some(func(
+            "tutti_dec_intdiv",
+            vec![operand(l.clone()), operand(r.clone())],
+        ));
+    }
     let name = match op {
         BinaryOperator::Plus => "tutti_dec_add",
         BinaryOperator::Minus => "tutti_dec_sub",
@@ -673,6 +680,12 @@ pub(crate) fn enum_index(e: &Expr, scopes: &Scopes) -> Option<Expr> {
 /// digits, a `(M,D)` type's fixed decimals): `tutti_real_text(c, single, decimals)`. None
 /// for other expressions and plain DOUBLE columns (which the string functions spell).
 pub(crate) fn real_as_text(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    if decl_of(e, scopes).is_none() && float_typed(e, scopes) {
+        return Some(func(
+            "tutti_real_text",
+            vec![e.clone(), number("1"), number("-1")],
+        ));
+    }
     let ty = crate::real::RealType::of_decl(decl_of(e, scopes)?)?;
     if !ty.single && ty.shape.is_none() {
         return None;
@@ -1191,6 +1204,18 @@ fn is_literal(e: &Expr) -> bool {
     }
 }
 
+/// A literal number of places, also one beyond 2^63 that `big_literal` made DECIMAL text.
+fn constant_places(e: &Expr) -> bool {
+    match e {
+        Expr::Collate { expr, .. } => constant_places(expr),
+        Expr::UnaryOp { expr, .. } | Expr::Nested(expr) => constant_places(expr),
+        Expr::Function(f) if function_name(f) == "tutti_dec_neg" => {
+            args(f).first().is_some_and(|x| constant_places(x))
+        }
+        e => is_literal(e),
+    }
+}
+
 /// `FLOOR(x)` / `CEIL(x)` (sqlparser's own nodes) of a DECIMAL → the exact forms.
 pub(crate) fn rounding(name: &str, x: &Expr, scopes: &Scopes) -> Option<Expr> {
     (type_of(x, scopes) == NumType::Decimal)
@@ -1284,11 +1309,28 @@ pub(crate) fn negate(x: &Expr, scopes: &Scopes) -> Option<Expr> {
         .then(|| decimal_result("tutti_dec_neg", vec![x.clone()]))
 }
 
+/// The store functions of number columns (see `stored`).
+const NUMERIC_STORES: [&str; 4] = [
+    "tutti_dec_store",
+    "tutti_udec_store",
+    "tutti_int_store",
+    "tutti_real_store",
+];
+
 /// Aggregates and numeric functions of DECIMALs → their exact forms.
 pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let name = function_name(f);
     let a = args(f);
     let first = type_of(a.first()?, scopes);
+    if NUMERIC_STORES.contains(&name.as_str()) && temporal(a[0], scopes) {
+        // A date or time stored into a number column is its number, 20101112000000.000014.
+        let mut g = f.clone();
+        if let Some(x) = args_from(&mut g, 0).next() {
+            let value = std::mem::replace(x, crate::ast_build::null());
+            *x = collated(func("tutti_temporal_number", vec![value]));
+        }
+        return Some(Expr::Function(g));
+    }
     if first == NumType::Decimal {
         if let Some(by_number) = crate::stored::bit_store_of_decimal(f) {
             return Some(by_number);
@@ -1330,6 +1372,16 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let mut g = f.clone();
     g.name = ObjectName::from(vec![Ident::new(exact_name)]);
     operand_args(&mut g, 0);
+    if matches!(exact_name, "tutti_dec_round" | "tutti_dec_truncate")
+        && a.len() == 2
+        && constant_places(a[1])
+    {
+        // A constant number of places is the result's scale (`ROUND(1.5, 3)` is 1.500).
+        if let FunctionArguments::List(l) = &mut g.args {
+            l.args
+                .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(number("1"))));
+        }
+    }
     Some(collated(Expr::Function(g)))
 }
 
@@ -1387,21 +1439,29 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
 /// Functions whose result has their arguments' type (`MAX(d)` is a DATE for a DATE `d`).
 const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coalesce", "ifnull"];
 
+/// A FLOAT value: a FLOAT column, `CAST(x AS FLOAT)`, and `MAX`, `LEAST`, `COALESCE`,
+/// ... of FLOATs, which MariaDB types FLOAT too.
+pub(crate) fn float_typed(e: &Expr, scopes: &Scopes) -> bool {
+    match unnested(e) {
+        Expr::Function(f) if function_name(f) == FLOAT_CAST => true,
+        Expr::Function(f) if SAME_TYPE.contains(&function_name(f).as_str()) => {
+            let a = args(f);
+            f.over.is_none() && !a.is_empty() && a.iter().all(|x| float_typed(x, scopes))
+        }
+        e => decl_of(e, scopes)
+            .and_then(crate::real::RealType::of_decl)
+            .is_some_and(|t| t.single && t.shape.is_none()),
+    }
+}
+
+/// The function of `CAST(x AS FLOAT)` (see storage's `gcvt`).
+pub(crate) const FLOAT_CAST: &str = "tutti_float_cast";
+
 /// A result column MariaDB types FLOAT though it is no column (`MAX(f)`, `LEAST(f, g)`,
-/// `COALESCE(f)` of FLOAT columns): shown with a FLOAT's 6 digits, as the column would be,
+/// `CAST(x AS FLOAT)`): shown with a FLOAT's 6 digits, as the column would be,
 /// `tutti_float_value(x)`. Only as a result column: in arithmetic it stays the double.
 pub(crate) fn float_shown(e: &Expr, scopes: &Scopes) -> Option<Expr> {
-    let Expr::Function(f) = e else { return None };
-    if !SAME_TYPE.contains(&function_name(f).as_str()) || f.over.is_some() {
-        return None;
-    }
-    let float = |x: &Expr| {
-        decl_of(x, scopes)
-            .and_then(crate::real::RealType::of_decl)
-            .is_some_and(|t| t.single && t.shape.is_none())
-    };
-    let a = args(f);
-    (!a.is_empty() && a.iter().all(|x| float(x)))
+    (decl_of(e, scopes).is_none() && float_typed(e, scopes))
         .then(|| func("tutti_float_value", vec![e.clone()]))
 }
 

@@ -106,8 +106,30 @@ fn real_text_sql(ctx: &Context<'_>) -> Result<Value> {
     })
 }
 
+/// `tutti_float_cast(x)`: `CAST(x AS FLOAT)` of a double `x`, the double its FLOAT holds;
+/// beyond FLOAT's range the largest FLOAT, with MariaDB's note 1264.
+fn float_cast(ctx: &Context<'_>) -> Result<Value> {
+    let x = match ctx.get_raw(0) {
+        ValueRef::Real(x) => x,
+        ValueRef::Integer(i) => i as f64,
+        ValueRef::Null => return Ok(Value::Null),
+        _ => ctx.get::<f64>(0).unwrap_or(0.0),
+    };
+    let max = f64::from(f32::MAX);
+    if x.abs() > max {
+        super::diagnostics::raise(
+            super::diagnostics::Level::Note,
+            1264,
+            "Out of range value for column 'CAST' at row 1",
+        );
+        return Ok(Value::Real(max.copysign(x)));
+    }
+    Ok(Value::Real(f64::from(x as f32)))
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_real_text", 3, super::PURE, real_text_sql)?;
+    c.create_scalar_function("tutti_float_cast", 1, super::PURE, float_cast)?;
     // A FLOAT result that is no column (`MAX(f)`): the double its 6 digits spell.
     c.create_scalar_function("tutti_float_value", 1, super::PURE, |ctx| {
         Ok(match ctx.get_raw(0) {

@@ -5,6 +5,8 @@
 //! * `tutti_dec_add/sub/mul/div/mod(a, b)`, `tutti_dec_neg(a)`: exact arithmetic; the
 //!   result is canonical text. A REAL argument makes it double arithmetic (MySQL: DECIMAL
 //!   op DOUBLE is a DOUBLE). Division or MOD by zero is NULL.
+//! * `tutti_dec_intdiv(a, b)`: `a DIV b`, the exact quotient cut to a BIGINT (UNSIGNED
+//!   above 2^63 − 1, 1690 beyond).
 //! * `tutti_dec_cmp(a, b)`: -1, 0 or 1 (NULL with a NULL), compared as numbers.
 //! * `tutti_dec_cast(x, p, s)`: `CAST(x AS DECIMAL(p, s))`; out-of-range values clamp to
 //!   the largest DECIMAL(p, s) as MariaDB does (with its warning 1264).
@@ -172,10 +174,53 @@ fn round(ctx: &Context<'_>, round: bool) -> Result<Value> {
     };
     Ok(match arg(ctx.get_raw(0)) {
         Arg::Null => Value::Null,
-        Arg::Exact(d) => Value::Text(d.round_places(places, round).to_string()),
+        Arg::Exact(d) => {
+            // The result's scale: a constant number of places (the third argument says
+            // so), else the argument's own, as MariaDB types ROUND and TRUNCATE.
+            let scale = if ctx.len() > 2 {
+                places.clamp(0, MAX_SCALE as i64) as u32
+            } else if ctx.len() > 1 {
+                d.scale()
+            } else {
+                0
+            };
+            Value::Text(d.round_places(places, round).with_scale(scale).to_string())
+        }
         // A double: the existing double functions apply (rounding half to even).
         Arg::Double(x) => Value::Real(super::super::math::double_round(x, places, !round)),
     })
+}
+
+/// `a DIV b` with a DECIMAL operand: the exact quotient cut toward zero, a BIGINT (or
+/// BIGINT UNSIGNED) as in MariaDB, whose 1690 it gives beyond both.
+fn int_div(ctx: &Context<'_>) -> Result<Value> {
+    let q = match (arg(ctx.get_raw(0)), arg(ctx.get_raw(1))) {
+        (Arg::Null, _) | (_, Arg::Null) => return Ok(Value::Null),
+        (Arg::Exact(a), Arg::Exact(b)) => a.int_div(&b),
+        (a, b) => Decimal::from_f64((f64_of(&a) / f64_of(&b)).trunc()),
+    };
+    let Some(q) = q else {
+        return Ok(Value::Null);
+    };
+    let text = q.to_string();
+    match q.to_i64() {
+        Some(i) => Ok(Value::Integer(i)),
+        None if text.parse::<u64>().is_ok() => Ok(Value::Text(text)),
+        None => {
+            let show = |i: usize| match ctx.get_raw(i) {
+                ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                ValueRef::Integer(n) => n.to_string(),
+                ValueRef::Real(x) => x.to_string(),
+                _ => String::new(),
+            };
+            let msg = format!(
+                "BIGINT value is out of range in '{} DIV {}'",
+                show(0),
+                show(1)
+            );
+            Err(rusqlite::Error::UserFunctionError(msg.into()))
+        }
+    }
 }
 
 /// An integer when it fits, else the exact text.
@@ -319,6 +364,13 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             Ok(binary(ctx, e, f))
         })?;
     }
+    c.create_scalar_function("tutti_dec_intdiv", 2, PURE, |ctx| {
+        if by_zero(ctx) {
+            diagnostics::warn(DIVISION_BY_ZERO, "Division by 0");
+            return Ok(Value::Null);
+        }
+        int_div(ctx)
+    })?;
     c.create_scalar_function("tutti_dec_neg", 1, PURE, |ctx| {
         Ok(unary(ctx, |d| Value::Text(d.neg().to_string()), |x| -x))
     })?;
@@ -344,10 +396,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             c.create_scalar_function(name, args, PURE, move |ctx| store(ctx, unsigned))?;
         }
     }
-    for (n, r) in [(1, true), (2, true)] {
-        c.create_scalar_function("tutti_dec_round", n, PURE, move |ctx| round(ctx, r))?;
+    for n in 1..=3 {
+        c.create_scalar_function("tutti_dec_round", n, PURE, |ctx| round(ctx, true))?;
     }
-    c.create_scalar_function("tutti_dec_truncate", 2, PURE, |ctx| round(ctx, false))?;
+    for n in 2..=3 {
+        c.create_scalar_function("tutti_dec_truncate", n, PURE, |ctx| round(ctx, false))?;
+    }
     c.create_window_function("tutti_dec_sum", 1, PURE, DecimalAggregate { avg: false })?;
     c.create_window_function("tutti_dec_avg", 1, PURE, DecimalAggregate { avg: true })?;
     Ok(())

@@ -247,6 +247,11 @@ impl Decimal {
         Decimal { units, scale }
     }
 
+    /// The same number shown with `scale` fraction digits (padded, or rounded).
+    pub fn with_scale(&self, scale: u32) -> Decimal {
+        self.rescale(scale, true)
+    }
+
     /// Rounds (or truncates) to `digits` places, which may be negative (`ROUND(15.1, -1)`
     /// = 20); the result keeps min(max(digits, 0), scale) fraction digits, as MariaDB's
     /// ROUND and TRUNCATE of a DECIMAL do.
@@ -254,7 +259,7 @@ impl Decimal {
         if digits >= 0 {
             return self.rescale(digits.min(self.scale as i64) as u32, round);
         }
-        let up = (-digits).min(MAX_PRECISION as i64 + 2) as u32;
+        let up = digits.saturating_neg().min(MAX_PRECISION as i64 + 2) as u32;
         let step = pow10(self.scale + up);
         let n = if round {
             div_round(&self.units, &step)
@@ -350,6 +355,18 @@ impl Decimal {
             scale: digits,
         };
         Some(cut.round_to(scale))
+    }
+
+    /// `self DIV other`: the exact quotient cut toward zero; None when `other` is zero.
+    pub fn int_div(&self, other: &Decimal) -> Option<Decimal> {
+        if other.is_zero() {
+            return None;
+        }
+        let (a, b, _) = self.aligned(other);
+        Some(Decimal {
+            units: a / b,
+            scale: 0,
+        })
     }
 
     /// `self MOD other` (the sign of the dividend); None when `other` is zero.
