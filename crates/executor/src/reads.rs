@@ -76,6 +76,11 @@ impl Session {
             if text && q.decimal_columns.contains(&c.name) {
                 c.kind = crate::ColumnKind::Decimal;
             }
+            if c.kind == crate::ColumnKind::Double {
+                if let Some((_, d)) = q.fixed_decimals.iter().find(|(n, _)| *n == c.name) {
+                    c.decimals = Some(*d);
+                }
+            }
         }
         self.found_rows = match &q.found_rows_sql {
             // SQL_CALC_FOUND_ROWS: the rows without LIMIT, counted in the same read view.

@@ -147,6 +147,7 @@ pub(crate) fn finish(
         reads: rw.reads(),
         volatile: rw.ex.volatile,
         decimal_columns: rw.decimal_columns.clone().unwrap_or_default(),
+        fixed_decimals: rw.fixed_decimals.clone(),
         result_types: rw.result_types.clone().unwrap_or_default(),
         found_rows_sql: None,
         offered_rows: None,

@@ -57,6 +57,8 @@ pub(crate) struct Rewriter<'a> {
     /// The result columns of the statement's query that are computed DECIMALs (set by its
     /// first SELECT).
     pub decimal_columns: Option<Vec<String>>,
+    /// The result columns that are doubles with fixed decimals (see `typing::fixed_real_sum`).
+    pub fixed_decimals: Vec<(String, u8)>,
     /// The client's text and where the statement ends in it, for result column names.
     source: Option<(&'a Source<'a>, Location)>,
     /// MariaDB's types of the statement's result columns (set by its first SELECT when
@@ -119,6 +121,7 @@ impl<'a> Rewriter<'a> {
             depth: 0,
             single_select: false,
             decimal_columns: None,
+            fixed_decimals: Vec::new(),
             source: None,
             result_types: None,
             derive_types: false,
@@ -700,6 +703,11 @@ impl VisitorMut for Rewriter<'_> {
                 .collect();
             self.decimal_columns = Some(names);
             for item in &mut s.projection {
+                if let SelectItem::ExprWithAlias { expr, alias } = item {
+                    if let Some(d) = crate::typing::fixed_real_decimals(expr, scopes) {
+                        self.fixed_decimals.push((alias.value.clone(), d));
+                    }
+                }
                 if let SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } = item
                 {
                     if let Some(fixed) = crate::typing::fixed_deviation(e, scopes)

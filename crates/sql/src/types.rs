@@ -330,6 +330,9 @@ pub struct Query {
     /// Result columns (by name) that are computed DECIMALs: sent as DECIMAL, though SQLite
     /// sees text (stored DECIMAL columns are known by their declared type).
     pub decimal_columns: Vec<String>,
+    /// Result columns (by name) that are doubles MariaDB shows with fixed decimals (`SUM`
+    /// of a DOUBLE(M,D) column: `100.00`), and how many.
+    pub fixed_decimals: Vec<(String, u8)>,
     /// MariaDB's column types for the result columns, where derived (see `result_types`;
     /// empty when not derived at all), for `CREATE TABLE ... SELECT`.
     pub result_types: Vec<Option<crate::ResultType>>,

@@ -1469,6 +1469,17 @@ pub(crate) fn float_shown(e: &Expr, scopes: &Scopes) -> Option<Expr> {
 /// keeps D decimals (D + 4 for AVG), so a sum of -0.01 and 0.01 is 0.00 there, not the
 /// double's 1e-17, also for a HAVING that names the column: `ROUND(SUM(x), D)`.
 pub(crate) fn fixed_real_sum(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    let d = fixed_real_decimals(e, scopes)?;
+    // MariaDB's rounding keeps a negative zero's sign (`-0.00`).
+    Some(func(
+        "tutti_double_round",
+        vec![e.clone(), number(d.to_string())],
+    ))
+}
+
+/// The decimals MariaDB shows `SUM(x)` or `AVG(x)` of a FLOAT(M,D) or DOUBLE(M,D) column
+/// `x` with: D, D + 4.
+pub(crate) fn fixed_real_decimals(e: &Expr, scopes: &Scopes) -> Option<u8> {
     let Expr::Function(f) = e else { return None };
     let extra = match function_name(f).as_str() {
         "sum" => 0,
@@ -1480,10 +1491,7 @@ pub(crate) fn fixed_real_sum(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     }
     let [x] = args(f)[..] else { return None };
     let (_, d) = crate::real::RealType::of_decl(decl_of(x, scopes)?)?.shape?;
-    Some(func(
-        "round",
-        vec![e.clone(), number((d + extra).to_string())],
-    ))
+    u8::try_from((d + extra).min(38)).ok()
 }
 
 /// `CAST(x AS DECIMAL[(p[,s])])` → `tutti_dec_cast(x, p, s)` (default precision 10, scale 0).

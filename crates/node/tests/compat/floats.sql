@@ -42,6 +42,8 @@ CREATE TABLE fs (id INT PRIMARY KEY, a INT, b DOUBLE(8,2));
 INSERT INTO fs VALUES (1, 1, 28.50), (2, 1, 121.85), (3, 1, 157.23), (4, 1, 1351.00), (5, 1, -1965.35), (6, 1, 81.75), (7, 1, 217.08), (8, 1, 7.94), (9, 4, 96.07), (10, 4, 6404.65), (11, 4, -6500.72), (12, 2, 100.00);
 SELECT a FROM fs GROUP BY a HAVING SUM(b) <> 0 ORDER BY a;
 SELECT a FROM fs GROUP BY a HAVING SUM(b) <=> 0 ORDER BY a;
+SELECT a, SUM(b) s, AVG(b) FROM fs GROUP BY a ORDER BY a;
+SELECT a, SUM(b) s FROM fs GROUP BY a HAVING s <> 0 ORDER BY a;
 DROP TABLE fs;
 -- FLOAT values that are no column: MAX, LEAST, COALESCE and CAST(x AS FLOAT) show a FLOAT's digits; a UNION of FLOAT and INT is a DOUBLE
 CREATE TABLE fl (pk INT PRIMARY KEY, a FLOAT);
