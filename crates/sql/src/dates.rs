@@ -195,7 +195,7 @@ fn call(base: Expr, amount: Expr, unit: &str, subtract: bool, scopes: &Scopes) -
 
 /// Whether an (already rewritten) expression is known to be a TIME.
 pub(crate) fn is_time(e: &Expr, scopes: &Scopes) -> bool {
-    if typing::temporal_kind(e, scopes).is_some_and(|(kind, _)| kind == "time") {
+    if typing::value_kind(e, scopes).is_some_and(|(kind, _)| kind == "time") {
         return true;
     }
     let f = match e {

@@ -744,8 +744,9 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
 }
 
 /// The temporal kind of a column, or of `STR_TO_DATE(s, 'format')`, which is a DATETIME
-/// when the format reads a time of day and a DATE otherwise (with fraction digits for `%f`).
-fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
+/// when the format reads a date and a time of day, a DATE or a TIME when it reads only one
+/// (with fraction digits for `%f`).
+pub(crate) fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
     if let Some(t) = temporal_kind(e, scopes) {
         return Some(t);
     }
@@ -777,9 +778,11 @@ fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
     let dated = specifiers
         .iter()
         .any(|c| "YyMmbcDdejUuVvWwXxa".contains(*c));
+    let fsp = if specifiers.contains(&'f') { 6 } else { 0 };
     match (dated, timed) {
         (true, false) => Some(("date", 0)),
-        (true, true) => Some(("datetime", if specifiers.contains(&'f') { 6 } else { 0 })),
+        (true, true) => Some(("datetime", fsp)),
+        (false, true) => Some(("time", fsp)),
         _ => None,
     }
 }
@@ -1410,8 +1413,9 @@ pub(crate) fn range_frame_key(f: &mut Function, scopes: &Scopes) {
 }
 
 /// A result column `STD(x)`, `VARIANCE(x)` or a synonym of an integer, DECIMAL,
-/// FLOAT(M,D) or DOUBLE(M,D) `x`: a DOUBLE that MariaDB shows with x's scale + 4 decimals (`STD(int_col)` is `0.4714`), so
-/// the double is shown as a DECIMAL of that scale. Only as a result column: in arithmetic
+/// FLOAT(M,D) or DOUBLE(M,D) `x`: a DOUBLE that MariaDB shows with x's scale +
+/// `div_precision_increment` decimals (`STD(int_col)` is `0.4714`), so the double is shown
+/// as a DECIMAL of that scale. Only as a result column: in arithmetic
 /// it stays the double it is.
 pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     let Expr::Function(f) = e else { return None };
@@ -1425,13 +1429,15 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
         let (_, d) = crate::real::RealType::of_decl(decl_of(x, scopes)?)?.shape?;
         Some(d)
     };
-    let scale = crate::result_types::exact_scale(x, scopes).or_else(real_scale)? + 4;
+    let scale = crate::result_types::exact_scale(x, scopes).or_else(real_scale)?;
+    // `div_precision_increment` more digits, added when the statement runs.
     Some(decimal_result(
         "tutti_dec_cast",
         vec![
             Expr::Function(f.clone()),
             number("65"),
             number(scale.min(30).to_string()),
+            number("1"),
         ],
     ))
 }

@@ -118,3 +118,11 @@ CREATE TABLE tn (pk INT PRIMARY KEY, i INT, d DECIMAL(20,6));
 INSERT INTO tn VALUES (1, CAST('10:11:12' AS TIME), CAST('10:11:12' AS TIME)), (2, NULL, CAST('10:11:12' AS DATE) + INTERVAL 14 MICROSECOND);
 SELECT * FROM tn ORDER BY pk;
 DROP TABLE tn;
+-- STD and VARIANCE of exact values show div_precision_increment more decimals than their argument
+CREATE TABLE sv (pk INT PRIMARY KEY, i INT, d DECIMAL(5,2));
+INSERT INTO sv VALUES (1, 1, 1), (2, 2, 2);
+SELECT STD(i), VARIANCE(d) FROM sv;
+SET div_precision_increment = 5;
+SELECT STD(i), VARIANCE(d), AVG(i) FROM sv;
+SET div_precision_increment = DEFAULT;
+DROP TABLE sv;

@@ -78,6 +78,34 @@ fn span(t: &str) -> Option<i64> {
     Some(clamp_time(d.micros() as i128, text_fsp(t)) as i64)
 }
 
+/// `raw` as `EXTRACT` reads it for its day and time units: an interval, not clamped to
+/// 838:59:59 (`EXTRACT(HOUR FROM '10000:02:03')` is 16), and a number below 10^12 is one
+/// too, `[H..]HMMSS` (20010203 is 2001:02:03); dates and datetimes as [`moment`] reads them.
+pub(super) fn interval_moment(raw: ValueRef<'_>) -> Option<Moment> {
+    let (m, _) = moment(raw)?;
+    if !matches!(m, Moment::Span(_)) && !matches!(raw, ValueRef::Integer(_) | ValueRef::Real(_)) {
+        return Some(m);
+    }
+    match raw {
+        ValueRef::Integer(_) | ValueRef::Real(_) => {
+            let d = Decimal::of_number(raw)?;
+            if d.int >= 1_000_000_000_000 {
+                return Some(m);
+            }
+            let (h, min, s) = (d.int / 10_000, d.int / 100 % 100, d.int % 100);
+            if min > 59 || s > 59 {
+                return None;
+            }
+            let us = ((h * 3600 + min * 60 + s) as i64) * 1_000_000 + d.micros as i64;
+            Some(Moment::Span(if d.negative { -us } else { us }))
+        }
+        _ => {
+            let t = text_of(raw);
+            Some(Moment::Span(temporal::parse_duration(t.trim())?.micros()))
+        }
+    }
+}
+
 /// The largest TIME with `fsp` fraction digits (838:59:59.9..), in microseconds.
 fn time_max(fsp: u32) -> i128 {
     let shown = fsp.min(6);

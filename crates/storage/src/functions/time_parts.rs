@@ -131,9 +131,9 @@ fn extract(unit: Unit, raw: ValueRef<'_>) -> Option<i64> {
         });
     }
     // (day, hour, minute, second, microsecond), and the sign.
-    let (day, t, sign) = match moment(raw)? {
-        (Moment::At(p) | Moment::Day(p), _) => (p.day as i64, clock_of(&p), 1),
-        (Moment::Span(us), _) => {
+    let (day, t, sign) = match super::clock::interval_moment(raw)? {
+        Moment::At(p) | Moment::Day(p) => (p.day as i64, clock_of(&p), 1),
+        Moment::Span(us) => {
             let d = Duration::of_micros(us as i128);
             let sign = if d.negative { -1 } else { 1 };
             let t = Duration {

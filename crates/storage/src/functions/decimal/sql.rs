@@ -9,7 +9,9 @@
 //!   above 2^63 − 1, 1690 beyond).
 //! * `tutti_dec_cmp(a, b)`: -1, 0 or 1 (NULL with a NULL), compared as numbers.
 //! * `tutti_dec_cast(x, p, s)`: `CAST(x AS DECIMAL(p, s))`; out-of-range values clamp to
-//!   the largest DECIMAL(p, s) as MariaDB does (with its warning 1264).
+//!   the largest DECIMAL(p, s) as MariaDB does (with its warning 1264). With a fourth
+//!   argument the scale is s + `div_precision_increment` (at most 30), as MariaDB shows
+//!   `STD` and `VARIANCE` of an exact argument of scale s.
 //! * `tutti_dec_store(x, p, s, column, row)` (`tutti_udec_store` for DECIMAL UNSIGNED, which
 //!   refuses negative values): a value written to a DECIMAL(p, s) column, in
 //!   strict mode: rounded to s digits, error 1264 when out of range, 1366 when not a number.
@@ -149,7 +151,11 @@ fn store(ctx: &Context<'_>, unsigned: bool) -> Result<Value> {
 }
 
 fn cast(ctx: &Context<'_>) -> Result<Value> {
-    let (p, s) = precision_scale(ctx, 1)?;
+    let (p, mut s) = precision_scale(ctx, 1)?;
+    if ctx.len() > 3 {
+        // A deviation's scale: its argument's plus `div_precision_increment`, at most 30.
+        s = (s + div_precision_increment()).min(30);
+    }
     let d = match arg(ctx.get_raw(0)) {
         Arg::Null => return Ok(Value::Null),
         Arg::Exact(d) => d,
@@ -390,7 +396,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             (a, b) => f64_of(&a).partial_cmp(&f64_of(&b)).map(|o| o as i64),
         })
     })?;
-    c.create_scalar_function("tutti_dec_cast", 3, PURE, cast)?;
+    for n in [3, 4] {
+        c.create_scalar_function("tutti_dec_cast", n, PURE, cast)?;
+    }
     for (name, unsigned) in [("tutti_dec_store", false), ("tutti_udec_store", true)] {
         for args in [5, 6] {
             c.create_scalar_function(name, args, PURE, move |ctx| store(ctx, unsigned))?;
