@@ -1330,7 +1330,13 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
         let mut g = f.clone();
         if let Some(x) = args_from(&mut g, 0).next() {
             let value = std::mem::replace(x, crate::ast_build::null());
-            *x = collated(func("tutti_temporal_number", vec![value]));
+            let n = collated(func("tutti_temporal_number", vec![value]));
+            // An integer column takes its whole part (TIME'00:00:10.9' is 10).
+            *x = if name == "tutti_int_store" {
+                func("tutti_dec_truncate", vec![n, number("0"), number("1")])
+            } else {
+                n
+            };
         }
         return Some(Expr::Function(g));
     }
@@ -1378,6 +1384,7 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     if matches!(exact_name, "tutti_dec_round" | "tutti_dec_truncate")
         && a.len() == 2
         && constant_places(a[1])
+        && !unsigned_int(a[0], scopes)
     {
         // A constant number of places is the result's scale (`ROUND(1.5, 3)` is 1.500).
         if let FunctionArguments::List(l) = &mut g.args {
@@ -1414,8 +1421,8 @@ pub(crate) fn range_frame_key(f: &mut Function, scopes: &Scopes) {
 
 /// A result column `STD(x)`, `VARIANCE(x)` or a synonym of an integer, DECIMAL,
 /// FLOAT(M,D) or DOUBLE(M,D) `x`: a DOUBLE that MariaDB shows with x's scale +
-/// `div_precision_increment` decimals (`STD(int_col)` is `0.4714`), so the double is shown
-/// as a DECIMAL of that scale. Only as a result column: in arithmetic
+/// `div_precision_increment` decimals for an exact `x` (`STD(int_col)` is `0.4714`), D + 4
+/// for a FLOAT/DOUBLE, so the double is shown as a DECIMAL of that scale. Only as a result column: in arithmetic
 /// it stays the double it is.
 pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     let Expr::Function(f) = e else { return None };
@@ -1429,17 +1436,14 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
         let (_, d) = crate::real::RealType::of_decl(decl_of(x, scopes)?)?.shape?;
         Some(d)
     };
-    let scale = crate::result_types::exact_scale(x, scopes).or_else(real_scale)?;
-    // `div_precision_increment` more digits, added when the statement runs.
-    Some(decimal_result(
-        "tutti_dec_cast",
-        vec![
-            Expr::Function(f.clone()),
-            number("65"),
-            number(scale.min(30).to_string()),
-            number("1"),
-        ],
-    ))
+    let mut args = vec![Expr::Function(f.clone()), number("65")];
+    match crate::result_types::exact_scale(x, scopes) {
+        // `div_precision_increment` more digits, added when the statement runs.
+        Some(scale) => args.extend([number(scale.min(30).to_string()), number("1")]),
+        // A FLOAT(M,D)/DOUBLE(M,D): D + 4.
+        None => args.push(number((real_scale()? + 4).min(30).to_string())),
+    }
+    Some(decimal_result("tutti_dec_cast", args))
 }
 
 /// Functions whose result has their arguments' type (`MAX(d)` is a DATE for a DATE `d`).

@@ -126,3 +126,15 @@ SET div_precision_increment = 5;
 SELECT STD(i), VARIANCE(d), AVG(i) FROM sv;
 SET div_precision_increment = DEFAULT;
 DROP TABLE sv;
+-- a TIME into an INT column is its whole part; ROUND of a BIGINT UNSIGNED stays an integer; STD of a FLOAT(M,D) shows D + 4 decimals
+CREATE TABLE ti (pk INT PRIMARY KEY, a INT, d DECIMAL(10,2));
+INSERT INTO ti VALUES (1, TIME'00:00:10.1', TIME'00:00:10.1'), (2, TIME'00:00:10.9', TIME'00:00:10.9');
+SELECT * FROM ti ORDER BY pk;
+DROP TABLE ti;
+SELECT ROUND(CAST(-2 AS UNSIGNED), 1), ROUND(18446744073709551614, 1), TRUNCATE(18446744073709551614, 1), ROUND(-2, 1);
+CREATE TABLE tv (pk INT PRIMARY KEY, v FLOAT(10,2), d DECIMAL(5,2));
+INSERT INTO tv VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3);
+SET div_precision_increment = 5;
+SELECT STD(v), VARIANCE(v), STD(d) FROM tv;
+SET div_precision_increment = DEFAULT;
+DROP TABLE tv;
