@@ -1329,14 +1329,12 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
         // A date or time stored into a number column is its number, 20101112000000.000014.
         let mut g = f.clone();
         if let Some(x) = args_from(&mut g, 0).next() {
-            let value = std::mem::replace(x, crate::ast_build::null());
-            let n = collated(func("tutti_temporal_number", vec![value]));
-            // An integer column takes its whole part (TIME'00:00:10.9' is 10).
-            *x = if name == "tutti_int_store" {
-                func("tutti_dec_truncate", vec![n, number("0"), number("1")])
-            } else {
-                n
-            };
+            temporal_as_number(x, scopes);
+            if name == "tutti_int_store" {
+                // An integer column takes its whole part (TIME'00:00:10.9' is 10).
+                let n = std::mem::replace(x, crate::ast_build::null());
+                *x = func("tutti_dec_truncate", vec![n, number("0"), number("1")]);
+            }
         }
         return Some(Expr::Function(g));
     }
