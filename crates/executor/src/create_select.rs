@@ -135,7 +135,7 @@ fn derived_type<'a>(t: &ResultType, values: impl Iterator<Item = &'a Value>) -> 
             // ENUM's members live in a CHECK constraint, not in the declared type
             // a view's columns have no declared type
             if column.decl_type.is_empty()
-                || column.decl_type.eq_ignore_ascii_case("enum")
+                || column.decl_type.eq_ignore_ascii_case(tutti_sql::ENUM_DECL)
                 || (column.not_null && has_null)
             {
                 return None;
@@ -180,7 +180,8 @@ fn column_type<'a>(
 ) -> String {
     let values: Vec<&Value> = values.filter(|v| !v.is_null()).collect();
     // ENUM's members live in a CHECK constraint, not in the declared type.
-    if let Some(d) = decl.filter(|d| !d.is_empty() && !d.eq_ignore_ascii_case("enum")) {
+    if let Some(d) = decl.filter(|d| !d.is_empty() && !d.eq_ignore_ascii_case(tutti_sql::ENUM_DECL))
+    {
         let ty = mysql_type(d);
         // A UNION's declared type is its first SELECT's: kept only if every value fits.
         match declared_fit(&ty, &values) {
@@ -392,7 +393,11 @@ mod tests {
         assert_eq!(ty(None, &[Value::Real(1.5)], Some(2)), "DECIMAL(3,2)");
         assert_eq!(ty(None, &[Value::Text("héllo".into())], None), "VARCHAR(5)");
         assert_eq!(
-            ty(Some("ENUM"), &[Value::Text("ab".into())], None),
+            ty(
+                Some(tutti_sql::ENUM_DECL),
+                &[Value::Text("ab".into())],
+                None
+            ),
             "VARCHAR(2)"
         );
         assert_eq!(ty(None, &[Value::Blob(vec![0; 70_000])], None), "LONGBLOB");

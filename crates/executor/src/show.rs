@@ -313,9 +313,16 @@ impl Session {
     }
 }
 
+/// A declared type in lower case, without the word that only gives a `BINARY TEXT(n)` or
+/// `VARBINARY TEXT(n)` column SQLite's TEXT affinity.
+pub(crate) fn lowercase_decl(decl: &str) -> String {
+    decl.to_ascii_lowercase()
+        .replacen("binary text", "binary", 1)
+}
+
 /// The MySQL spelling of a declared type.
 pub(crate) fn mysql_type(decl: &str) -> String {
-    let d = decl.to_ascii_lowercase();
+    let d = lowercase_decl(decl);
     // an integer's display width is kept after UNSIGNED, where SQLite wants it
     if let Some((name, width)) = d.split_once(" unsigned(") {
         return format!("{name}({width} unsigned");

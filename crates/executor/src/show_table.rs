@@ -189,7 +189,7 @@ fn is_operator_word(w: &sqlparser::tokenizer::Word) -> bool {
 /// MariaDB's name of a column type (`int(11)`, `bigint(20) unsigned`, `decimal(10,2)`,
 /// `enum('a','b')`, `year(4)`, `longtext` for JSON).
 pub(crate) fn display_type(decl: &str, members: Option<&[String]>) -> String {
-    let d = decl.to_ascii_lowercase();
+    let d = crate::show::lowercase_decl(decl);
     let unsigned = d.contains(" unsigned");
     let base_len = d.find(['(', ' ']).unwrap_or(d.len());
     let (base, rest) = d.split_at(base_len);

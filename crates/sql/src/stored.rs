@@ -297,7 +297,7 @@ fn store_as(
         }
         Storage::Text(max, flags) => (
             "tutti_str_store",
-            value,
+            literal_spelling(&value).map_or(value, string),
             vec![number(max.to_string()), number(flags.to_string())],
         ),
         Storage::Temporal(kind, fsp) => (
@@ -317,6 +317,43 @@ fn store_as(
     args.extend([string(qualified), number(row.to_string())]);
     args.extend(mode.map(number));
     func(name, args)
+}
+
+/// The text MariaDB stores in a string column for a bare integer or decimal literal: its
+/// digits as written, trailing zeros kept (`1.50`, `-0.10`, `.5` → `0.5`). None for other
+/// values (an approximate literal such as `1e1` is a double, spelled by the store function).
+fn literal_spelling(value: &Expr) -> Option<String> {
+    let (sign, literal) = match value {
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => ("-", &**expr),
+        e => ("", e),
+    };
+    let Expr::Value(v) = literal else {
+        return None;
+    };
+    let SqlValue::Number(n, _) = &v.value else {
+        return None;
+    };
+    if !n.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let (whole, fraction) = n
+        .split_once('.')
+        .map_or((n.as_str(), None), |(w, f)| (w, Some(f)));
+    let whole = whole.trim_start_matches('0');
+    let whole = if whole.is_empty() { "0" } else { whole };
+    let digits = match fraction {
+        Some(f) if !f.is_empty() => format!("{whole}.{f}"),
+        _ => whole.to_string(),
+    };
+    let zero = digits.bytes().all(|b| b == b'0' || b == b'.');
+    Some(if zero {
+        digits
+    } else {
+        format!("{sign}{digits}")
+    })
 }
 
 /// The store function of a BIT column (the value's bytes for a string).

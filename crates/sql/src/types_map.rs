@@ -7,13 +7,17 @@
 //!
 //! * Integers keep their name plus ` UNSIGNED`, and a display width that is not the type's
 //!   default (`INT(3)`, `INT UNSIGNED(5)`). `BOOL`/`BOOLEAN` → `TINYINT(1)`.
-//! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `BINARY(n)`, `VARBINARY(n)`, `*BLOB`, `DATE`, `DATETIME(n)`,
-//!   `TIMESTAMP(n)`, `TIME(n)`, `YEAR`, `BIT(n)` keep their name.
+//! * `CHAR(n)`, `VARCHAR(n)`, `*TEXT`, `*BLOB`, `DATE`, `DATETIME(n)`, `TIMESTAMP(n)`,
+//!   `TIME(n)`, `YEAR`, `BIT(n)` keep their name.
+//! * `BINARY(n)`, `VARBINARY(n)` → `BINARY TEXT(n)`, `VARBINARY TEXT(n)` (TEXT affinity: the
+//!   bytes stay as stored; plain `VARBINARY` would get NUMERIC affinity, which turns `'01'`
+//!   into 1).
 //! * `FLOAT`, `DOUBLE`, `REAL`: see `real` (`FLOAT(7,4)`, `DOUBLE UNSIGNED`).
 //! * `DECIMAL(p,s)`, `NUMERIC(p,s)` → `DECIMAL TEXT(p,s)` (TEXT affinity: exact text, see
 //!   `decimal`).
 //! * `JSON` → `JSON TEXT` (TEXT affinity; plain `JSON` would get NUMERIC affinity).
-//! * `ENUM('a','b')` → `ENUM` plus a CHECK on the values (added by the caller).
+//! * `ENUM('a','b')` → `ENUM TEXT` plus a CHECK on the values (added by the caller; TEXT
+//!   affinity keeps a member spelled `'01'` as it is).
 //! * `SET(...)` → `TEXT`.
 //! * Spatial and other exotic types are refused.
 //!
@@ -25,6 +29,14 @@ use sqlparser::ast::{BinaryLength, CharacterLength, DataType, EnumMember, ExactN
 use crate::decimal::DecimalType;
 use crate::real::RealType;
 use crate::SqlError;
+
+/// The declared type of a `BINARY(n)` column, before its `(n)`.
+pub const BINARY_DECL: &str = "BINARY TEXT";
+/// The declared type of a `VARBINARY(n)` column, before its `(n)`.
+pub const VARBINARY_DECL: &str = "VARBINARY TEXT";
+
+/// The declared type of an ENUM column.
+pub const ENUM_DECL: &str = "ENUM TEXT";
 
 /// A translated column type.
 #[derive(Debug, Clone, PartialEq)]
@@ -156,13 +168,13 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
                     })
                     .collect(),
             ),
-            ..text("ENUM")
+            ..text(ENUM_DECL)
         },
         T::Set(_) => text("TEXT"),
-        T::Binary(n) => plain(with_len("BINARY", *n)),
+        T::Binary(n) => plain(with_len(BINARY_DECL, *n)),
         T::Varbinary(l) => plain(match l {
-            Some(BinaryLength::IntegerLength { length }) => format!("VARBINARY({length})"),
-            _ => "VARBINARY".to_string(),
+            Some(BinaryLength::IntegerLength { length }) => format!("{VARBINARY_DECL}({length})"),
+            _ => VARBINARY_DECL.to_string(),
         }),
         T::Blob(_) => plain("BLOB"),
         T::TinyBlob => plain("TINYBLOB"),
@@ -248,12 +260,12 @@ mod tests {
             ("YEAR", "YEAR"),
             ("BLOB", "BLOB"),
             ("MEDIUMBLOB", "MEDIUMBLOB"),
-            ("BINARY(16)", "BINARY(16)"),
-            ("VARBINARY(255)", "VARBINARY(255)"),
+            ("BINARY(16)", "BINARY TEXT(16)"),
+            ("VARBINARY(255)", "VARBINARY TEXT(255)"),
             ("BIT(8)", "BIT(8)"),
             ("JSON", "JSON TEXT"),
             ("SET('a','b')", "TEXT"),
-            ("ENUM('a','b')", "ENUM"),
+            ("ENUM('a','b')", "ENUM TEXT"),
         ] {
             assert_eq!(decl(mysql), sqlite, "{mysql}");
         }

@@ -72,3 +72,12 @@ SELECT id, a, b FROM ed ORDER BY id;
 ALTER TABLE ed MODIFY a ENUM('1', '2');
 SELECT id, a, b FROM ed ORDER BY id;
 DROP TABLE ed;
+-- members spelled as numbers stay as they are spelled
+CREATE TABLE ez (id INT PRIMARY KEY, a ENUM('01', '02', '1'));
+INSERT INTO ez VALUES (1, '01'), (2, '1'), (3, 2), (4, '02');
+SELECT id, a, a + 0, HEX(a) FROM ez ORDER BY id;
+SELECT id FROM ez WHERE a = 1 ORDER BY id;
+SELECT id FROM ez WHERE a = '1' ORDER BY id;
+SELECT MIN(a), MAX(a) FROM ez;
+SELECT id FROM ez ORDER BY a, id;
+DROP TABLE ez;

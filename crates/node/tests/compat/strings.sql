@@ -49,3 +49,9 @@ SELECT 'hakan%' LIKE 'hakan\%' ESCAPE '', 'hakan\\%' LIKE 'hakan\%' ESCAPE '', '
 SET sql_mode = 'NO_BACKSLASH_ESCAPES';
 SELECT 'ab' LIKE 'a%' ESCAPE '';
 SET sql_mode = DEFAULT;
+-- numbers into binary and text columns keep their spelling: TEXT affinity, the literal's digits
+CREATE TABLE bn (id INT PRIMARY KEY, v VARBINARY(6), b BINARY(3), c VARCHAR(6), t CHAR(6));
+INSERT INTO bn VALUES (1, '1.0', '01', 1.50, -0.10), (2, 1.50, 2, 00.50, .5), (3, 7, 0, -0.00, 1e1);
+SELECT id, v, HEX(v), LENGTH(v), HEX(b), c, t FROM bn ORDER BY id;
+SELECT id FROM bn WHERE v = '1.0' OR b = 2;
+DROP TABLE bn;

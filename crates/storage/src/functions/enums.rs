@@ -17,7 +17,7 @@ use super::{general_ci, text_of, PURE};
 /// `tutti_enum_index(e, member1, member2, ...)`: the 1-based position of ENUM value `e`
 /// among the members, 0 for the empty string of an invalid value, NULL for NULL.
 fn enum_index(ctx: &Context<'_>) -> Result<Option<i64>> {
-    // An ENUM column has NUMERIC affinity: a member spelled as a number is held as one.
+    // A value computed from an ENUM may be a number.
     let value = match ctx.get_raw(0) {
         ValueRef::Null => return Ok(None),
         v => text_of(v),

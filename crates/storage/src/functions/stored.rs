@@ -382,7 +382,7 @@ fn fitted_str(ctx: &Context<'_>, max: i64, flags: i64, target: &Target) -> Resul
         }
     };
     let value = match value {
-        Value::Real(_) => Value::Text(text.clone()),
+        Value::Integer(_) | Value::Real(_) => Value::Text(text.clone()),
         v => v,
     };
     let length = |s: &str| {
