@@ -18,6 +18,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
 use tutti_sql::{
     ColumnInfo, DecimalType, IndexInfo, SqlMode, TableInfo, TableName, ENUM_CHECK_SUFFIX,
+    GENERAL_CI,
 };
 use tutti_wsrep::Value;
 
@@ -39,7 +40,8 @@ struct Check {
 /// What SQLite's `CREATE TABLE` text adds to the catalog.
 #[derive(Default)]
 pub(crate) struct Definition {
-    /// Columns declared with a collation (case-insensitive text, exact DECIMAL).
+    /// Columns declared with tutti's case-insensitive collation (`utf8mb4_general_ci`; the
+    /// other text columns are `utf8mb4_bin`).
     pub(crate) collated: Vec<String>,
     /// CHECK constraints in declaration order, ENUM member checks included.
     checks: Vec<Check>,
@@ -96,7 +98,10 @@ impl Definition {
             Keyword::FOREIGN => self.foreign_keys.push(None),
             Keyword::PRIMARY | Keyword::UNIQUE | Keyword::CONSTRAINT => {}
             _ => {
-                let collated = (1..e.len()).any(|i| keyword(i) == Keyword::COLLATE);
+                let collated = (1..e.len()).any(|i| {
+                    keyword(i) == Keyword::COLLATE
+                        && word(e.get(i + 1)).is_some_and(|c| c.eq_ignore_ascii_case(GENERAL_CI))
+                });
                 if let (true, Some(name)) = (collated, word(e.first())) {
                     self.collated.push(name);
                 }

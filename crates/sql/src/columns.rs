@@ -42,8 +42,8 @@ pub(crate) struct ColumnOut {
     pub not_null: bool,
     /// The DEFAULT clause's value, as SQLite text.
     pub default: Option<String>,
-    /// Case-insensitive comparisons.
-    pub nocase: bool,
+    /// The SQLite collation of a text column ([`GENERAL_CI`], [`BIN_PAD`]); None: bytes.
+    pub collation: Option<&'static str>,
     /// AUTO_INCREMENT was given.
     pub autoinc: bool,
     /// The MySQL type of the AUTO_INCREMENT column, whose SQLite type must be exactly
@@ -82,9 +82,9 @@ impl ColumnOut {
             s.push_str(" DEFAULT ");
             s.push_str(d);
         }
-        if self.nocase {
+        if let Some(c) = self.collation {
             s.push_str(" COLLATE ");
-            s.push_str(GENERAL_CI);
+            s.push_str(c);
         } else if self.mapped.decimal.is_some() {
             s.push_str(" COLLATE ");
             s.push_str(crate::decimal::COLLATION);
@@ -140,7 +140,11 @@ pub(crate) const TIME_ORDER: &str = "tutti_time";
 
 /// The SQLite collation of case-insensitive text (MariaDB's default, `utf8mb4_general_ci`:
 /// case- and accent-insensitive, trailing spaces ignored), registered by storage.
-pub(crate) const GENERAL_CI: &str = "tutti_general_ci";
+pub const GENERAL_CI: &str = "tutti_general_ci";
+
+/// The SQLite collation of case-sensitive text that ignores trailing spaces (MariaDB's
+/// `_bin` and `_cs` collations, which are PAD SPACE), registered by storage.
+pub(crate) const BIN_PAD: &str = "tutti_bin";
 
 /// True for a MySQL collation or charset that compares case-sensitively.
 pub(crate) fn is_binary_collation(name: &str) -> bool {
@@ -148,12 +152,26 @@ pub(crate) fn is_binary_collation(name: &str) -> bool {
     n == "binary" || n.ends_with("_bin") || n.ends_with("_cs")
 }
 
-/// Translates one column definition. `binary_default`: the table's default collation is
-/// case-sensitive.
+/// The SQLite collation of text in a MySQL collation or charset: [`GENERAL_CI`] for the
+/// case-insensitive ones (and a charset's default), [`BIN_PAD`] for `_bin`/`_cs`, None
+/// (bytes, trailing spaces included) for the `binary` charset and `_nopad_bin`.
+pub(crate) fn text_collation(name: &str) -> Option<&'static str> {
+    let n = name.to_ascii_lowercase();
+    if n == "binary" || n.ends_with("_nopad_bin") {
+        None
+    } else if is_binary_collation(name) {
+        Some(BIN_PAD)
+    } else {
+        Some(GENERAL_CI)
+    }
+}
+
+/// Translates one column definition. `default_collation`: the table's default, as
+/// [`text_collation`] gives it.
 pub(crate) fn column(
     env: &dyn Env,
     def: &ColumnDef,
-    binary_default: bool,
+    default_collation: Option<&'static str>,
 ) -> Result<ColumnOut, SqlError> {
     if matches!(def.data_type, DataType::Bit(Some(n)) if n > 64) {
         return Err(SqlError::TooBigDisplayWidth {
@@ -164,7 +182,7 @@ pub(crate) fn column(
     let mapped = map_type(&def.data_type).map_err(|e| e.in_column(&def.name.value))?;
     let mut out = ColumnOut {
         name: def.name.value.clone(),
-        nocase: mapped.text_like && !binary_default,
+        collation: default_collation.filter(|_| mapped.text_like),
         mapped,
         not_null: false,
         default: None,
@@ -207,11 +225,11 @@ pub(crate) fn column(
             },
             ColumnOption::CharacterSet(cs) => {
                 if is_binary_collation(&cs.to_string()) {
-                    out.nocase = false;
+                    out.collation = None;
                 }
             }
             ColumnOption::Collation(c) => {
-                out.nocase = out.mapped.text_like && !is_binary_collation(&c.to_string())
+                out.collation = text_collation(&c.to_string()).filter(|_| out.mapped.text_like)
             }
             ColumnOption::Comment(_) => {}
             ColumnOption::OnUpdate(x) => {

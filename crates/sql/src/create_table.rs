@@ -26,8 +26,8 @@
 use sqlparser::ast::{CreateTable, CreateTableOptions, SqlOption, TableConstraint};
 
 use crate::columns::{
-    check_sql, column, default_index_name, index_sql, is_binary_collation, key_parts, ColumnOut,
-    KeyPart,
+    check_sql, column, default_index_name, index_sql, is_binary_collation, key_parts,
+    text_collation, ColumnOut, KeyPart, GENERAL_CI,
 };
 use crate::dispatch::Res;
 use crate::names::{quote_literal, quote_str, resolve};
@@ -90,11 +90,11 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         let noop = Stmt::Noop(format!("CREATE TABLE IF NOT EXISTS {table}"));
         return Ok(noop.noted(vec![note]));
     }
-    let binary_default = binary_default_collation(&ct.table_options);
+    let default_collation = default_collation(&ct.table_options);
     let mut columns: Vec<ColumnOut> = ct
         .columns
         .iter()
-        .map(|c| column(env, c, binary_default))
+        .map(|c| column(env, c, default_collation))
         .collect::<Result<_, _>>()?;
 
     let mut pk: Option<Vec<KeyPart>> = None;
@@ -300,16 +300,24 @@ fn first_id(options: &CreateTableOptions) -> Option<u64> {
     })
 }
 
-/// A table-level `COLLATE=x_bin` / `CHARSET=binary` makes text columns case-sensitive.
-fn binary_default_collation(options: &CreateTableOptions) -> bool {
-    option_list(options).iter().any(|o| match o {
-        SqlOption::KeyValue { key, value } => {
-            let k = key.value.to_ascii_uppercase();
-            (k.ends_with("COLLATE") || k.ends_with("CHARSET") || k.ends_with("CHARACTER SET"))
-                && is_binary_collation(&value.to_string())
-        }
-        _ => false,
-    })
+/// The SQLite collation of the table's text columns: a table-level `COLLATE=x_bin` or
+/// `CHARSET=binary` makes them case-sensitive (see `columns::text_collation`).
+fn default_collation(options: &CreateTableOptions) -> Option<&'static str> {
+    option_list(options)
+        .iter()
+        .filter_map(|o| match o {
+            SqlOption::KeyValue { key, value } => {
+                let k = key.value.to_ascii_uppercase();
+                let named = k.ends_with("COLLATE")
+                    || k.ends_with("CHARSET")
+                    || k.ends_with("CHARACTER SET");
+                (named && is_binary_collation(&value.to_string()))
+                    .then(|| text_collation(&value.to_string()))
+            }
+            _ => None,
+        })
+        .next()
+        .unwrap_or(Some(GENERAL_CI))
 }
 
 /// The PK columns become NOT NULL; AUTO_INCREMENT must be the single-column integer PK and

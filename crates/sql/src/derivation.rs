@@ -574,16 +574,21 @@ impl Context<'_> {
 
 /// A text column tutti compares in `utf8mb4_general_ci` (declared with tutti's collation).
 fn general_ci_column(e: &Expr, scopes: &Scopes) -> bool {
-    let Some((table, column)) = crate::typing::owned_column_of(e, scopes) else {
-        return false;
-    };
+    column_collation(e, scopes).is_some_and(|c| c.eq_ignore_ascii_case(crate::columns::GENERAL_CI))
+}
+
+/// The SQLite collation a column reference's column is declared with (`tutti_general_ci`,
+/// `tutti_bin`, ...); None for another expression or a column declared without one.
+pub(crate) fn column_collation(e: &Expr, scopes: &Scopes) -> Option<String> {
+    let (table, column) = crate::typing::owned_column_of(e, scopes)?;
     let dialect = sqlparser::dialect::SQLiteDialect {};
-    let Ok(tokens) = Tokenizer::new(&dialect, &table.create_sql).tokenize() else {
-        return false;
-    };
+    let tokens = Tokenizer::new(&dialect, &table.create_sql)
+        .tokenize()
+        .ok()?;
     let mut depth = 0;
     let mut element_start = true;
     let mut in_column = false;
+    let mut after_collate = false;
     for t in tokens {
         match &t {
             Token::LParen if depth == 0 => {
@@ -601,10 +606,9 @@ fn general_ci_column(e: &Expr, scopes: &Scopes) -> bool {
             Token::Word(w) if depth == 1 && element_start => {
                 in_column = w.value.eq_ignore_ascii_case(&column.name);
             }
-            Token::Word(w)
-                if in_column && w.value.eq_ignore_ascii_case(crate::columns::GENERAL_CI) =>
-            {
-                return true;
+            Token::Word(w) if in_column && after_collate => return Some(w.value.clone()),
+            Token::Word(w) if in_column && depth == 1 => {
+                after_collate = w.value.eq_ignore_ascii_case("COLLATE");
             }
             _ => {}
         }
@@ -612,7 +616,7 @@ fn general_ci_column(e: &Expr, scopes: &Scopes) -> bool {
             element_start = false;
         }
     }
-    false
+    None
 }
 
 #[cfg(test)]

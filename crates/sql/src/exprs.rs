@@ -190,9 +190,14 @@ impl ExprCtx<'_> {
                 binary_like(*negated, expr, pattern, escape_char, &self.scopes)
             }
             Expr::IsNull(x) => typing::zero_date_is_null(x, &self.scopes),
-            Expr::RLike { regexp, .. } => {
+            Expr::RLike {
+                negated,
+                expr,
+                pattern,
+                regexp,
+            } => {
                 *regexp = true;
-                None
+                binary_regexp(*negated, expr, pattern, &self.scopes)
             }
             Expr::Cast {
                 expr, data_type, ..
@@ -560,7 +565,7 @@ impl ExprCtx<'_> {
                 // A case-sensitive argument (`'b' COLLATE latin1_bin`) makes the search exact.
                 if typing::args(f)
                     .iter()
-                    .any(|a| typing::binary_string(a, &self.scopes))
+                    .any(|a| typing::case_sensitive(a, &self.scopes))
                 {
                     f.name = ObjectName::from(vec![Ident::new(format!("tutti_{lname}_cs"))]);
                 }
@@ -885,13 +890,10 @@ pub(crate) fn assigned_variable(e: &Expr) -> Option<String> {
     }
 }
 
-/// The SQLite collation for a MySQL one: case-insensitive `*_ci` → general_ci, else BINARY.
+/// The SQLite collation for a MySQL one (see `columns::text_collation`; BINARY for the
+/// `binary` charset).
 pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
-    let name = if mysql.to_ascii_lowercase().ends_with("_ci") {
-        crate::columns::GENERAL_CI
-    } else {
-        "BINARY"
-    };
+    let name = crate::columns::text_collation(mysql).unwrap_or("BINARY");
     ObjectName::from(vec![Ident::new(name)])
 }
 
@@ -907,7 +909,7 @@ fn binary_like(
 ) -> Option<Expr> {
     typing::like_operand(x);
     typing::like_operand(pattern);
-    if !typing::binary_string(x, scopes) && !typing::binary_string(pattern, scopes) {
+    if !typing::case_sensitive(x, scopes) && !typing::case_sensitive(pattern, scopes) {
         return None;
     }
     let escape = escape.take().map_or_else(|| string("\\"), |e| *e);
@@ -922,6 +924,28 @@ fn binary_like(
         }
     } else {
         like
+    })
+}
+
+/// `x REGEXP p` with a binary operand (`_bin` collation, binary string) →
+/// `tutti_regexp_cs(p, x)`, which matches case-sensitively; None: left to `regexp()`.
+fn binary_regexp(
+    negated: bool,
+    x: &mut Box<Expr>,
+    pattern: &mut Box<Expr>,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    if !typing::case_sensitive(x, scopes) && !typing::case_sensitive(pattern, scopes) {
+        return None;
+    }
+    let matched = func("tutti_regexp_cs", vec![take_box(pattern), take_box(x)]);
+    Some(if negated {
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            expr: Box::new(nested(matched)),
+        }
+    } else {
+        matched
     })
 }
 

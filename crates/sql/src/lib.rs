@@ -77,7 +77,7 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
-pub use columns::{autoinc_declared_type, ENUM_CHECK_SUFFIX};
+pub use columns::{autoinc_declared_type, ENUM_CHECK_SUFFIX, GENERAL_CI};
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
 pub use derivation::default_collation;

@@ -622,6 +622,14 @@ pub(crate) fn binary_string(e: &Expr, scopes: &Scopes) -> bool {
     }
 }
 
+/// True when a (rewritten) string expression matches case-sensitively in LIKE, REGEXP and
+/// LOCATE: a [`binary_string`], or a column declared in a `_bin` collation.
+pub(crate) fn case_sensitive(e: &Expr, scopes: &Scopes) -> bool {
+    binary_string(e, scopes)
+        || crate::derivation::column_collation(e, scopes)
+            .is_some_and(|c| c.eq_ignore_ascii_case(crate::columns::BIN_PAD))
+}
+
 /// A LIKE operand: a number literal with a fraction is matched as written (`10.00`, not the
 /// REAL 10.0), as MySQL matches the DECIMAL's text.
 pub(crate) fn like_operand(e: &mut Expr) {

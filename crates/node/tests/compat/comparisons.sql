@@ -49,3 +49,16 @@ CREATE TABLE yr (id INT PRIMARY KEY, a YEAR);
 INSERT INTO yr VALUES (1, 2010), (2, 1970), (3, 0), (4, 2000);
 SELECT a, a = 10, a = 70, a = 0, a = '0', a = 00, a < 50, a IN (10, 70), a BETWEEN 5 AND 75, a = 10.0, 10 = a, a = '2010', a = -1, a = 'abc' FROM yr ORDER BY id;
 DROP TABLE yr;
+-- _bin collations are case-sensitive but PAD SPACE; the binary charset is exact
+SELECT 'a' = 'a ' COLLATE utf8mb4_bin, 'a\0' < 'a' COLLATE utf8mb4_bin, 'a\t' < 'a' COLLATE utf8mb4_bin, 'a' = 'A' COLLATE utf8mb4_bin;
+SELECT _latin1'a' REGEXP _latin1'A' COLLATE latin1_bin, 'a' REGEXP 'A', 'a' NOT REGEXP 'A' COLLATE utf8mb4_bin, 'a' LIKE 'A%' COLLATE utf8mb4_bin;
+CREATE TABLE cb (id INT PRIMARY KEY, a VARCHAR(5) COLLATE utf8mb4_bin, b VARCHAR(5) CHARACTER SET binary);
+INSERT INTO cb VALUES (1, 'a', 'a'), (2, 'A', 'A'), (3, 'b ', 'b ');
+SELECT id FROM cb WHERE a = 'a ' ORDER BY id;
+SELECT id FROM cb WHERE b = 'b' ORDER BY id;
+SELECT id FROM cb WHERE a LIKE 'A%' ORDER BY id;
+SELECT id FROM cb WHERE a REGEXP '^a' ORDER BY id;
+SELECT a, COUNT(*) FROM cb GROUP BY a ORDER BY a;
+CREATE UNIQUE INDEX ua ON cb (a);
+INSERT INTO cb VALUES (4, 'a ', 'x');
+DROP TABLE cb;

@@ -310,7 +310,7 @@ fn operators() {
     );
     assert_eq!(
         s("SELECT b COLLATE utf8mb4_bin AS c, b COLLATE utf8mb4_general_ci AS d FROM t"),
-        r#"SELECT "b" COLLATE BINARY AS "c", "b" COLLATE tutti_general_ci AS "d" FROM "app.t" AS "t""#
+        r#"SELECT "b" COLLATE tutti_bin AS "c", "b" COLLATE tutti_general_ci AS "d" FROM "app.t" AS "t""#
     );
 }
 

@@ -18,15 +18,41 @@ use super::{decimal, general_ci, time_order};
 /// A comparison of two values' bytes.
 type Compare = fn(&[u8], &[u8]) -> Ordering;
 
-/// Registers general_ci, the time order and the decimal order on `c`.
+/// The collation of MariaDB's `_bin` (and `_cs`) collations: bytes (code points, for UTF-8)
+/// compared as they are, but PAD SPACE — the shorter value is compared as if padded with
+/// spaces, so `'a' = 'a '` and `'a\t' < 'a'`.
+pub const BIN_PAD: &str = "tutti_bin";
+
+/// Registers general_ci, bin_pad, the time order and the decimal order on `c`.
 pub(crate) fn register(c: &Connection) -> Result<()> {
     create(c, general_ci::COLLATION, general_ci::collate_bytes)?;
+    create(c, BIN_PAD, bin_pad)?;
     create(c, time_order::COLLATION, |a, b| {
         time_order::compare(&text(a), &text(b))
     })?;
     create(c, decimal::collation::NAME, |a, b| {
         decimal::collation::compare(&text(a), &text(b))
     })
+}
+
+/// [`BIN_PAD`]'s comparison.
+fn bin_pad(a: &[u8], b: &[u8]) -> Ordering {
+    let common = a.len().min(b.len());
+    match a[..common].cmp(&b[..common]) {
+        Ordering::Equal => {}
+        o => return o,
+    }
+    // The rest of the longer value against the spaces padding the shorter one.
+    let rest_order = |rest: &[u8]| {
+        rest.iter()
+            .find(|&&c| c != b' ')
+            .map_or(Ordering::Equal, |&c| c.cmp(&b' '))
+    };
+    if a.len() > common {
+        rest_order(&a[common..])
+    } else {
+        rest_order(&b[common..]).reverse()
+    }
 }
 
 /// SQLite's text as UTF-8 (what tutti stores; anything else read with replacements).
@@ -124,6 +150,18 @@ mod tests {
             .query_row(&sql, [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .unwrap();
         assert_eq!(eq, (1, 1, 0), "ß weighs as S (no expansion), é as E");
+        assert_eq!(
+            sorted(&c, BIN_PAD, &["a ", "b", "A", "a\t", "a", "a\0"]),
+            ["A", "a\0", "a\t", "a", "a ", "b"]
+        );
+        let sql = format!(
+            "SELECT 'a' = 'a  ' COLLATE {0}, 'a' = 'A' COLLATE {0}",
+            BIN_PAD
+        );
+        let eq: (i64, i64) = c
+            .query_row(&sql, [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        assert_eq!(eq, (1, 0), "trailing spaces are padding, case counts");
         assert_eq!(
             sorted(&c, decimal::collation::NAME, &["10.5", "-2", "9.75", "0"]),
             ["-2", "0", "9.75", "10.5"]

@@ -75,6 +75,14 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("regexp", 2, PURE, |ctx| {
         Ok(args(ctx, 1, 0)?.map(|(s, r)| r.is_match(&s)))
     })?;
+    // `x REGEXP p` where a `_bin` collation makes the match case-sensitive.
+    c.create_scalar_function("tutti_regexp_cs", 2, PURE, |ctx| {
+        let (s, p) = (ctx.get_raw(1), ctx.get_raw(0));
+        if matches!(s, ValueRef::Null) || matches!(p, ValueRef::Null) {
+            return Ok(None);
+        }
+        Ok(Some(compile(&text_of(p), true)?.is_match(&text_of(s))))
+    })?;
     c.create_scalar_function("regexp_replace", 3, PURE, |ctx| {
         let Some((s, r)) = args(ctx, 0, 1)? else {
             return Ok(None);
