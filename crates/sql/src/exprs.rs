@@ -78,6 +78,7 @@ impl ExprCtx<'_> {
             Expr::Function(f) => {
                 row_arguments(f)?;
                 numeric_arguments(f, &self.scopes);
+                decimal_dates(f, crate::stored::zero_date_flags(self.env), &self.scopes);
                 self.column_strings(f);
                 match self.function(f)? {
                     Some(r) => Some(r),
@@ -1009,6 +1010,44 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
                     f.name = ObjectName::from(vec![Ident::new("tutti_dec_format")]);
                 }
             }
+        }
+    }
+}
+
+/// The date functions read a DECIMAL argument as a number (`DATE(10101.0)` is 2001-01-01),
+/// from all its digits: it is cast to a DATETIME(6) first, where SQLite would hand them its
+/// text (read as a string: `'10101'` is 2010-10-01).
+fn decimal_dates(f: &mut Function, zero_dates: u32, scopes: &Scopes) {
+    const DATE_READERS: [&str; 17] = [
+        "date",
+        "year",
+        "month",
+        "day",
+        "dayofmonth",
+        "dayofweek",
+        "dayofyear",
+        "weekday",
+        "week",
+        "yearweek",
+        "to_days",
+        "to_seconds",
+        "dayname",
+        "monthname",
+        "quarter",
+        "last_day",
+        "weekofyear",
+    ];
+    let name = f.name.to_string().to_ascii_lowercase();
+    if !DATE_READERS.contains(&name.as_str()) {
+        return;
+    }
+    let FunctionArguments::List(l) = &mut f.args else {
+        return;
+    };
+    if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(e))) = l.args.first_mut() {
+        if typing::type_of(e, scopes) == typing::NumType::Decimal {
+            let x = typing::operand(std::mem::replace(e, crate::ast_build::null()));
+            *e = cast_temporal(x, "datetime", Some(6), zero_dates | DECIMAL_DIGITS);
         }
     }
 }
