@@ -131,16 +131,21 @@ fn derived_type<'a>(t: &ResultType, values: impl Iterator<Item = &'a Value>) -> 
     let values: Vec<&Value> = values.collect();
     let has_null = values.iter().any(|v| v.is_null());
     match t {
-        ResultType::Column { column, autoinc } => {
-            // ENUM's members live in a CHECK constraint, not in the declared type
+        ResultType::Column {
+            column,
+            autoinc,
+            members,
+        } => {
             // a view's columns have no declared type
-            if column.decl_type.is_empty()
-                || column.decl_type.eq_ignore_ascii_case(tutti_sql::ENUM_DECL)
-                || (column.not_null && has_null)
-            {
+            if column.decl_type.is_empty() || (column.not_null && has_null) {
                 return None;
             }
-            let mut def = mysql_type(&column.decl_type);
+            let mut def = match members {
+                // ENUM's members live in a CHECK constraint, not in the declared type
+                Some(m) => crate::show_table::display_type(&column.decl_type, Some(m)),
+                None if column.decl_type.eq_ignore_ascii_case(tutti_sql::ENUM_DECL) => return None,
+                None => mysql_type(&column.decl_type),
+            };
             if column.not_null {
                 def.push_str(" NOT NULL");
             }

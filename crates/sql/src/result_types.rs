@@ -24,7 +24,7 @@ use sqlparser::ast::{
 
 use crate::decimal::DecimalType;
 use crate::typing::{Scope, Scopes};
-use crate::ColumnInfo;
+use crate::{ColumnInfo, TableInfo};
 
 /// MariaDB's `div_precision_increment` default: digits a division adds to the scale.
 const DIV_PRECISION_INCREMENT: u32 = 4;
@@ -45,6 +45,8 @@ pub enum ResultType {
         column: ColumnInfo,
         /// It is the table's AUTO_INCREMENT column (copied as `NOT NULL DEFAULT 0`).
         autoinc: bool,
+        /// An ENUM column's members.
+        members: Option<Vec<String>>,
     },
     /// A computed value.
     Computed {
@@ -53,6 +55,18 @@ pub enum ResultType {
         /// It is never NULL (the column is created NOT NULL).
         not_null: bool,
     },
+}
+
+impl ResultType {
+    /// Table `t`'s column `c` read as it is.
+    fn of_column(t: &TableInfo, c: &ColumnInfo) -> ResultType {
+        let is_enum = c.decl_type.eq_ignore_ascii_case(crate::ENUM_DECL);
+        ResultType::Column {
+            column: c.clone(),
+            autoinc: t.autoinc.as_deref() == Some(c.name.as_str()),
+            members: is_enum.then(|| t.enum_members(&c.name)).flatten(),
+        }
+    }
 }
 
 /// The result types of a select list (None where unknown), `*` expanded; empty when a `*`
@@ -88,10 +102,7 @@ pub(crate) fn of_projection(
                         continue;
                     }
                     for c in &t.table.columns {
-                        out.push(Some(ResultType::Column {
-                            column: c.clone(),
-                            autoinc: t.table.autoinc.as_deref() == Some(c.name.as_str()),
-                        }));
+                        out.push(Some(ResultType::of_column(&t.table, c)));
                     }
                 }
             }
@@ -132,11 +143,8 @@ pub(crate) fn exact_scale(e: &Expr, scopes: &Scopes) -> Option<u32> {
 
 /// The result type of one expression.
 fn of_expr(e: &Expr, scopes: &Scopes) -> Option<ResultType> {
-    if let Some((column, autoinc)) = column(unnest(e), scopes) {
-        return Some(ResultType::Column {
-            column: column.clone(),
-            autoinc,
-        });
+    if let Some((table, column)) = column(unnest(e), scopes) {
+        return Some(ResultType::of_column(table, column));
     }
     let t = Infer { scopes }.expr(e)?;
     Some(ResultType::Computed {
@@ -180,7 +188,7 @@ fn literal_places(f: &Function) -> Option<i128> {
 }
 
 /// The table column `e` names, and whether it is its table's AUTO_INCREMENT column.
-fn column<'a>(e: &Expr, scopes: &'a Scopes) -> Option<(&'a ColumnInfo, bool)> {
+fn column<'a>(e: &Expr, scopes: &'a Scopes) -> Option<(&'a TableInfo, &'a ColumnInfo)> {
     let (qualifier, name) = match e {
         Expr::Identifier(i) => (None, &i.value),
         Expr::CompoundIdentifier(ids) if ids.len() == 2 => (Some(&ids[0].value), &ids[1].value),
@@ -196,7 +204,7 @@ fn column<'a>(e: &Expr, scopes: &'a Scopes) -> Option<(&'a ColumnInfo, bool)> {
             .columns
             .iter()
             .find(|c| c.name.eq_ignore_ascii_case(name))?;
-        Some((c, s.table.autoinc.as_deref() == Some(c.name.as_str())))
+        Some((&s.table, c))
     });
     let first = found.next()?;
     found.next().is_none().then_some(first)
@@ -537,7 +545,7 @@ impl Infer<'_> {
         match e {
             Expr::Nested(inner) => self.expr(inner),
             Expr::Identifier(_) | Expr::CompoundIdentifier(_) => {
-                Ty::of_column(column(e, self.scopes)?.0)
+                Ty::of_column(column(e, self.scopes)?.1)
             }
             Expr::Value(v) => literal(&v.value),
             Expr::UnaryOp { op, expr } => self.unary(op, expr),
@@ -879,7 +887,7 @@ impl Infer<'_> {
             [x, d] | [x, d, _] => (*x, *d),
             _ => return None,
         };
-        let bit_width = column(x, self.scopes).and_then(|(c, _)| {
+        let bit_width = column(x, self.scopes).and_then(|(_, c)| {
             let d = c.decl_type.to_ascii_lowercase();
             d.strip_prefix("bit(")?
                 .strip_suffix(')')?

@@ -68,3 +68,10 @@ CREATE TABLE (LIKE lc);
 CREATE TABLE lnk LIKE log;
 INSERT INTO lnk VALUES ('a', 1), ('a', 1);
 SELECT * FROM lnk;
+-- an ENUM column is copied with its members
+CREATE TABLE ce1 (id INT PRIMARY KEY, c1 ENUM('a', '', 'b') NOT NULL DEFAULT 'b');
+INSERT INTO ce1 VALUES (1, 'b'), (2, ''), (3, 'a');
+CREATE TABLE ce2 SELECT * FROM ce1;
+SHOW CREATE TABLE ce2;
+SELECT id, c1, c1 + 0 FROM ce2 ORDER BY id;
+DROP TABLE ce1, ce2;
