@@ -68,7 +68,11 @@ pub(crate) fn decl_type(decl: &str) -> NumType {
         NumType::Int
     } else if d.starts_with("DOUBLE") || d.starts_with("FLOAT") || d.starts_with("REAL") {
         NumType::Double
-    } else if d.contains("CHAR") || d.contains("TEXT") || d.starts_with("ENUM") {
+    } else if d.contains("CHAR")
+        || d.contains("TEXT")
+        || d.contains("BLOB")
+        || d.starts_with("ENUM")
+    {
         NumType::Str
     } else {
         NumType::Other
@@ -1713,7 +1717,8 @@ pub(crate) fn comparison_operands(side: &mut Expr, other: &Expr, scopes: &Scopes
     }
     match type_of(other, scopes) {
         NumType::Int | NumType::Decimal | NumType::Double => numeric(side),
-        NumType::Str if !hybrid(other) => {
+        // A binary column compares a hex literal as the bytes it is.
+        NumType::Str if !hybrid(other) && !binary_string(other, scopes) => {
             let text = cast(
                 std::mem::replace(side, crate::ast_build::null()),
                 DataType::Text,

@@ -55,3 +55,10 @@ INSERT INTO bn VALUES (1, '1.0', '01', 1.50, -0.10), (2, 1.50, 2, 00.50, .5), (3
 SELECT id, v, HEX(v), LENGTH(v), HEX(b), c, t FROM bn ORDER BY id;
 SELECT id FROM bn WHERE v = '1.0' OR b = 2;
 DROP TABLE bn;
+-- binary columns compare with numbers as numbers, with hex literals as bytes
+CREATE TABLE bx (id INT PRIMARY KEY, s VARBINARY(2), t TINYBLOB);
+INSERT INTO bx VALUES (1, 0x01, 1), (2, 0x0120, 2), (3, 0x0100, 3), (4, 'a', 5);
+SELECT id FROM bx WHERE s = 0x0120 OR s = x'01' ORDER BY id;
+SELECT id FROM bx WHERE t = 2 OR t IN (5.0) OR 3 BETWEEN 10 * POW(-1, t) AND t ORDER BY id;
+SELECT id, HEX(t) FROM bx WHERE t = '1';
+DROP TABLE bx;
