@@ -918,14 +918,19 @@ fn binary_like(
         "tutti_like_bin",
         vec![take_box(x), take_box(pattern), escape],
     );
-    Some(if negated {
+    Some(not_if(negated, like))
+}
+
+/// `NOT (e)` when `negated`, else `e`.
+fn not_if(negated: bool, e: Expr) -> Expr {
+    if negated {
         Expr::UnaryOp {
             op: UnaryOperator::Not,
-            expr: Box::new(nested(like)),
+            expr: Box::new(nested(e)),
         }
     } else {
-        like
-    })
+        e
+    }
 }
 
 /// `x REGEXP p` with a binary operand (`_bin` collation, binary string) →
@@ -940,14 +945,7 @@ fn binary_regexp(
         return None;
     }
     let matched = func("tutti_regexp_cs", vec![take_box(pattern), take_box(x)]);
-    Some(if negated {
-        Expr::UnaryOp {
-            op: UnaryOperator::Not,
-            expr: Box::new(nested(matched)),
-        }
-    } else {
-        matched
-    })
+    Some(not_if(negated, matched))
 }
 
 /// `CAST(x AS type)` for a MySQL target type.
