@@ -284,6 +284,12 @@ pub(crate) fn default_clause(c: &ColumnInfo) -> Option<String> {
             return Some(format!("b'{v:b}'"));
         }
     }
+    if decl.starts_with("bigint") && decl.contains(" unsigned") {
+        // Above 2^63 − 1 it is stored as its bytes (see storage's `big_unsigned`).
+        if let Some(v) = bit_value(d).filter(|_| d.starts_with(['X', 'x'])) {
+            return Some(v.to_string());
+        }
+    }
     let unquoted = d.trim_matches('\'');
     let numeric = DecimalType::of_decl(&c.decl_type).is_some()
         || matches!(

@@ -100,12 +100,16 @@ pub struct Shape {
     by_values: Vec<usize>,
     /// The `BIT(n)` columns: (position, n).
     bits: Vec<(usize, usize)>,
+    /// The `BIGINT UNSIGNED` columns, whose values above 2^63 − 1 are stored as bytes (see
+    /// storage's `big_unsigned`).
+    big_unsigned: Vec<usize>,
 }
 
 impl Shape {
     fn of(declared: &[Declared]) -> Shape {
         let mut by_values = Vec::new();
         let mut bits = Vec::new();
+        let mut big_unsigned = Vec::new();
         let columns = declared
             .iter()
             .enumerate()
@@ -113,6 +117,9 @@ impl Shape {
                 let decl = d.decl.as_deref();
                 if let Some(width) = decl.and_then(bit_width) {
                     bits.push((i, width));
+                }
+                if decl.is_some_and(big_unsigned_decl) {
+                    big_unsigned.push(i);
                 }
                 let (kind, unsigned) = kind_of_decltype(decl).unwrap_or_else(|| {
                     by_values.push(i);
@@ -132,6 +139,7 @@ impl Shape {
             columns,
             by_values,
             bits,
+            big_unsigned,
         }
     }
 
@@ -142,12 +150,27 @@ impl Shape {
                 row[i] = bit_bytes(&row[i], width);
             }
         }
+        for &i in &self.big_unsigned {
+            for row in &mut rows {
+                if let Value::Blob(b) = &row[i] {
+                    if let Some(v) = tutti_storage::big_unsigned_value(b) {
+                        row[i] = Value::Text(v.to_string());
+                    }
+                }
+            }
+        }
         let mut columns = self.columns.clone();
         for &i in &self.by_values {
             columns[i].kind = kind_of_values(rows.iter().map(|r: &Vec<Value>| &r[i]));
         }
         ResultSet { columns, rows }
     }
+}
+
+/// A `BIGINT UNSIGNED` declared type (an AUTO_INCREMENT one is `INTEGER`).
+fn big_unsigned_decl(decl: &str) -> bool {
+    let d = decl.to_ascii_uppercase();
+    d.starts_with("BIGINT") && d.contains(" UNSIGNED")
 }
 
 /// The width of a `BIT(n)` declared type.

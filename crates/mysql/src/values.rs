@@ -160,7 +160,10 @@ impl Cell<'_> {
         match self.0 {
             Value::Int(i) => *i,
             Value::Real(r) => *r as i64,
-            Value::Text(t) => t.trim().parse::<f64>().map(|f| f as i64).unwrap_or(0),
+            // A BIGINT UNSIGNED above 2^63 − 1 keeps its bits.
+            Value::Text(t) => (t.trim().parse::<u64>().map(|u| u as i64))
+                .or_else(|_| t.trim().parse::<f64>().map(|f| f as i64))
+                .unwrap_or(0),
             _ => 0,
         }
     }

@@ -676,6 +676,10 @@ fn change_column(
         table.create_sql = new.checks.join(", ");
         let strict = crate::stored::strict_mode(a.info.env);
         let mut source = sqlparser::ast::Expr::Identifier(quoted(&def_name));
+        if old_type.as_deref().is_some_and(crate::big_unsigned::decl) {
+            // A BIGINT UNSIGNED's value, not its stored form (see `big_unsigned`).
+            source = func(crate::big_unsigned::VALUE, vec![source]);
+        }
         if let (Some(check), NumType::Int | NumType::Decimal | NumType::Double) =
             (&old_check, crate::typing::decl_type(&decl))
         {

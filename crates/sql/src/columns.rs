@@ -266,6 +266,10 @@ pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<Strin
     match crate::decimal::DecimalType::of_decl(decl) {
         Some(ty) => decimal_default(ty, env, e),
         None if decl.starts_with("BIT(") => bit_default(env, e),
+        None if crate::big_unsigned::decl(decl) => match crate::big_unsigned::default(e) {
+            Some(stored) => stored,
+            None => default_sql(env, e),
+        },
         None => default_sql(env, e),
     }
 }

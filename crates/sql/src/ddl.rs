@@ -431,7 +431,9 @@ fn view_definition(
         ),
         query: named.to_string(),
     };
-    let mut rw = Rewriter::new(env).with_source(info.source());
+    let mut rw = Rewriter::new(env)
+        .with_source(info.source())
+        .stored_results();
     rw.query(&mut query)?;
     if let Some(t) = rw.tables.iter().find(|t| env.is_temporary(t)) {
         return Err(SqlError::ViewOfTemporary(t.table.clone()).into());

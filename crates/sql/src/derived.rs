@@ -51,9 +51,15 @@ pub(crate) fn scope(
                 (None, SelectItem::UnnamedExpr(e)) => item_name(e),
                 _ => String::new(),
             };
+            let mut decl_type = decl_of(ty);
+            if crate::big_unsigned::decl(&decl_type) && !plain_column(item) {
+                // `MAX(c)` of such a column is its value, not its stored form (see
+                // `big_unsigned`): a number, exact as a DECIMAL.
+                decl_type = big_unsigned_value_decl();
+            }
             ColumnInfo {
                 name,
-                decl_type: decl_of(ty),
+                decl_type,
                 not_null: false,
                 pk: 0,
                 default: None,
@@ -104,6 +110,12 @@ pub fn view_decimal_columns(create_sql: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// An item that is a column reference.
+fn plain_column(item: &SelectItem) -> bool {
+    matches!(item, SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }
+        if matches!(e, sqlparser::ast::Expr::Identifier(_) | sqlparser::ast::Expr::CompoundIdentifier(_)))
+}
+
 /// The name of an unaliased item: a column's (`t.a` is `a`), an expression's text as
 /// printed (which is SQLite's name for it when the client spelled it the same way).
 fn item_name(e: &sqlparser::ast::Expr) -> String {
@@ -114,9 +126,22 @@ fn item_name(e: &sqlparser::ast::Expr) -> String {
 fn decl_of(ty: Option<ResultType>) -> String {
     match ty {
         Some(ResultType::Column { column, .. }) => column.decl_type,
+        // A BIGINT UNSIGNED value may exceed SQLite's integers: exact as a DECIMAL.
+        Some(ResultType::Computed { mysql_type, .. })
+            if mysql_type.starts_with("bigint") && mysql_type.ends_with("unsigned") =>
+        {
+            big_unsigned_value_decl()
+        }
         Some(ResultType::Computed { mysql_type, .. }) => decimal_decl(&mysql_type),
         None => String::new(),
     }
+}
+
+/// The declared type of a BIGINT UNSIGNED value (not a stored column): DECIMAL(20,0).
+fn big_unsigned_value_decl() -> String {
+    DecimalType::new(20, 0)
+        .map(|t| t.decl())
+        .unwrap_or_default()
 }
 
 /// `decimal(14,4)` → `DECIMAL TEXT(14,4)`; "" for other types.

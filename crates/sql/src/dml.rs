@@ -86,6 +86,9 @@ fn translate_select(
 ) -> Result<Stmt, SqlError> {
     let calc_found_rows = matches!(&stmt, Statement::Query(q) if calc_found_rows(q));
     let mut rw = rw.with_source(info.source());
+    if !rw.derives_types() {
+        rw = rw.stored_results();
+    }
     rw.statement(&mut stmt)?;
     let lock = match (&stmt, rw.lock, info.locking) {
         (Statement::Query(q), Some(spec), _) => Some(crate::locking::row_lock(info.env, q, spec)?),
@@ -495,7 +498,16 @@ fn duplicate_entry_clauses(table: &TableInfo) -> String {
     keys.into_iter()
         .map(|(name, cols)| {
             let mut args = vec![crate::ast_build::string(name)];
-            args.extend(cols.iter().map(|c| qualified_excluded(&c.value)));
+            args.extend(cols.iter().map(|c| {
+                let decl = table.columns.iter().find(|t| t.name == c.value);
+                let value = qualified_excluded(&c.value);
+                match decl.map(|t| t.decl_type.as_str()) {
+                    Some(d) if crate::big_unsigned::decl(d) => {
+                        crate::ast_build::func(crate::big_unsigned::VALUE, vec![value])
+                    }
+                    _ => value,
+                }
+            }));
             let fail = Assignment {
                 target: AssignmentTarget::ColumnName(ObjectName::from(vec![cols[0].clone()])),
                 value: crate::ast_build::func("tutti_duplicate", args),

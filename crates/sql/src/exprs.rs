@@ -71,6 +71,9 @@ pub(crate) struct ExprCtx<'a> {
 impl ExprCtx<'_> {
     /// Rewrites one node whose children are already rewritten.
     pub fn rewrite(&mut self, e: &mut Expr) -> Result<(), SqlError> {
+        if crate::big_unsigned::stored_form(e) {
+            return Ok(());
+        }
         let replacement = match e {
             Expr::Identifier(id) => self.identifier(id)?,
             Expr::CompoundIdentifier(ids) => self.compound(ids)?,
@@ -367,7 +370,10 @@ impl ExprCtx<'_> {
             }
         }
         quote(id);
-        Ok(None)
+        Ok(crate::big_unsigned::column_value(
+            &Expr::Identifier(id.clone()),
+            &self.scopes,
+        ))
     }
 
     fn compound(&mut self, ids: &mut Vec<Ident>) -> Result<Option<Expr>, SqlError> {
@@ -389,7 +395,8 @@ impl ExprCtx<'_> {
             ids.remove(0);
         }
         ids.iter_mut().for_each(quote);
-        Ok(None)
+        let column = Expr::CompoundIdentifier(ids.clone());
+        Ok(crate::big_unsigned::column_value(&column, &self.scopes))
     }
 
     fn system_variable(&mut self, scope: VarScope, name: &str) -> Result<Expr, SqlError> {

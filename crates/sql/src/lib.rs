@@ -21,6 +21,7 @@ mod alias_refs;
 mod alter;
 mod ast_build;
 mod autoinc;
+mod big_unsigned;
 mod columns;
 mod create_select;
 mod create_table;

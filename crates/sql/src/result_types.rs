@@ -544,6 +544,9 @@ impl Infer<'_> {
     fn expr(&self, e: &Expr) -> Option<Ty> {
         match e {
             Expr::Nested(inner) => self.expr(inner),
+            Expr::Function(f) if crate::typing::function_name(f) == crate::big_unsigned::VALUE => {
+                self.expr(crate::typing::args(f).first()?)
+            }
             Expr::Identifier(_) | Expr::CompoundIdentifier(_) => {
                 Ty::of_column(column(e, self.scopes)?.1)
             }

@@ -54,6 +54,9 @@ pub(crate) struct Rewriter<'a> {
     /// The statement's own query is one SELECT (no UNION, whose members' values are
     /// compared with each other).
     single_select: bool,
+    /// The statement's result columns keep a BIGINT UNSIGNED's stored form (see
+    /// [`Rewriter::stored_results`]).
+    stored_results: bool,
     /// The result columns of the statement's query that are computed DECIMALs (set by its
     /// first SELECT).
     pub decimal_columns: Option<Vec<String>>,
@@ -120,6 +123,7 @@ impl<'a> Rewriter<'a> {
             withs: Vec::new(),
             depth: 0,
             single_select: false,
+            stored_results: false,
             decimal_columns: None,
             fixed_decimals: Vec::new(),
             source: None,
@@ -153,6 +157,19 @@ impl<'a> Rewriter<'a> {
     pub fn with_source(mut self, (src, end): (&'a Source<'a>, Location)) -> Self {
         self.source = Some((src, end));
         self
+    }
+
+    /// The statement's result columns that read a BIGINT UNSIGNED column keep its stored
+    /// form (see `big_unsigned`): for the client, the executor decodes them by their
+    /// declared type; for a view, the queries over it read them as a table's columns.
+    pub fn stored_results(mut self) -> Self {
+        self.stored_results = true;
+        self
+    }
+
+    /// Whether it derives the result columns' types (see [`Rewriter::with_result_types`]).
+    pub fn derives_types(&self) -> bool {
+        self.derive_types
     }
 
     /// Derives the result columns' types (for `CREATE TABLE ... SELECT`).
@@ -639,6 +656,9 @@ impl VisitorMut for Rewriter<'_> {
         }
         let ordered_ci = self.ordered_ci.pop().unwrap_or_default();
         if let Some(OrderByKind::Expressions(items)) = q.order_by.as_mut().map(|o| &mut o.kind) {
+            items.iter_mut().for_each(|item| {
+                crate::big_unsigned::unwrap(&mut item.expr);
+            });
             for i in ordered_ci {
                 if let Some(item) = items.get_mut(i) {
                     crate::typing::collate_general_ci(&mut item.expr);
@@ -649,6 +669,14 @@ impl VisitorMut for Rewriter<'_> {
         if let Some(with) = self.withs.pop().flatten() {
             q.with = Some(with);
         }
+        // A CTE's columns are typed as their items (see `derived`): a BIGINT UNSIGNED
+        // column's keeps the stored form, which references to it read.
+        for cte in q.with.iter_mut().flat_map(|w| &mut w.cte_tables) {
+            crate::big_unsigned::stored_results(&mut cte.query.body);
+        }
+        if self.depth == 0 && self.stored_results {
+            crate::big_unsigned::stored_results(&mut q.body);
+        }
         ControlFlow::Continue(())
     }
 
@@ -658,6 +686,14 @@ impl VisitorMut for Rewriter<'_> {
 
     fn post_visit_select(&mut self, s: &mut Select) -> ControlFlow<SqlError> {
         self.collate_grouped_ci(s);
+        if let sqlparser::ast::GroupByExpr::Expressions(items, _) = &mut s.group_by {
+            items.iter_mut().for_each(|e| {
+                crate::big_unsigned::unwrap(e);
+            });
+        }
+        s.projection
+            .iter_mut()
+            .for_each(crate::big_unsigned::name_item);
         if self.depth == 1 && self.single_select {
             // The statement's own result (a subquery's or UNION's items are compared).
             for item in &mut s.projection {
@@ -735,6 +771,15 @@ impl VisitorMut for Rewriter<'_> {
 
     fn pre_visit_table_factor(&mut self, tf: &mut TableFactor) -> ControlFlow<SqlError> {
         flow(self.pre_table_factor(tf))
+    }
+
+    fn post_visit_table_factor(&mut self, tf: &mut TableFactor) -> ControlFlow<SqlError> {
+        // A derived table's columns are typed as their items (see `derived`): a BIGINT
+        // UNSIGNED column's keeps the stored form, which references to it read.
+        if let TableFactor::Derived { subquery, .. } = tf {
+            crate::big_unsigned::stored_results(&mut subquery.body);
+        }
+        ControlFlow::Continue(())
     }
 
     fn pre_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<SqlError> {

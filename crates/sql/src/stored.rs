@@ -6,8 +6,8 @@
 //!   for DECIMAL UNSIGNED, which refuses negative values); integers:
 //!   `tutti_int_store(v, min, max, 'column', row)` — rounded as MariaDB rounds, refused
 //!   (1264, 1265, 1366) when it does not fit or is no number. The AUTO_INCREMENT column is
-//!   left to `autoinc`. BIGINT UNSIGNED holds 0..2^63-1 (SQLite integers are signed 64-bit);
-//!   larger values are refused with 1264 rather than stored inexactly.
+//!   left to `autoinc`. BIGINT UNSIGNED holds 0..2^64-1, see `big_unsigned` (its `max` is
+//!   passed as −1).
 //! * FLOAT/DOUBLE: `tutti_real_store(v, m, d, flags, 'column', row)` — the number as the
 //!   type holds it (see `real`: FLOAT(M,D)'s rounding and range, a FLOAT's single precision,
 //!   UNSIGNED), 1264 out of range, 1265/1366 for a string that is not a number.
@@ -26,6 +26,7 @@
 //!   `WITH "tutti_src"("c1", ..) AS (query) SELECT f("c1") AS "c1", .. FROM "tutti_src"`.
 //! * `SET col = v` (UPDATE, ON DUPLICATE KEY UPDATE): the value is wrapped.
 
+use crate::big_unsigned;
 use crate::modes::SqlMode;
 use sqlparser::ast::{
     helpers::attached_token::AttachedToken, Cte, Expr, Ident, Insert, Query, SelectItem, SetExpr,
@@ -113,7 +114,7 @@ fn integer_range(decl: &str) -> Option<(i64, i64)> {
     };
     Some(match (bits, unsigned) {
         (64, false) => (i64::MIN, i64::MAX),
-        (64, true) => (0, i64::MAX),
+        (64, true) => (0, crate::big_unsigned::STORE_MAX),
         (b, false) => (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1),
         (b, true) => (0, (1i64 << b) - 1),
     })
@@ -172,6 +173,11 @@ fn fits(kind: &Storage, value: &Expr, column: &str) -> bool {
             SqlValue::Number(n, _) if n.starts_with('\'') => true,
             SqlValue::Number(n, _) => match (kind.clone(), n.parse::<i64>()) {
                 (Storage::Integer(min, max), Ok(i)) => {
+                    let max = if max == big_unsigned::STORE_MAX {
+                        i64::MAX
+                    } else {
+                        max
+                    };
                     let i = if negate { i.checked_neg() } else { Some(i) };
                     i.is_some_and(|i| (min..=max).contains(&i))
                 }
@@ -186,10 +192,12 @@ fn fits(kind: &Storage, value: &Expr, column: &str) -> bool {
             op: UnaryOperator::Minus,
             expr,
         } => literal(expr, true),
+        // A BIGINT UNSIGNED's is read as its value (see `big_unsigned`) and stored again.
         Expr::CompoundIdentifier(ids) => {
             ids.len() == 2
                 && ids[0].value == "excluded"
                 && ids[1].value.eq_ignore_ascii_case(column)
+                && !matches!(kind, Storage::Integer(_, big_unsigned::STORE_MAX))
         }
         e => literal(e, false),
     }

@@ -246,7 +246,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
                 | "cos" | "tan" | "cot" | "asin" | "acos" | "atan" | "atan2" | "degrees"
                 | "radians" | "rand" | "tutti_double_round" | "tutti_float_cast" => NumType::Double,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
-                "tutti_bitop" | "tutti_uint_op" => NumType::Decimal,
+                "tutti_bitop" | "tutti_uint_op" | "tutti_u64" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
                     Some(Expr::Value(v)) if v.value == SqlValue::Number("1".into(), false) => {
                         NumType::Decimal
@@ -1774,7 +1774,7 @@ fn unsigned_int(e: &Expr, scopes: &Scopes) -> bool {
                 SqlValue::SingleQuotedString(n) if unsigned_digits(n)))
         }
         Expr::Function(f) => match function_name(f).as_str() {
-            "tutti_bitop" | "tutti_uint_op" => true,
+            "tutti_bitop" | "tutti_uint_op" | "tutti_u64" => true,
             "tutti_cast_int" => {
                 matches!(args(f).get(1), Some(Expr::Value(v)) if v.value == SqlValue::Number("1".into(), false))
             }
@@ -1801,6 +1801,17 @@ pub(crate) fn big_literal(v: &SqlValue) -> Option<Expr> {
     } else {
         digits.to_string()
     })))
+}
+
+/// An integer literal as [`big_literal`] spells it.
+pub(crate) fn big_literal_digits(e: &Expr) -> bool {
+    match e {
+        Expr::Collate { expr, collation } if collation.to_string() == COLLATION => {
+            matches!(unnested(expr), Expr::Value(v) if matches!(&v.value,
+                SqlValue::SingleQuotedString(n) if n.bytes().all(|b| b.is_ascii_digit())))
+        }
+        _ => false,
+    }
 }
 
 /// The most digits a DECIMAL holds.

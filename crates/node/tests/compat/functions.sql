@@ -104,3 +104,5 @@ INSERT INTO rd VALUES (1, 2.5, 2.5, 2.5), (2, -2.5, -0.5, -2.5), (3, 0.5, 0.5, 0
 SELECT id, ROUND(a), ROUND(a, 0), ROUND(a, 2) = 0.12, ROUND(f), ROUND(d), ROUND(d, 1), ROUND(a) + 1 FROM rd ORDER BY id;
 SELECT ROUND(2.5e0), ROUND(-2.5e0), ROUND(0.125e0, 2), ROUND(25e0, -1), ROUND(2.5), ROUND('2.5'), ROUND(5e0 / 2), ROUND(SQRT(6.25)), ROUND(POW(2, -1));
 DROP TABLE rd;
+-- Bit operators round a DECIMAL or DOUBLE operand half away from zero
+SELECT 0 ^ 0.5, 0 | 0.5, 1.5 & 3, 2.5 | 0, '2.5' | 0, 2.5e0 | 0, ~0.5, 1 << 0.5, 3.5e0 | 0, -2.5e0 | 0, -0.5 | 0;

@@ -8,6 +8,7 @@
 
 mod aes;
 mod aggregate;
+mod big_unsigned;
 mod bit_sets;
 mod bits;
 mod calendar;
@@ -40,6 +41,7 @@ mod unsigned;
 mod user_locks;
 mod variables;
 
+pub use big_unsigned::decode as big_unsigned_value;
 pub use changed::{clear_row_changed, take_row_changed};
 pub use diagnostics::{clear_conditions, raise, take_conditions, warn, Condition, Level, MAX_KEPT};
 pub use duplicate::DUPLICATE_ENTRY;
@@ -65,6 +67,7 @@ const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
 pub(crate) fn register(c: &Connection) -> Result<()> {
     time::register(c)?;
     calendar::register(c)?;
+    big_unsigned::register(c)?;
     changed::register(c)?;
     interval::register(c)?;
     time_parts::register(c)?;

@@ -2,7 +2,8 @@
 //! The SQL front-end wraps every value an INSERT, REPLACE, UPDATE or upsert writes into a
 //! numeric, string or temporal column (see the front-end's `stored`):
 //!
-//! * `tutti_int_store(x, min, max, column, row)`: an integer column of range [min, max].
+//! * `tutti_int_store(x, min, max, column, row)`: an integer column of range [min, max]
+//!   (max −1: a BIGINT UNSIGNED, to 2^64 − 1, see `big_unsigned`).
 //!   Exact values (integers, DECIMAL text, strings) round half away from zero, doubles half
 //!   to even (`rint`), as MariaDB does; a value outside the range is error 1264.
 //!   Strings convert by their numeric form: `' 12 '` is 12, `'1e3'` 1000, `'12abc'` is error
@@ -34,6 +35,7 @@ use rusqlite::functions::Context;
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Error, Result};
 
+use super::big_unsigned;
 use super::decimal::value::{Decimal, Parsed};
 use super::diagnostics::{self, Level};
 use super::gcvt;
@@ -225,11 +227,14 @@ fn int_store(ctx: &Context<'_>) -> Result<Value> {
     let (min, max): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
     // The common case, an integer that fits, needs no message target.
     if let ValueRef::Integer(n) = ctx.get_raw(0) {
-        if (min..=max).contains(&n) {
+        if (min..=max).contains(&n) || (max == BIGINT_UNSIGNED_MAX && n >= 0) {
             return Ok(Value::Integer(n));
         }
     }
     let target = Target::of(ctx, 3, "integer")?;
+    if max == BIGINT_UNSIGNED_MAX {
+        return big_unsigned_store(ctx, &target);
+    }
     let (n, negative) = match target.number(ctx.get_raw(0))? {
         None => return Ok(Value::Null),
         Some(Stored::Exact(d)) => (d.round_to(0).to_i64(), d.is_negative()),
@@ -247,6 +252,45 @@ fn int_store(ctx: &Context<'_>) -> Result<Value> {
             CODE_OUT_OF_RANGE,
             target.out_of_range(),
             Value::Integer(if negative { min } else { max }),
+        ),
+    }
+}
+
+/// The `max` of `tutti_int_store` that stands for 2^64 − 1: a BIGINT UNSIGNED column,
+/// whose values above 2^63 − 1 are stored as `big_unsigned` keeps them.
+pub(crate) const BIGINT_UNSIGNED_MAX: i64 = -1;
+
+/// A value written to a BIGINT UNSIGNED column (see `big_unsigned`). A stored BLOB of
+/// such a column (copied from one) is its value.
+fn big_unsigned_store(ctx: &Context<'_>, target: &Target) -> Result<Value> {
+    if let ValueRef::Blob(b) = ctx.get_raw(0) {
+        if let Some(v) = big_unsigned::decode(b) {
+            return Ok(big_unsigned::encode(v));
+        }
+    }
+    let (n, negative) = match target.number(ctx.get_raw(0))? {
+        None => return Ok(Value::Null),
+        Some(Stored::Exact(d)) => {
+            let r = d.round_to(0);
+            (r.to_string().parse::<u64>().ok(), d.is_negative())
+        }
+        Some(Stored::Double(x)) => {
+            let r = x.round_ties_even();
+            // 2^64 itself is out of range.
+            (
+                (0.0..18_446_744_073_709_551_616.0)
+                    .contains(&r)
+                    .then_some(r as u64),
+                x < 0.0,
+            )
+        }
+    };
+    match n {
+        Some(n) if !negative => Ok(big_unsigned::encode(n)),
+        _ => target.adjust(
+            CODE_OUT_OF_RANGE,
+            target.out_of_range(),
+            big_unsigned::encode(if negative { 0 } else { u64::MAX }),
         ),
     }
 }

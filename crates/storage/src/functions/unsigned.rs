@@ -174,7 +174,8 @@ fn operand_bits(v: ValueRef<'_>) -> Option<u64> {
     Some(match v {
         ValueRef::Null => return None,
         ValueRef::Integer(i) => i as u64,
-        ValueRef::Real(x) => clamp_double(x, x >= 9_223_372_036_854_775_808.0),
+        // Bit operators round a double half away from zero (CAST rounds half to even).
+        ValueRef::Real(x) => clamp_double(x.round(), x >= 9_223_372_036_854_775_808.0),
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let text = String::from_utf8_lossy(t);
             match Decimal::parse(&text) {
