@@ -19,11 +19,12 @@
 
 use sqlparser::ast::{
     BinaryOperator, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause,
-    FunctionArguments, Select, SelectItem, SetExpr, UnaryOperator, Value as SqlValue, WindowType,
+    FunctionArguments, Ident, ObjectNamePart, Select, SelectItem, SetExpr, UnaryOperator,
+    Value as SqlValue, WindowType,
 };
 
 use crate::ast_build::func;
-use crate::typing::{args, decl_of, function_name, Scopes};
+use crate::typing::{args, column_decl, Scopes};
 
 /// The function that reads a stored value as a number.
 pub(crate) const VALUE: &str = "tutti_u64";
@@ -33,27 +34,51 @@ const KEY: &str = "tutti_u64_key";
 /// `BIGINT_UNSIGNED_MAX`).
 pub(crate) const STORE_MAX: i64 = -1;
 
-/// `e` read as a number, if it names a BIGINT UNSIGNED column (not a rowid, whose declared
-/// type is `INTEGER`).
-pub(crate) fn column_value(e: &Expr, scopes: &Scopes) -> Option<Expr> {
-    decl(decl_of(e, scopes)?).then(|| func(VALUE, vec![e.clone()]))
+/// `qualifier.name` read as a number, if it names a BIGINT UNSIGNED column (not a rowid,
+/// whose declared type is `INTEGER`); checked before the reference is built, as every
+/// column reference of every statement passes here.
+pub(crate) fn named_column_value(
+    qualifier: Option<&Ident>,
+    name: &Ident,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    let d = column_decl(scopes, qualifier.map(|q| q.value.as_str()), &name.value)?;
+    decl(d).then(|| {
+        let column = match qualifier {
+            Some(q) => Expr::CompoundIdentifier(vec![q.clone(), name.clone()]),
+            None => Expr::Identifier(name.clone()),
+        };
+        func(VALUE, vec![column])
+    })
 }
 
 /// A BIGINT UNSIGNED declared type (not a rowid's `INTEGER`).
 pub(crate) fn decl(decl: &str) -> bool {
-    let d = decl.to_ascii_uppercase();
-    d.starts_with("BIGINT") && d.contains(" UNSIGNED")
+    // Called for every column reference: no allocation.
+    let starts = decl
+        .get(..6)
+        .is_some_and(|p| p.eq_ignore_ascii_case("BIGINT"));
+    starts
+        && decl
+            .as_bytes()
+            .windows(9)
+            .any(|w| w.eq_ignore_ascii_case(b" UNSIGNED"))
 }
 
 /// The column of `tutti_u64(c)`.
 fn wrapped(e: &Expr) -> Option<&Expr> {
     match e {
-        Expr::Function(f) if function_name(f) == VALUE => match args(f).as_slice() {
+        Expr::Function(f) if named(f, VALUE) => match args(f).as_slice() {
             [c @ (Expr::Identifier(_) | Expr::CompoundIdentifier(_))] => Some(*c),
             _ => None,
         },
         _ => None,
     }
+}
+
+/// `f` is the function `name` (without allocating: called for every function).
+fn named(f: &Function, name: &str) -> bool {
+    matches!(f.name.0.as_slice(), [ObjectNamePart::Identifier(i)] if i.value.eq_ignore_ascii_case(name))
 }
 
 /// Replaces `tutti_u64(c)` by `c`; true if it was that.
@@ -100,9 +125,12 @@ pub(crate) fn stored_form(e: &mut Expr) -> bool {
                     | BinaryOperator::Gt
                     | BinaryOperator::GtEq
                     | BinaryOperator::Spaceship
-            ) && comparison([&mut **left, &mut **right])
+            ) && (wrapped(left).is_some() || wrapped(right).is_some())
+                && comparison([&mut **left, &mut **right])
         }
-        Expr::InList { expr, list, .. } => {
+        Expr::InList { expr, list, .. }
+            if wrapped(expr).is_some() || list.iter().any(|x| wrapped(x).is_some()) =>
+        {
             comparison(std::iter::once(&mut **expr).chain(list.iter_mut()))
         }
         Expr::Between {
@@ -157,8 +185,9 @@ pub(crate) fn name_item(item: &mut SelectItem) {
 /// in the stored form. True if they were rewritten so (the comparison needs nothing else).
 fn comparison<'a>(operands: impl IntoIterator<Item = &'a mut Expr>) -> bool {
     let mut operands: Vec<&mut Expr> = operands.into_iter().collect();
-    let columns = operands.iter().filter(|e| wrapped(e).is_some()).count();
-    if columns == 0 || !operands.iter().all(|e| wrapped(e).is_some() || number(e)) {
+    if !operands.iter().all(|e| wrapped(e).is_some() || number(e))
+        || !operands.iter().any(|e| wrapped(e).is_some())
+    {
         return false;
     }
     for e in operands.iter_mut() {
@@ -198,7 +227,7 @@ fn small_integer(e: &Expr) -> bool {
 /// stored form orders as the numbers do, their digits would not.
 fn extreme(e: &mut Expr) -> bool {
     let Expr::Function(f) = e else { return false };
-    if !matches!(function_name(f).as_str(), "min" | "max") {
+    if !(named(f, "min") || named(f, "max")) {
         return false;
     }
     let FunctionArguments::List(list) = &mut f.args else {

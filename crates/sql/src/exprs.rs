@@ -370,8 +370,9 @@ impl ExprCtx<'_> {
             }
         }
         quote(id);
-        Ok(crate::big_unsigned::column_value(
-            &Expr::Identifier(id.clone()),
+        Ok(crate::big_unsigned::named_column_value(
+            None,
+            id,
             &self.scopes,
         ))
     }
@@ -395,8 +396,10 @@ impl ExprCtx<'_> {
             ids.remove(0);
         }
         ids.iter_mut().for_each(quote);
-        let column = Expr::CompoundIdentifier(ids.clone());
-        Ok(crate::big_unsigned::column_value(&column, &self.scopes))
+        Ok(match ids.as_slice() {
+            [q, name] => crate::big_unsigned::named_column_value(Some(q), name, &self.scopes),
+            _ => None,
+        })
     }
 
     fn system_variable(&mut self, scope: VarScope, name: &str) -> Result<Expr, SqlError> {

@@ -80,7 +80,11 @@ pub(crate) fn decl_type(decl: &str) -> NumType {
 }
 
 /// The declared type of a (rewritten, quoted) column reference.
-fn column_decl<'a>(scopes: &'a Scopes, qualifier: Option<&str>, name: &str) -> Option<&'a str> {
+pub(crate) fn column_decl<'a>(
+    scopes: &'a Scopes,
+    qualifier: Option<&str>,
+    name: &str,
+) -> Option<&'a str> {
     column_of(scopes, qualifier, name).map(|c| c.decl_type.as_str())
 }
 
