@@ -116,16 +116,8 @@ fn number(e: &Expr) -> bool {
 pub(crate) fn stored_form(e: &mut Expr) -> bool {
     match e {
         Expr::BinaryOp { left, op, right } => {
-            matches!(
-                op,
-                BinaryOperator::Eq
-                    | BinaryOperator::NotEq
-                    | BinaryOperator::Lt
-                    | BinaryOperator::LtEq
-                    | BinaryOperator::Gt
-                    | BinaryOperator::GtEq
-                    | BinaryOperator::Spaceship
-            ) && (wrapped(left).is_some() || wrapped(right).is_some())
+            (crate::ast_build::is_comparison(op) || *op == BinaryOperator::Spaceship)
+                && (wrapped(left).is_some() || wrapped(right).is_some())
                 && comparison([&mut **left, &mut **right])
         }
         Expr::InList { expr, list, .. }
