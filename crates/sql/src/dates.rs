@@ -125,6 +125,24 @@ pub(crate) fn date_format_of_time(f: &Function, scopes: &Scopes) -> Option<Expr>
     }
 }
 
+/// `ADDTIME(d, t)` / `SUBTIME(d, t)` of a DATE value: MariaDB moves it as the DATETIME at
+/// midnight (`2010-01-01 01:01:01`); tutti's DATE text alone would read as no time at all.
+pub(crate) fn add_time_to_date(f: &mut Function, scopes: &Scopes) {
+    let FunctionArguments::List(list) = &mut f.args else {
+        return;
+    };
+    let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(base))) = list.args.first_mut() else {
+        return;
+    };
+    if typing::value_kind(base, scopes).is_some_and(|(kind, _)| kind == "date") {
+        let date = std::mem::replace(base, crate::ast_build::null());
+        *base = func(
+            "tutti_temporal",
+            vec![date, string("datetime"), crate::ast_build::number("0")],
+        );
+    }
+}
+
 /// Top-down, before the rewrite: a `TIME'..'` literal moved by date arithmetic becomes
 /// `CAST('..' AS TIME(fsp))`, fsp its fraction digits, so that `is_time` knows it.
 pub(crate) fn time_literal_bases(e: &mut Expr) {

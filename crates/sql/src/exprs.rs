@@ -152,6 +152,25 @@ impl ExprCtx<'_> {
                 expr,
                 list,
                 negated,
+            } if list.len() == 1 && !matches!(list[0], Expr::Tuple(_)) => {
+                // `x IN (y)` is `x = y` in MySQL, compared the same way.
+                let op = if *negated {
+                    BinaryOperator::NotEq
+                } else {
+                    BinaryOperator::Eq
+                };
+                let mut eq = Expr::BinaryOp {
+                    left: Box::new(take_box(expr)),
+                    op,
+                    right: Box::new(list.pop().expect("one item")),
+                };
+                self.rewrite(&mut eq)?;
+                Some(nested(eq))
+            }
+            Expr::InList {
+                expr,
+                list,
+                negated,
             } => {
                 for item in list.iter_mut() {
                     typing::comparison_operands(item, expr, &self.scopes);
@@ -551,6 +570,10 @@ impl ExprCtx<'_> {
                 &self.scopes,
             ),
             "timestampadd" => timestamp_add(f, &self.scopes),
+            "addtime" | "subtime" => {
+                dates::add_time_to_date(f, &self.scopes);
+                Ok(None)
+            }
             "date_format" => Ok(dates::date_format_of_time(f, &self.scopes)),
             "timestampdiff" => Ok(unit_argument(f, &lname)),
             // SQLite has no ISNULL() and wants two arguments to COALESCE.

@@ -70,6 +70,7 @@ mod types;
 mod types_map;
 mod typing;
 mod union_floats;
+mod using_joins;
 mod view_text;
 mod views;
 

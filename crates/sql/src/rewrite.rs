@@ -393,13 +393,17 @@ impl<'a> Rewriter<'a> {
             s.from.clear();
         }
         crate::having::having_to_where(s);
-        let columns = |name: &ObjectName, alias: Option<&str>| {
+        let scope_of = |name: &ObjectName, alias: Option<&str>| {
             let mut scope = Vec::new();
             self.push_scope(&mut scope, name, alias);
-            let Scope { alias, table } = scope.pop()?;
+            scope.pop()
+        };
+        let columns = |name: &ObjectName, alias: Option<&str>| {
+            let Scope { alias, table } = scope_of(name, alias)?;
             Some((alias, table.columns.into_iter().map(|c| c.name).collect()))
         };
         crate::natural::expand_star(&mut s.projection, &s.from, &columns);
+        crate::using_joins::to_on(s, &scope_of);
         let scope = self.scope_of(&s.from);
         self.ex.scopes.push(scope);
         crate::alias_refs::resolve(s, &self.ex.scopes, &|from| self.scope_of(from));

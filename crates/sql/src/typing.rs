@@ -596,7 +596,7 @@ fn comparison(
         return Some(double_comparison(l, op.clone(), r));
     }
     if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {
-        return default_collation(l, op, r, lt, rt);
+        return default_collation(l, op, r, lt, rt, scopes);
     }
     Some(if exact(lt) && exact(rt) {
         exact_comparison(l, op.clone(), r)
@@ -772,10 +772,12 @@ pub(crate) fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32
     let Expr::Function(f) = unnested(e) else {
         return None;
     };
-    if function_name(f) == "date" && args(f).len() == 1 {
+    const DATE_FUNCTIONS: [&str; 5] = ["curdate", "utc_date", "from_days", "makedate", "last_day"];
+    let name = function_name(f);
+    if name == "date" && args(f).len() == 1 || DATE_FUNCTIONS.contains(&name.as_str()) {
         return Some(("date", 0));
     }
-    if function_name(f) != "str_to_date" {
+    if name != "str_to_date" {
         return None;
     }
     let [_, format] = args(f)[..] else {
@@ -1015,16 +1017,37 @@ fn shared_kind(kinds: &[(&'static str, u32)]) -> Option<(&'static str, u32)> {
 /// `l op r` between strings where no column decides the collation (`'a' = 'A'`,
 /// `UPPER(c) = 'X'`): MariaDB compares them in the default collation, case- and
 /// trailing-space-insensitive; SQLite would compare bytes. A column on either side keeps
-/// its own collation (SQLite takes it), and so does an explicit `COLLATE`.
+/// its own collation (SQLite takes it), and so does an explicit `COLLATE`. Two columns of
+/// different collations, one of them `_bin`, compare in the `_bin` one (MariaDB's rule for
+/// equal coercibility), where SQLite would take the left one's.
 fn default_collation(
     l: &Expr,
     op: &BinaryOperator,
     r: &Expr,
     lt: NumType,
     rt: NumType,
+    scopes: &Scopes,
 ) -> Option<Expr> {
     let textual = |t: NumType| matches!(t, NumType::Str | NumType::Other);
-    if !textual(lt) || !textual(rt) || collation_decided(l) || collation_decided(r) {
+    if !textual(lt) || !textual(rt) {
+        return None;
+    }
+    if is_column(unnested(l)) && is_column(unnested(r)) {
+        let of = |e: &Expr| crate::derivation::column_collation(unnested(e), scopes);
+        let bin = crate::columns::BIN_PAD;
+        let (lc, rc) = (of(l)?, of(r)?);
+        let binary = |c: &str| c.eq_ignore_ascii_case(bin);
+        if !lc.eq_ignore_ascii_case(&rc) && !binary(&lc) && binary(&rc) {
+            let collation = ObjectName::from(vec![Ident::new(bin)]);
+            let l = Expr::Collate {
+                expr: Box::new(nested(l.clone())),
+                collation,
+            };
+            return Some(binop(l, op.clone(), r.clone()));
+        }
+        return None;
+    }
+    if collation_decided(l) || collation_decided(r) {
         return None;
     }
     Some(binop(general_ci(l.clone()), op.clone(), r.clone()))
@@ -1037,12 +1060,19 @@ fn row_comparison(ls: &[Expr], op: &BinaryOperator, rs: &[Expr], scopes: &Scopes
     if ls.len() != rs.len() {
         return None;
     }
+    if let Some(e) = row_equality(ls, rs, scopes) {
+        match op {
+            BinaryOperator::Eq => return Some(nested(e)),
+            BinaryOperator::NotEq => return Some(not(e)),
+            _ => {}
+        }
+    }
     let left = ls
         .iter()
         .zip(rs)
         .map(|(l, r)| {
             let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
-            match default_collation(l, op, r, lt, rt) {
+            match default_collation(l, op, r, lt, rt, scopes) {
                 Some(_) => general_ci(l.clone()),
                 None => l.clone(),
             }
@@ -1053,6 +1083,57 @@ fn row_comparison(ls: &[Expr], op: &BinaryOperator, rs: &[Expr], scopes: &Scopes
         op.clone(),
         Expr::Tuple(rs.to_vec()),
     ))
+}
+
+/// `(a, b) = (c, d)` as `a = c AND b = d`, each pair compared as MySQL compares it (a
+/// number with a string as numbers, a date with a string as dates), when some pair needs
+/// more than SQLite's row comparison and a collation; None when none does. The AND has
+/// the row comparison's NULL: false when a pair differs, else NULL when a pair is NULL.
+fn row_equality(ls: &[Expr], rs: &[Expr], scopes: &Scopes) -> Option<Expr> {
+    let mut needed = false;
+    let eq = BinaryOperator::Eq;
+    let pairs = ls.iter().zip(rs).map(|(l, r)| {
+        let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
+        match comparison(l, &eq, r, lt, rt, scopes) {
+            Some(e) => {
+                needed |= default_collation(l, &eq, r, lt, rt, scopes).is_none();
+                nested(e)
+            }
+            None => binop(l.clone(), eq.clone(), r.clone()),
+        }
+    });
+    let all = pairs.reduce(|a, b| binop(a, BinaryOperator::And, b))?;
+    needed.then_some(all)
+}
+
+/// `(a, b) [NOT] IN ((c, d), ..)` as a disjunction of [`row_equality`]s, when one of the
+/// rows needs it.
+fn row_in_list(ls: &[Expr], list: &[Expr], negated: bool, scopes: &Scopes) -> Option<Expr> {
+    let rows = list.iter().map(|item| match unnested(item) {
+        Expr::Tuple(rs) if rs.len() == ls.len() => Some((item, row_equality(ls, rs, scopes))),
+        _ => None,
+    });
+    let rows: Vec<(&Expr, Option<Expr>)> = rows.collect::<Option<_>>()?;
+    if rows.iter().all(|(_, e)| e.is_none()) {
+        return None;
+    }
+    let x = Expr::Tuple(ls.to_vec());
+    let any = rows
+        .into_iter()
+        .map(|(item, e)| match e {
+            Some(e) => nested(e),
+            None => binop(x.clone(), BinaryOperator::Eq, item.clone()),
+        })
+        .reduce(|a, b| binop(a, BinaryOperator::Or, b))?;
+    Some(if negated { not(any) } else { nested(any) })
+}
+
+/// `NOT (e)`.
+fn not(e: Expr) -> Expr {
+    Expr::UnaryOp {
+        op: UnaryOperator::Not,
+        expr: Box::new(nested(e)),
+    }
 }
 
 /// Functions whose value is a binary string.
@@ -1245,6 +1326,9 @@ pub(crate) fn rounding(name: &str, x: &Expr, scopes: &Scopes) -> Option<Expr> {
 /// comparisons (`tutti_dec_cmp(x, a) = 0 OR ..`; NULL when nothing matches and a NULL was
 /// compared, as IN is).
 pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -> Option<Expr> {
+    if let Expr::Tuple(ls) = unnested(x) {
+        return row_in_list(ls, list, negated, scopes);
+    }
     let t = type_of(x, scopes);
     let types: Vec<NumType> = list.iter().map(|e| type_of(e, scopes)).collect();
     let numbers = types.iter().any(|t| is_number(*t));

@@ -62,3 +62,11 @@ SELECT a, COUNT(*) FROM cb GROUP BY a ORDER BY a;
 CREATE UNIQUE INDEX ua ON cb (a);
 INSERT INTO cb VALUES (4, 'a ', 'x');
 DROP TABLE cb;
+-- x IN (y) compares as x = y; row comparisons and row IN lists compare each pair as MySQL does.
+SELECT TIME'10:20:30' IN (102030.000000001) AS a, '1.0' IN (1) AS b, 'a' NOT IN ('A') AS c, NULL IN (1) AS d;
+SELECT ('0x', 1) IN ((0, 1)) AS a, ('0x', 1) IN ((0, 1), (1, 1)) AS b, (1, 'a') = (1, 'A') AS c, (1, 2) IN ((1, 2), (3, 4)) AS d, ('1', 2) IN ((1, NULL)) AS e, (1, 2) NOT IN ((1, 3)) AS f, ('a', 1) <> ('A', 1) AS g;
+CREATE TABLE rd (id INT PRIMARY KEY, f1 DATE);
+INSERT INTO rd VALUES (1, '2001-01-01'), (2, '2002-02-02');
+SELECT f1 FROM rd WHERE ('1', f1) IN (('1', '01-01-01'), ('1', '2001-1-1 0:0:0'), ('1', '03-03-03'));
+SELECT id FROM rd WHERE (id, f1) = (2, '2002-2-2');
+DROP TABLE rd;

@@ -328,7 +328,7 @@ impl DecimalAggregate {
         if let Some(x) = acc.double {
             return Ok(double(if self.avg { x / acc.count as f64 } else { x }));
         }
-        let sum = acc.exact.clone().unwrap_or_else(Decimal::zero);
+        let sum = acc.exact.clone().unwrap_or_else(Decimal::zero).capped();
         if !self.avg {
             return Ok(Value::Text(sum.to_string()));
         }

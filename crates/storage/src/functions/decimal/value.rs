@@ -8,9 +8,9 @@
 //! arithmetic — comparisons of stored values never build one (see `collation`).
 //!
 //! MySQL's rules, as MariaDB 10.11 applies them:
-//! * `+`, `-`: scale max(s1, s2); `*`: scale min(s1 + s2, 38); `/`: scale
-//!   min(s1 + div_precision_increment (4), 38), rounded half away from zero; MOD: scale
-//!   max(s1, s2), the sign of the dividend.
+//! * `+`, `-`, MOD: scale min(max(s1, s2), 38); `*`: scale min(s1 + s2, 38); `/`: scale
+//!   min(s1 + div_precision_increment (4), 38); results past 38 digits of fraction are
+//!   rounded half away from zero; MOD has the sign of the dividend.
 //! * Rounding to fewer digits is half away from zero (`ROUND(2.5)` = 3, `ROUND(-2.5)` = -3).
 //! * Text is printed with exactly `scale` fraction digits (`1.50` stays `1.50`).
 
@@ -302,6 +302,16 @@ impl Decimal {
         )
     }
 
+    /// The value as a result of arithmetic: at most [`MAX_SCALE`] fraction digits,
+    /// rounded (a literal may carry more, `0.1 + 0` may not).
+    pub fn capped(self) -> Decimal {
+        if self.scale > MAX_SCALE {
+            self.round_to(MAX_SCALE)
+        } else {
+            self
+        }
+    }
+
     /// `self + other`.
     pub fn add(&self, other: &Decimal) -> Decimal {
         let (a, b, scale) = self.aligned(other);
@@ -309,6 +319,7 @@ impl Decimal {
             units: a + b,
             scale,
         }
+        .capped()
     }
 
     /// `self - other`.
@@ -318,19 +329,16 @@ impl Decimal {
             units: a - b,
             scale,
         }
+        .capped()
     }
 
     /// `self * other`.
     pub fn mul(&self, other: &Decimal) -> Decimal {
-        let d = Decimal {
+        Decimal {
             units: &self.units * &other.units,
             scale: self.scale + other.scale,
-        };
-        if d.scale > MAX_SCALE {
-            d.round_to(MAX_SCALE)
-        } else {
-            d
         }
+        .capped()
     }
 
     /// `self / other` with the dividend's scale plus `div_precision_increment`; None when
@@ -375,10 +383,13 @@ impl Decimal {
             return None;
         }
         let (a, b, scale) = self.aligned(other);
-        Some(Decimal {
-            units: a % b,
-            scale,
-        })
+        Some(
+            Decimal {
+                units: a % b,
+                scale,
+            }
+            .capped(),
+        )
     }
 
     /// `-self`.
