@@ -55,7 +55,7 @@ pub(crate) fn having_to_where(s: &mut Select) {
     let no_groups = matches!(&s.group_by, GroupByExpr::Expressions(g, _) if g.is_empty());
     if !no_groups || s.having.is_none() || has_aggregate(s) {
         if let Some(h) = s.having.as_mut() {
-            aggregate_aliases(h, &s.projection);
+            aggregate_aliases(h, &s.projection, &s.group_by);
         }
         return;
     }
@@ -167,36 +167,64 @@ fn replace_aliases(h: &mut Expr, projection: &[SelectItem]) -> bool {
     replaced.is_continue()
 }
 
-/// In an aggregate query's HAVING, an alias of an aggregate call becomes the call
-/// (`SELECT AVG(d) AS a … HAVING a > 1.5`), so that it is typed as the aggregate is: an
-/// exact AVG or SUM is DECIMAL text, which SQLite would otherwise compare with a number as
-/// text (always greater).
-fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem]) {
+/// In an aggregate query's HAVING, an alias becomes the expression it names (`SELECT
+/// AVG(d) AS a … HAVING a > 1.5`, `SELECT 0.1 * 0 + 1 AS r … HAVING r = 1`), so that it is
+/// typed as that expression is: an exact AVG, SUM or DECIMAL expression is DECIMAL text,
+/// which SQLite would otherwise compare with a number as text. Not an alias that is also a
+/// GROUP BY name (MySQL means the column there), nor one of an expression with a subquery,
+/// a window function or a value that changes per call.
+fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem], group_by: &GroupByExpr) {
     // Not where a subquery could take the aggregate in (`k >= ALL (SELECT ..)` becomes one).
-    let subquery = |e: &Expr| match e {
-        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
-        _ => ControlFlow::Continue(()),
-    };
     if visit_expressions(&*h, subquery).is_break() {
         return;
     }
+    let grouped = |name: &str| {
+        matches!(group_by, GroupByExpr::Expressions(g, _)
+            if g.iter().any(|e| matches!(e, Expr::Identifier(i) if i.value.eq_ignore_ascii_case(name))))
+    };
     let _ = visit_expressions_mut(h, |e| {
         if let Expr::Identifier(id) = e {
-            let aggregate = projection.iter().find_map(|item| match item {
-                SelectItem::ExprWithAlias {
-                    expr: Expr::Function(f),
-                    alias,
-                } if alias.value.eq_ignore_ascii_case(&id.value) && is_aggregate(f) => {
-                    Some(Expr::Function(f.clone()))
+            let named = projection.iter().find_map(|item| match item {
+                SelectItem::ExprWithAlias { expr, alias }
+                    if alias.value.eq_ignore_ascii_case(&id.value)
+                        && !grouped(&id.value)
+                        && replaceable(expr) =>
+                {
+                    Some(nested(expr.clone()))
                 }
                 _ => None,
             });
-            if let Some(call) = aggregate {
-                *e = call;
+            if let Some(expr) = named {
+                *e = expr;
             }
         }
         ControlFlow::<()>::Continue(())
     });
+}
+
+/// A subquery node.
+fn subquery(e: &Expr) -> ControlFlow<()> {
+    match e {
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    }
+}
+
+/// An expression HAVING may repeat for its alias (see [`aggregate_aliases`]).
+fn replaceable(expr: &Expr) -> bool {
+    const VOLATILE: [&str; 6] = ["rand", "uuid", "uuid_short", "sysdate", "sleep", "get_lock"];
+    let unfit = |e: &Expr| match e {
+        Expr::Function(f)
+            if f.over.is_some()
+                || VOLATILE
+                    .iter()
+                    .any(|v| f.name.to_string().eq_ignore_ascii_case(v)) =>
+        {
+            ControlFlow::Break(())
+        }
+        e => subquery(e),
+    };
+    visit_expressions(expr, unfit).is_continue()
 }
 
 /// Whether `f` is an aggregate call (not a window function).
