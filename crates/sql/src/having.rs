@@ -18,8 +18,8 @@ use std::ops::ControlFlow;
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 
 use sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Function, GroupByExpr, Query,
-    Select, SelectItem, SetExpr, Visit, Visitor,
+    visit_expressions, visit_expressions_mut, BinaryOperator, Expr, Function, GroupByExpr, Ident,
+    Query, Select, SelectItem, SetExpr, Visit, VisitMut, Visitor, VisitorMut,
 };
 
 use crate::ast_build::{binop, nested};
@@ -179,26 +179,58 @@ fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem], group_by: &GroupBy
         return;
     }
     let grouped = |name: &str| {
-        matches!(group_by, GroupByExpr::Expressions(g, _)
-            if g.iter().any(|e| matches!(e, Expr::Identifier(i) if i.value.eq_ignore_ascii_case(name))))
+        let names = |e: &Expr| match e {
+            Expr::Identifier(i) => i.value.eq_ignore_ascii_case(name),
+            Expr::CompoundIdentifier(ids) => ids
+                .last()
+                .is_some_and(|i| i.value.eq_ignore_ascii_case(name)),
+            _ => false,
+        };
+        matches!(group_by, GroupByExpr::Expressions(g, _) if g.iter().any(names))
     };
-    let _ = visit_expressions_mut(h, |e| {
-        if let Expr::Identifier(id) = e {
-            let named = projection.iter().find_map(|item| match item {
-                SelectItem::ExprWithAlias { expr, alias }
-                    if alias.value.eq_ignore_ascii_case(&id.value)
-                        && !grouped(&id.value)
-                        && replaceable(expr) =>
-                {
-                    Some(nested(expr.clone()))
-                }
-                _ => None,
-            });
-            if let Some(expr) = named {
-                *e = expr;
+    let named = |id: &Ident| {
+        projection.iter().find_map(|item| match item {
+            SelectItem::ExprWithAlias { expr, alias }
+                if alias.value.eq_ignore_ascii_case(&id.value)
+                    && !grouped(&id.value)
+                    && replaceable(expr) =>
+            {
+                Some(nested(expr.clone()))
             }
+            _ => None,
+        })
+    };
+    // Inside an aggregate's arguments a name is a column (aggregates do not nest).
+    struct Outside<F> {
+        named: F,
+        in_aggregate: usize,
+    }
+    impl<F: Fn(&Ident) -> Option<Expr>> VisitorMut for Outside<F> {
+        type Break = ();
+        fn pre_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
+            if matches!(e, Expr::Function(f) if is_aggregate(f)) {
+                self.in_aggregate += 1;
+            }
+            ControlFlow::Continue(())
         }
-        ControlFlow::<()>::Continue(())
+        // After the children: an expression put in is not visited again (`SELECT a + 1
+        // AS a … HAVING a > 1` must not expand forever).
+        fn post_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
+            match e {
+                Expr::Function(f) if is_aggregate(f) => self.in_aggregate -= 1,
+                Expr::Identifier(id) if self.in_aggregate == 0 => {
+                    if let Some(expr) = (self.named)(id) {
+                        *e = expr;
+                    }
+                }
+                _ => {}
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let _ = h.visit(&mut Outside {
+        named,
+        in_aggregate: 0,
     });
 }
 
