@@ -699,7 +699,13 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
             let p = datetime_of_digits(&text).filter(temporal::valid_datetime)?;
             parts_text(&p, kind, fsp)
         }
-        _ => canonical(raw, &text, kind, fsp).or_else(|| cast_start(&text, kind, fsp)),
+        _ => canonical(raw, &text, kind, fsp)
+            .or_else(|| cast_start(&text, kind, fsp))
+            .or_else(|| {
+                (kind == Kind::Time)
+                    .then(|| time_beyond(&text, fsp))
+                    .flatten()
+            }),
     }) else {
         return Ok(Value::Null);
     };
@@ -712,6 +718,16 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
         }
     }
     Ok(Value::Text(text))
+}
+
+/// A TIME beyond ±838:59:59 cast to TIME: clamped, with MariaDB's warning 1292
+/// (`CAST(9000000 AS TIME)` is `838:59:59`).
+fn time_beyond(text: &str, fsp: u32) -> Option<String> {
+    let d = temporal::clamped_time(text);
+    (d.hours == 838).then(|| {
+        diagnostics::warn(1292, format!("Truncated incorrect time value: '{text}'"));
+        temporal::time_text(&d, fsp)
+    })
 }
 
 /// The flag of `tutti_cast_temporal`'s last argument that says `x` is a DECIMAL's digits.

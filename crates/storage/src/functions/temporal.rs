@@ -395,7 +395,8 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
     (sc.done() && d.minutes <= 59 && d.seconds <= 59).then_some(d)
 }
 
-/// A TIME outside strict mode: as read when in range, beyond ±838:59:59 clamped, else 0.
+/// A TIME outside strict mode: as read when in range, beyond ±838:59:59 clamped (to
+/// 838:59:59.999999, cut to the column's fraction digits as MariaDB does), else 0.
 pub(crate) fn clamped_time(text: &str) -> Duration {
     if let Some(d) = parse_time(text) {
         return d;
@@ -416,7 +417,7 @@ pub(crate) fn clamped_time(text: &str) -> Duration {
             hours: 838,
             minutes: 59,
             seconds: 59,
-            micros: 0,
+            micros: 999_999,
         }
     } else {
         Duration::default()
