@@ -12,10 +12,11 @@
 //! reference to a merged column of an enclosing query is left alone.
 
 use sqlparser::ast::{
-    BinaryOperator, Expr, GroupByExpr, Ident, JoinConstraint, JoinOperator, ObjectName, Query,
-    Select, SelectItem, TableFactor, TableWithJoins, VisitMut, VisitorMut,
+    BinaryOperator, Expr, GroupByExpr, Ident, JoinConstraint, JoinOperator, ObjectName, Select,
+    SelectItem, TableFactor, TableWithJoins,
 };
-use std::ops::ControlFlow;
+
+use crate::own_level::visit_own_level_mut;
 
 use crate::typing::{NumType, Scope, Scopes};
 
@@ -43,42 +44,38 @@ pub(crate) fn to_on(s: &mut Select, scope_of: &ScopeOf<'_>) {
     if merged.is_empty() {
         return;
     }
-    let mut q = Qualify {
-        merged: &merged,
-        depth: 0,
-    };
     for item in &mut s.projection {
         match item {
-            SelectItem::UnnamedExpr(Expr::Identifier(id)) if q.source(id).is_some() => {
-                let alias = id.clone();
-                let expr = q.qualified(id);
-                *item = SelectItem::ExprWithAlias { expr, alias };
+            SelectItem::UnnamedExpr(Expr::Identifier(id)) => {
+                if let Some(m) = source(&merged, id) {
+                    let expr = qualified(m, id);
+                    let alias = id.clone();
+                    *item = SelectItem::ExprWithAlias { expr, alias };
+                }
             }
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                let _ = e.visit(&mut q);
+                qualify(e, &merged)
             }
             _ => {}
         }
     }
-    if let Some(e) = &mut s.selection {
-        let _ = e.visit(&mut q);
-    }
-    if let Some(e) = &mut s.having {
-        let _ = e.visit(&mut q);
-    }
-    if let GroupByExpr::Expressions(g, _) = &mut s.group_by {
-        for e in g {
-            let _ = e.visit(&mut q);
-        }
-    }
-    for twj in &mut s.from {
-        for j in &mut twj.joins {
-            if let Some(JoinConstraint::On(e)) =
-                crate::natural::constraint_mut(&mut j.join_operator)
-            {
-                let _ = e.visit(&mut q);
-            }
-        }
+    let group = match &mut s.group_by {
+        GroupByExpr::Expressions(g, _) => g.iter_mut().collect(),
+        _ => Vec::new(),
+    };
+    let on = s
+        .from
+        .iter_mut()
+        .flat_map(|twj| &mut twj.joins)
+        .filter_map(
+            |j| match crate::natural::constraint_mut(&mut j.join_operator) {
+                Some(JoinConstraint::On(e)) => Some(e),
+                _ => None,
+            },
+        );
+    let conditions = s.selection.iter_mut().chain(s.having.iter_mut());
+    for e in conditions.chain(group).chain(on) {
+        qualify(e, &merged);
     }
 }
 
@@ -223,48 +220,27 @@ fn on(pairs: &[(String, Scope)], right: &Scope) -> Expr {
     })
 }
 
-/// Qualifies unqualified references to merged columns, outside subqueries.
-struct Qualify<'a> {
-    merged: &'a [Merged],
-    depth: usize,
+/// The merged column an unqualified name means, if any.
+fn source<'a>(merged: &'a [Merged], id: &Ident) -> Option<&'a Merged> {
+    merged
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&id.value))
 }
 
-impl Qualify<'_> {
-    fn source(&self, id: &Ident) -> Option<&Merged> {
-        self.merged
-            .iter()
-            .find(|m| m.name.eq_ignore_ascii_case(&id.value))
-    }
-
-    fn qualified(&self, id: &Ident) -> Expr {
-        let m = self.source(id).expect("a merged column");
-        Expr::CompoundIdentifier(vec![Ident::new(&m.table), id.clone()])
-    }
+/// `table.name` for a merged column.
+fn qualified(m: &Merged, id: &Ident) -> Expr {
+    Expr::CompoundIdentifier(vec![Ident::new(&m.table), id.clone()])
 }
 
-impl VisitorMut for Qualify<'_> {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, _: &mut Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, e: &mut Expr) -> ControlFlow<()> {
-        if self.depth == 0 {
-            if let Expr::Identifier(id) = e {
-                if self.source(id).is_some() {
-                    *e = self.qualified(id);
-                }
+/// Qualifies the unqualified references to merged columns in `e`, outside subqueries.
+fn qualify(e: &mut Expr, merged: &[Merged]) {
+    visit_own_level_mut(e, |x| {
+        if let Expr::Identifier(id) = x {
+            if let Some(m) = source(merged, id) {
+                *x = qualified(m, id);
             }
         }
-        ControlFlow::Continue(())
-    }
+    });
 }
 
 #[cfg(test)]
