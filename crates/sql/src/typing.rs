@@ -1072,9 +1072,10 @@ fn row_comparison(ls: &[Expr], op: &BinaryOperator, rs: &[Expr], scopes: &Scopes
         .zip(rs)
         .map(|(l, r)| {
             let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
+            // The left operand as the pair's comparison collates it.
             match default_collation(l, op, r, lt, rt, scopes) {
-                Some(_) => general_ci(l.clone()),
-                None => l.clone(),
+                Some(Expr::BinaryOp { left, .. }) => *left,
+                _ => l.clone(),
             }
         })
         .collect();
