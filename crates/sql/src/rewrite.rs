@@ -114,7 +114,6 @@ impl<'a> Rewriter<'a> {
                 volatile: false,
                 scopes: Vec::new(),
                 assigning: false,
-                zoned_timestamps: crate::timestamps::zoned_session(env),
             },
             ctes: Vec::new(),
             cte_scopes: Default::default(),
@@ -165,13 +164,6 @@ impl<'a> Rewriter<'a> {
     /// declared type; for a view, the queries over it read them as a table's columns.
     pub fn stored_results(mut self) -> Self {
         self.stored_results = true;
-        self
-    }
-
-    /// TIMESTAMP columns are read in the zone of the session that runs the statement,
-    /// whatever this session's is (a view's query, see `timestamps`).
-    pub fn zoned_timestamps(mut self) -> Self {
-        self.ex.zoned_timestamps = true;
         self
     }
 
@@ -541,8 +533,7 @@ impl<'a> Rewriter<'a> {
         let s = crate::derived::typed_select(alias, q)?;
         let names: Vec<sqlparser::ast::Ident> = columns.iter().map(|c| c.name.clone()).collect();
         let inner = self.scope_of(&s.from);
-        let zoned = self.ex.zoned_timestamps;
-        crate::derived::scope(alias, &names, s, inner, &self.ex.scopes, zoned)
+        crate::derived::scope(alias, &names, s, inner, &self.ex.scopes)
     }
 
     fn push_scope(&self, out: &mut Vec<Scope>, name: &ObjectName, alias: Option<&str>) {
