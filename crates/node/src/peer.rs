@@ -26,6 +26,10 @@ use tutti_wsrep::{ClusterUuid, NodeId};
 const QUEUE: usize = 8192;
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 const HELLO_TIMEOUT: Duration = Duration::from_secs(5);
+/// An outbound connection idle this long carries a keepalive (a repeated hello): the peer
+/// counts this node present (a quarter of the one-second presence window) even while its
+/// Raft thread waits on a slow disk and sends nothing.
+const KEEPALIVE: Duration = Duration::from_millis(250);
 
 struct Shared {
     me: NodeId,
@@ -186,7 +190,11 @@ fn serve_inbound(mut conn: TcpStream, s: Arc<Shared>) {
     let mut reader = std::io::BufReader::with_capacity(256 << 10, conn);
     loop {
         match read_frame(&mut reader) {
-            Ok(PeerMsg::Hello { .. }) => {}
+            Ok(PeerMsg::Hello { .. }) => {
+                if s.inbox.send(Input::PeerAlive(from)).is_err() {
+                    return;
+                }
+            }
             Ok(msg) => {
                 if s.inbox.send(Input::Peer(from, msg)).is_err() {
                     return;
@@ -247,17 +255,18 @@ fn connect(addr: &str, s: &Shared) -> Result<TcpStream, String> {
     Ok(conn)
 }
 
-/// Writes queued frames until the connection fails (true) or the transport stops (false).
+/// Writes queued frames, and a keepalive when there are none for a while, until the
+/// connection fails (true) or the transport stops (false).
 fn pump(conn: TcpStream, rx: &Receiver<Vec<u8>>, s: &Shared) -> bool {
     let mut w = BufWriter::with_capacity(256 << 10, conn);
     loop {
-        let frame = match rx.recv_timeout(Duration::from_millis(500)) {
+        let frame = match rx.recv_timeout(KEEPALIVE) {
             Ok(f) => f,
             Err(RecvTimeoutError::Timeout) => {
                 if s.stop.load(Relaxed) {
                     return false;
                 }
-                continue;
+                hello(s)
             }
             Err(RecvTimeoutError::Disconnected) => return false,
         };

@@ -26,7 +26,7 @@ pub mod sql;
 pub mod workload;
 
 use crossbeam_channel::Receiver;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -89,6 +89,9 @@ struct Net {
     drop_per_mille: u64,
     /// Extra delay in steps, chosen uniformly in 0..=max.
     delay_max: u64,
+    /// Nodes whose Raft thread is stuck (a slow fsync) until the given step: their
+    /// messages wait for them, and only their transport's keepalives go out.
+    stalled: HashMap<NodeId, u64>,
 }
 
 /// A cluster of simulated nodes.
@@ -412,6 +415,20 @@ impl Cluster {
         self.nodes.insert(id, node);
     }
 
+    /// Stalls node `id`'s Raft thread for `steps` steps, as a slow fsync does: it neither
+    /// ticks nor handles messages (they queue for it), while its transport still sends
+    /// keepalives on its idle connections.
+    pub fn stall(&mut self, id: NodeId, steps: u64) {
+        self.net.stalled.insert(id, self.now + steps);
+    }
+
+    fn is_stalled(&self, id: NodeId) -> bool {
+        self.net
+            .stalled
+            .get(&id)
+            .is_some_and(|until| self.now < *until)
+    }
+
     /// Submits a write-set at node `id`; the receiver yields its outcome once the entry
     /// is applied there.
     pub fn submit(&mut self, id: NodeId, ws: WriteSet) -> Receiver<Outcome> {
@@ -427,9 +444,15 @@ impl Cluster {
     pub fn step(&mut self) {
         self.now += 1;
         let now = self.now;
+        let stalled: HashSet<NodeId> = self
+            .nodes
+            .keys()
+            .copied()
+            .filter(|id| self.is_stalled(*id))
+            .collect();
         let (due, later): (Vec<Envelope>, Vec<Envelope>) = std::mem::take(&mut self.net.queue)
             .into_iter()
-            .partition(|e| e.at <= now);
+            .partition(|e| e.at <= now && !stalled.contains(&e.to));
         self.net.queue = later;
         for e in due {
             if let Some(core) = self.nodes.get_mut(&e.to).and_then(|n| n.core.as_mut()) {
@@ -437,9 +460,26 @@ impl Cluster {
                 core.step(e.from, e.msg);
             }
         }
+        let tick = now.is_multiple_of(STEPS_PER_TICK);
         let ids: Vec<NodeId> = self.nodes.keys().copied().collect();
         for id in ids {
-            self.round(id, now.is_multiple_of(STEPS_PER_TICK));
+            if !stalled.contains(&id) {
+                self.round(id, tick);
+            } else if tick {
+                self.keepalive(id);
+            }
+        }
+    }
+
+    /// A stalled node's transport tells the nodes it reaches that it is alive.
+    fn keepalive(&mut self, from: NodeId) {
+        for (id, n) in self.nodes.iter_mut() {
+            if *id == from || self.net.cut.contains(&(from, *id)) {
+                continue;
+            }
+            if let Some(core) = n.core.as_mut() {
+                core.peer_alive(from);
+            }
         }
     }
 

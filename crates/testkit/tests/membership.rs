@@ -1,5 +1,5 @@
 //! Membership that heals itself, on simulated clusters: a leader crash does not make the
-//! survivors non-Primary, a member silent past `evs.inactive_timeout` is removed and rejoins
+//! survivors non-Primary (nor does a survivor whose disk stalls meanwhile), a member silent past `evs.inactive_timeout` is removed and rejoins
 //! as a voter when it returns, and `pc.bootstrap` makes a lone survivor Primary with the
 //! others rejoining afterwards.
 //!
@@ -52,6 +52,39 @@ fn survivors_stay_primary_while_they_elect_a_new_leader() {
         }
         // The connection closed: the election starts at once, not after a timeout.
         assert!(steps < ELECTION, "seed {seed}: took {steps} steps");
+        assert!(wait(&mut c, &rx).is_ok(), "seed {seed}");
+        c.restart(leader);
+        assert_eq!(all_identical(&mut c).len(), 1);
+        assert_eq!(c.assert_no_duplicate_writesets(), 3);
+    });
+}
+
+#[test]
+fn a_survivor_stalled_in_an_fsync_keeps_the_other_primary() {
+    for_each_seed("a_survivor_stalled_in_an_fsync", SEEDS, |seed| {
+        let mut c = jittered(seed);
+        let leader = c.leader().unwrap();
+        let rest = others(&c, leader);
+        let ws = insert(&c, rest[0], 600, 6);
+        let rx = c.submit(rest[0], ws);
+        c.crash(leader);
+        // The other survivor's Raft thread waits on its disk for three election timeouts:
+        // it sends nothing but keepalives, so no leader can be elected meanwhile.
+        c.stall(rest[1], 3 * ELECTION);
+        for step in 0..3 * ELECTION {
+            assert!(
+                c.is_primary(rest[0]),
+                "seed {seed}: node {} non-Primary at step {step}:{}",
+                rest[0],
+                c.describe()
+            );
+            c.step();
+        }
+        assert!(
+            c.run_until(10 * ELECTION, |c| c.leader().is_some_and(|l| l != leader)),
+            "seed {seed}: no new leader after the stall:{}",
+            c.describe()
+        );
         assert!(wait(&mut c, &rx).is_ok(), "seed {seed}");
         c.restart(leader);
         assert_eq!(all_identical(&mut c).len(), 1);

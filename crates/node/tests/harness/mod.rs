@@ -485,10 +485,12 @@ pub fn expect_closed(mut s: TcpStream, what: &str, timeout: Duration) {
     }
 }
 
-/// A temp dir that is kept (and reported) when the test panics, for post-mortem.
+/// A temporary directory for a test; kept after the test when `TUTTI_KEEP_TMP` is set
+/// (to read the nodes' logs).
 pub fn temp_base(test: &str) -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix(&format!("tutti-{test}-"))
+        .disable_cleanup(std::env::var_os("TUTTI_KEEP_TMP").is_some())
         .tempdir()
         .unwrap()
 }

@@ -336,8 +336,7 @@ impl RaftCore {
             }
         }
         if matches!(msg, PeerMsg::Raft { .. } | PeerMsg::Gossip(_)) {
-            self.heard.insert(from, self.ticks);
-            self.heard_ms.insert(from, super::retention::now_ms());
+            self.mark_heard(from);
             self.tell_if_not_member(from);
         }
         match msg {

@@ -52,6 +52,9 @@ pub enum Input {
     PeerAddr(NodeId, String),
     /// The connection from a peer closed (its process may be gone).
     PeerLost(NodeId),
+    /// A peer's transport said it is alive (a keepalive on an idle connection: its Raft
+    /// thread may be busy, e.g. in a slow fsync).
+    PeerAlive(NodeId),
     /// A peer told us the cluster uuid (a joiner learns its cluster this way).
     ClusterUuid(ClusterUuid),
     /// A local write-set to order, and how long to keep retrying it.
@@ -212,6 +215,7 @@ impl Driver {
             Input::Peer(from, msg) => self.core.step(from, msg),
             Input::PeerAddr(id, addr) => self.core.learn_addr(id, addr),
             Input::PeerLost(id) => self.core.peer_lost(id),
+            Input::PeerAlive(id) => self.core.peer_alive(id),
             Input::ClusterUuid(uuid) => self.adopt_cluster(uuid),
             Input::Submit(ws, timeout) => {
                 let ticks = (timeout.as_millis() / self.tick.as_millis().max(1)) as u64;

@@ -8,6 +8,12 @@
 //! timeout) instead of failing. A node cut off from the majority becomes non-Primary within
 //! an election timeout, as before.
 //!
+//! Presence is the peer's process and network, not its Raft thread: a node whose Raft
+//! thread waits seconds in an fsync (a slow or stalled disk) sends nothing itself, but its
+//! transport keeps idle connections alive, and those keepalives count (from a peer already
+//! known in this configuration epoch). Otherwise one slow disk would make the *other*
+//! survivors of a leader loss non-Primary and refuse reads.
+//!
 //! When the leader's connection closes (its process died: the kernel closes its sockets at
 //! once) a follower does not wait out the election timeout: it forgets the leader (so it
 //! grants votes at once) and schedules its own campaign one tick later, staggered by its
@@ -82,6 +88,20 @@ impl RaftCore {
     /// Ticks since a peer was last heard from (None: never, since this node started).
     pub fn silent_ticks(&self, id: NodeId) -> Option<u64> {
         self.heard.get(&id).map(|t| self.ticks.saturating_sub(*t))
+    }
+
+    /// The transport heard a keepalive from `id` (see the module doc).
+    pub fn peer_alive(&mut self, id: NodeId) {
+        let epoch = self.epoch();
+        if self.peers.get(&id).is_some_and(|g| g.epoch == epoch) {
+            self.mark_heard(id);
+        }
+    }
+
+    /// `id` was heard from now.
+    pub(super) fn mark_heard(&mut self, id: NodeId) {
+        self.heard.insert(id, self.ticks);
+        self.heard_ms.insert(id, super::retention::now_ms());
     }
 
     /// The transport lost its connection from `id`.
