@@ -46,7 +46,7 @@ pub(crate) fn table_defs(info: &TableInfo) -> Vec<TableColumnDef> {
 fn is_current_timestamp(c: &ColumnInfo) -> bool {
     c.default
         .as_deref()
-        .is_some_and(|d| d.to_ascii_uppercase().starts_with("CURRENT_TIMESTAMP"))
+        .is_some_and(|d| tutti_sql::current_timestamp_precision(d, 0).is_some())
 }
 
 /// NOT NULL, keys, AUTO_INCREMENT and NO_DEFAULT_VALUE.

@@ -42,7 +42,7 @@ pub(crate) type ShapeSlot = Arc<std::sync::OnceLock<Arc<crate::sqlite::Shape>>>;
 
 /// What a prepared statement's translation depends on: the schema epoch, the current
 /// database and the session's `sql_mode` (strict or not: values that do not fit are errors
-/// or adjusted), when the session set one.
+/// or adjusted) and `time_zone`, when the session set them.
 struct CacheKey {
     epoch: u64,
     /// The epoch of the session's temporary tables.
@@ -51,6 +51,8 @@ struct CacheKey {
     sql_mode: Option<Value>,
     /// GROUP_CONCAT's limit, written into translations that cut its result.
     group_concat_max_len: Option<Value>,
+    /// The session's zone: TIMESTAMP columns are read through it when it is not UTC.
+    time_zone: Option<Value>,
 }
 
 /// A client session.
@@ -149,13 +151,16 @@ impl Session {
             "warning_count" => return Some(Value::Int(self.diag.warning_count() as i64)),
             "error_count" => return Some(Value::Int(self.diag.error_count() as i64)),
             "timestamp" if self.fixed_clock().is_some() => {
-                return self.fixed_clock().map(Value::Int);
+                return self.fixed_clock().map(|us| match us % 1_000_000 {
+                    0 => Value::Int(us / 1_000_000),
+                    _ => Value::Real(us as f64 / 1e6),
+                });
             }
             "timestamp" => {
                 let t = std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .unwrap_or_default();
-                return Some(Value::Int(t.as_secs() as i64));
+                return Some(Value::Real(t.as_micros() as f64 / 1e6));
             }
             "version" => return Some(Value::Text(self.exec.version().into())),
             "wsrep_provider_options" => return Some(Value::Text(self.exec.provider.options())),
@@ -191,14 +196,16 @@ impl Session {
             div_precision_increment: small("div_precision_increment"),
             default_week_format: small("default_week_format"),
             time_zone: time_zone.unwrap_or(tutti_storage::TimeZone::System),
-            fixed_clock: self.fixed_clock().map(|secs| secs * 1_000_000),
+            fixed_clock: self.fixed_clock(),
         }
     }
 
-    /// `SET timestamp = n`: the session's clock stands at `n` (0 or DEFAULT: it runs).
+    /// `SET timestamp = n`: the session's clock stands at `n` seconds, in microseconds (0
+    /// or DEFAULT: it runs).
     fn fixed_clock(&self) -> Option<i64> {
         match self.vars.get("timestamp") {
-            Some(Value::Int(n)) if *n > 0 => Some(*n),
+            Some(Value::Int(n)) if *n > 0 => Some(n * 1_000_000),
+            Some(Value::Real(r)) if *r > 0.0 => Some((r * 1e6).round() as i64),
             _ => None,
         }
     }
@@ -362,6 +369,7 @@ impl Session {
             db: self.db.clone(),
             sql_mode: self.vars.get("sql_mode").cloned(),
             group_concat_max_len: self.vars.get("group_concat_max_len").cloned(),
+            time_zone: self.vars.get("time_zone").cloned(),
         }
     }
 
@@ -373,6 +381,7 @@ impl Session {
             && k.db == self.db
             && k.sql_mode.as_ref() == self.vars.get("sql_mode")
             && k.group_concat_max_len.as_ref() == self.vars.get("group_concat_max_len")
+            && k.time_zone.as_ref() == self.vars.get("time_zone")
     }
 
     /// `COM_STMT_EXECUTE`.

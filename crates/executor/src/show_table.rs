@@ -272,10 +272,11 @@ pub(crate) fn default_clause(c: &ColumnInfo) -> Option<String> {
     let Some(d) = c.default.as_deref() else {
         return (!c.not_null && c.pk == 0).then(|| "NULL".into());
     };
-    if d.eq_ignore_ascii_case("CURRENT_TIMESTAMP") {
-        return Some(match fsp(&c.decl_type) {
-            Some(n) if n > 0 => format!("current_timestamp({n})"),
-            _ => "current_timestamp()".into(),
+    let column_fsp = fsp(&c.decl_type).unwrap_or(0);
+    if let Some(p) = tutti_sql::current_timestamp_precision(d, column_fsp) {
+        return Some(match p {
+            0 => "current_timestamp()".into(),
+            n => format!("current_timestamp({n})"),
         });
     }
     let decl = c.decl_type.to_ascii_lowercase();
@@ -306,6 +307,16 @@ pub(crate) fn default_clause(c: &ColumnInfo) -> Option<String> {
             } else {
                 format!("{f}")
             });
+        }
+    }
+    if decl.starts_with("timestamp") {
+        // Stored in UTC: shown in the session's time zone.
+        let local = d
+            .strip_prefix('\'')
+            .and_then(|t| t.strip_suffix('\''))
+            .and_then(tutti_storage::timestamp_in_session);
+        if let Some(local) = local {
+            return Some(format!("'{local}'"));
         }
     }
     Some(d.to_string())
@@ -704,10 +715,12 @@ pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSe
         .columns
         .iter()
         .map(|c| {
-            let extra = if table.is_autoinc(c) {
-                "auto_increment"
-            } else {
-                ""
+            let on_update = table.on_update.iter().find(|(name, _)| *name == c.name);
+            let extra = match on_update {
+                _ if table.is_autoinc(c) => "auto_increment".to_string(),
+                Some((_, 0)) => "on update current_timestamp()".to_string(),
+                Some((_, fsp)) => format!("on update current_timestamp({fsp})"),
+                None => String::new(),
             };
             let null = if Table::not_null(c) { "NO" } else { "YES" };
             let mut row = vec![text(&c.name), text(table.column_type(c))];
@@ -718,7 +731,7 @@ pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSe
                 text(null),
                 text(key_of(&c.name)),
                 default_value(c),
-                text(extra),
+                text(&extra),
             ]);
             if full {
                 row.extend([text("select,insert,update,references"), text("")]);

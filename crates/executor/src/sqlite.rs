@@ -103,6 +103,9 @@ pub struct Shape {
     /// The `BIGINT UNSIGNED` columns, whose values above 2^63 − 1 are stored as bytes (see
     /// storage's `big_unsigned`).
     big_unsigned: Vec<usize>,
+    /// The `TIMESTAMP` columns, stored in UTC and shown in the session's time zone (see
+    /// storage's `timestamps`).
+    timestamps: Vec<usize>,
 }
 
 impl Shape {
@@ -110,6 +113,7 @@ impl Shape {
         let mut by_values = Vec::new();
         let mut bits = Vec::new();
         let mut big_unsigned = Vec::new();
+        let mut timestamps = Vec::new();
         let columns = declared
             .iter()
             .enumerate()
@@ -120,6 +124,9 @@ impl Shape {
                 }
                 if decl.is_some_and(big_unsigned_decl) {
                     big_unsigned.push(i);
+                }
+                if decl.is_some_and(timestamp_decl) {
+                    timestamps.push(i);
                 }
                 let (kind, unsigned) = kind_of_decltype(decl).unwrap_or_else(|| {
                     by_values.push(i);
@@ -140,6 +147,7 @@ impl Shape {
             by_values,
             bits,
             big_unsigned,
+            timestamps,
         }
     }
 
@@ -159,6 +167,17 @@ impl Shape {
                 }
             }
         }
+        if !self.timestamps.is_empty() && !tutti_storage::session_in_utc() {
+            for &i in &self.timestamps {
+                for row in &mut rows {
+                    if let Value::Text(t) = &row[i] {
+                        if let Some(shown) = tutti_storage::timestamp_in_session(t) {
+                            row[i] = Value::Text(shown);
+                        }
+                    }
+                }
+            }
+        }
         let mut columns = self.columns.clone();
         for &i in &self.by_values {
             columns[i].kind = kind_of_values(rows.iter().map(|r: &Vec<Value>| &r[i]));
@@ -171,6 +190,12 @@ impl Shape {
 fn big_unsigned_decl(decl: &str) -> bool {
     let d = decl.to_ascii_uppercase();
     d.starts_with("BIGINT") && d.contains(" UNSIGNED")
+}
+
+/// A `TIMESTAMP[(n)]` declared type.
+fn timestamp_decl(decl: &str) -> bool {
+    decl.get(..9)
+        .is_some_and(|p| p.eq_ignore_ascii_case("TIMESTAMP"))
 }
 
 /// The width of a `BIT(n)` declared type.

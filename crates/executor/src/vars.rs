@@ -28,6 +28,8 @@ pub enum Kind {
     Bool,
     /// An unsigned integer.
     Int,
+    /// A non-negative number with a fraction (`timestamp`).
+    Real,
     /// Free text.
     Text,
 }
@@ -160,7 +162,7 @@ pub static VARS: &[VarDef] = &[
     v("storage_engine", Both, Text, false, "InnoDB"),
     v("system_time_zone", Global, Text, true, "UTC"),
     v("time_zone", Both, Text, false, "SYSTEM"),
-    v("timestamp", Session, Int, false, "0"),
+    v("timestamp", Session, Real, false, "0"),
     v(
         "transaction_isolation",
         Both,
@@ -243,6 +245,18 @@ pub fn parse(d: &VarDef, value: &Value) -> Result<Value, ExecError> {
                 .ok_or_else(bad),
             _ => Err(bad()),
         },
+        Real => match value {
+            Value::Int(i) if *i >= 0 => Ok(Value::Real(*i as f64)),
+            Value::Real(r) if *r >= 0.0 => Ok(Value::Real(*r)),
+            Value::Text(t) => t
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|r| *r >= 0.0)
+                .map(Value::Real)
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        },
         Text => match value {
             Value::Null => Ok(Value::Text(String::new())),
             v => Ok(Value::Text(v.to_string())),
@@ -266,6 +280,11 @@ pub fn default_value(d: &VarDef) -> Value {
             .default
             .parse::<i64>()
             .map(Value::Int)
+            .unwrap_or_else(|_| Value::Text(d.default.into())),
+        Real => d
+            .default
+            .parse::<f64>()
+            .map(Value::Real)
             .unwrap_or_else(|_| Value::Text(d.default.into())),
         Text => Value::Text(d.default.into()),
     }

@@ -532,7 +532,16 @@ fn add_column(a: &mut Alter<'_>, def: &ColumnDef, position: Placement) -> Result
     let unique = std::mem::take(&mut c.unique);
     // Existing rows get the DEFAULT; a NOT NULL column without one gets MariaDB's implicit
     // default, which SQLite's ADD COLUMN cannot give.
-    let fill = (c.not_null && c.default.is_none()).then(|| implicit_default(a, &c));
+    let mut fill = (c.not_null && c.default.is_none()).then(|| implicit_default(a, &c));
+    // A DEFAULT CURRENT_TIMESTAMP is no constant, which SQLite's ADD COLUMN refuses: the
+    // rebuild gives existing rows the statement's time.
+    if let Some(now) = c
+        .default
+        .as_deref()
+        .and_then(|d| crate::columns::current_timestamp_fill(d, a.info.env))
+    {
+        fill = Some(now);
+    }
     // An ENUM's member check is a table constraint (where SHOW CREATE TABLE reads it),
     // which only a rebuild can add.
     if fill.is_some() || position != Placement::Last || !c.checks.is_empty() {

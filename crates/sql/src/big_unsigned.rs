@@ -81,9 +81,18 @@ fn named(f: &Function, name: &str) -> bool {
     matches!(f.name.0.as_slice(), [ObjectNamePart::Identifier(i)] if i.value.eq_ignore_ascii_case(name))
 }
 
-/// Replaces `tutti_u64(c)` by `c`; true if it was that.
+/// The column of `tutti_u64(c)` or of `tutti_timestamp_read(c)` (see `timestamps`), and
+/// the function: a stored form read as a value.
+fn stored_column(e: &Expr) -> Option<(&Expr, &'static str)> {
+    match wrapped(e) {
+        Some(c) => Some((c, VALUE)),
+        None => crate::timestamps::wrapped(e).map(|c| (c, crate::timestamps::READ)),
+    }
+}
+
+/// Replaces `tutti_u64(c)` or `tutti_timestamp_read(c)` by `c`; true if it was one.
 pub(crate) fn unwrap(e: &mut Expr) -> bool {
-    match wrapped(e).cloned() {
+    match stored_column(e).map(|(c, _)| c.clone()) {
         Some(c) => {
             *e = c;
             true
@@ -162,7 +171,7 @@ fn sort_keys(f: &mut Function) {
 /// be (a derived table's or view's column, `CREATE TABLE ... SELECT`).
 pub(crate) fn name_item(item: &mut SelectItem) {
     if let SelectItem::UnnamedExpr(e) = item {
-        let name = match wrapped(e) {
+        let name = match stored_column(e).map(|(c, _)| c) {
             Some(Expr::Identifier(i)) => i.clone(),
             Some(Expr::CompoundIdentifier(ids)) => ids[ids.len() - 1].clone(),
             _ => return,
@@ -216,7 +225,8 @@ fn small_integer(e: &Expr) -> bool {
 }
 
 /// `MIN(tutti_u64(c))` → `tutti_u64(MIN(c))` (also `MAX`, and as window functions): the
-/// stored form orders as the numbers do, their digits would not.
+/// stored form orders as the numbers do, their digits would not (a TIMESTAMP's likewise:
+/// the stored form keeps the order and the index serves).
 fn extreme(e: &mut Expr) -> bool {
     let Expr::Function(f) = e else { return false };
     if !(named(f, "min") || named(f, "max")) {
@@ -228,11 +238,12 @@ fn extreme(e: &mut Expr) -> bool {
     let [FunctionArg::Unnamed(FunctionArgExpr::Expr(x))] = list.args.as_mut_slice() else {
         return false;
     };
-    if !unwrap(x) {
+    let Some((_, read)) = stored_column(x) else {
         return false;
-    }
+    };
+    unwrap(x);
     let extreme = std::mem::replace(e, crate::ast_build::null());
-    *e = func(VALUE, vec![extreme]);
+    *e = func(read, vec![extreme]);
     true
 }
 
@@ -256,13 +267,20 @@ pub(crate) fn default(e: &Expr) -> Option<Result<String, crate::SqlError>> {
 /// The result columns of a query (the statement's, a derived table's, a CTE's, a view's)
 /// that are such a column keep the stored form: in a UNION, those whose first SELECT reads one, in
 /// every SELECT (they then compare and sort as numbers; SQLite declares the first
-/// SELECT's types for the result).
+/// SELECT's types for the result). A TIMESTAMP column keeps it only in a single SELECT:
+/// the other SELECTs' values of its result column would be read as UTC.
 pub(crate) fn stored_results(body: &mut SetExpr) {
     let mut selects = Vec::new();
     branches(body, &mut selects);
     let Some(first) = selects.first() else { return };
+    let single = selects.len() == 1;
+    let stored = |e: &Expr| match stored_column(e) {
+        Some((_, VALUE)) => true,
+        Some(_) => single,
+        None => false,
+    };
     let positions: Vec<usize> = (first.projection.iter().enumerate())
-        .filter(|(_, item)| item_expr(item).and_then(wrapped).is_some())
+        .filter(|(_, item)| item_expr(item).is_some_and(stored))
         .map(|(i, _)| i)
         .collect();
     for s in selects {

@@ -9,8 +9,9 @@
 //!   case-, accent- and trailing-space-insensitive — unless a `*_bin`/`*_cs` collation, `CHARACTER SET binary`, or a
 //!   binary table default collation says otherwise; other CHARACTER SET/COLLATE clauses are
 //!   dropped;
-//! * DEFAULT keeps literals, `CURRENT_TIMESTAMP[(n)]`/`NOW()` → `CURRENT_TIMESTAMP` (note:
-//!   SQLite's is UTC), and any other expression as `DEFAULT (<expr>)`;
+//! * DEFAULT keeps literals; `CURRENT_TIMESTAMP[(n)]`/`NOW()` of a DATETIME or TIMESTAMP
+//!   column → `(tutti_current_timestamp(p, fsp, utc))`, of other columns
+//!   `CURRENT_TIMESTAMP`; any other expression as `DEFAULT (<expr>)`;
 //! * `ON UPDATE CURRENT_TIMESTAMP[(n)]` is kept as a comment (see `on_update`); `COMMENT`
 //!   is dropped;
 //! * ENUM adds `CONSTRAINT "col enum" CHECK ("col" IN ('a', 'b'))` (NULL passes unless NOT
@@ -261,8 +262,108 @@ pub(crate) fn column(
     Ok(out)
 }
 
+/// The SQLite function of a DATETIME or TIMESTAMP column's `DEFAULT CURRENT_TIMESTAMP(p)`
+/// (storage's `timestamps`): SQLite's own `CURRENT_TIMESTAMP` has no fraction digits and
+/// no session clock, and a TIMESTAMP's is stored in UTC.
+const CURRENT_TIMESTAMP_DEFAULT: &str = "tutti_current_timestamp";
+
+/// `CURRENT_TIMESTAMP[(p)]`, `NOW([p])` or a synonym: `Some(p)` (None when not given).
+fn current_timestamp_call(e: &Expr) -> Option<Option<u32>> {
+    let Expr::Function(f) = e else { return None };
+    let name = f.name.to_string().to_ascii_uppercase();
+    if !matches!(
+        name.as_str(),
+        "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIME" | "LOCALTIMESTAMP"
+    ) {
+        return None;
+    }
+    match crate::typing::args(f).as_slice() {
+        [] => Some(None),
+        [Expr::Value(v)] => match &v.value {
+            SqlValue::Number(n, _) => n.parse().ok().map(Some),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A DATETIME or TIMESTAMP column's `DEFAULT CURRENT_TIMESTAMP[(p)]` as SQLite text: the
+/// precision is the column's when not given and at most the column's (as MariaDB keeps it).
+fn current_timestamp_default(decl: &str, e: &Expr) -> Option<String> {
+    let precision = current_timestamp_call(e)?;
+    let (kind, fsp) = crate::stored::temporal_of(decl)?;
+    let utc = match kind {
+        "timestamp" => 1,
+        "datetime" => 0,
+        _ => return None,
+    };
+    let p = precision.unwrap_or(fsp).min(fsp);
+    Some(format!("({CURRENT_TIMESTAMP_DEFAULT}({p}, {fsp}, {utc}))"))
+}
+
+/// The precision of a DEFAULT's SQLite text if it is `CURRENT_TIMESTAMP(p)` (see
+/// [`current_timestamp_default`]); `CURRENT_TIMESTAMP` of tables written before is the
+/// column's `fsp`.
+pub fn current_timestamp_precision(default: &str, fsp: u32) -> Option<u32> {
+    if default.eq_ignore_ascii_case("CURRENT_TIMESTAMP") {
+        return Some(fsp);
+    }
+    let args = default
+        .trim_start_matches('(')
+        .strip_prefix(CURRENT_TIMESTAMP_DEFAULT)?
+        .trim_start_matches('(');
+    args.split(',').next()?.trim().parse().ok()
+}
+
+/// A DEFAULT's `CURRENT_TIMESTAMP(p)` (see [`current_timestamp_default`]) as the value a
+/// statement gives (`VALUES (DEFAULT)`, `DEFAULT(c)`): `NOW(p)`, the session's time, which
+/// a write to a TIMESTAMP column stores in UTC. None for other DEFAULTs.
+pub(crate) fn current_timestamp_value(default: &str) -> Option<Expr> {
+    if default.eq_ignore_ascii_case("CURRENT_TIMESTAMP") {
+        return None; // SQLite's own: parsed as MySQL's, `NOW()`
+    }
+    let p = current_timestamp_precision(default, 0)?;
+    Some(crate::ast_build::func(
+        "NOW",
+        vec![crate::ast_build::number(p.to_string())],
+    ))
+}
+
+/// The value a DEFAULT `CURRENT_TIMESTAMP(p)` gives the rows a new column is added to:
+/// the statement's time, fixed when it is translated (every node applies the same value).
+pub(crate) fn current_timestamp_fill(default: &str, env: &dyn Env) -> Option<Expr> {
+    let Expr::Function(mut f) = current_timestamp_call_text(default)? else {
+        return None;
+    };
+    if let sqlparser::ast::FunctionArguments::List(l) = &mut f.args {
+        let clock = crate::timestamps::session_clock_micros(env);
+        let offset = crate::timestamps::zone_offset(env);
+        for n in [clock, offset] {
+            let n = crate::ast_build::number(n.to_string());
+            l.args.push(sqlparser::ast::FunctionArg::Unnamed(n.into()));
+        }
+    }
+    Some(Expr::Function(f))
+}
+
+/// A DEFAULT's SQLite text `tutti_current_timestamp(p, fsp, utc)` parsed.
+fn current_timestamp_call_text(default: &str) -> Option<Expr> {
+    let text = default.trim_start_matches('(').trim_end_matches(')');
+    if !text.starts_with(CURRENT_TIMESTAMP_DEFAULT) {
+        return None;
+    }
+    let dialect = sqlparser::dialect::SQLiteDialect {};
+    let mut parser = sqlparser::parser::Parser::new(&dialect)
+        .try_with_sql(&format!("{text})"))
+        .ok()?;
+    parser.parse_expr().ok()
+}
+
 /// A DEFAULT value as SQLite text, for a column of SQLite declared type `decl`.
 pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
+    if let Some(now) = current_timestamp_default(decl, e) {
+        return Ok(now);
+    }
     match crate::decimal::DecimalType::of_decl(decl) {
         Some(ty) => decimal_default(ty, env, e),
         None if decl.starts_with("BIT(") => bit_default(env, e),
@@ -270,6 +371,11 @@ pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<Strin
             Some(stored) => stored,
             None => default_sql(env, e),
         },
+        None if crate::timestamps::decl(decl) => {
+            let sql = default_sql(env, e)?;
+            let offset = crate::timestamps::zone_offset(env);
+            Ok(crate::timestamps::literal_in_utc(&sql, offset).unwrap_or(sql))
+        }
         None => default_sql(env, e),
     }
 }

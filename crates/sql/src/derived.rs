@@ -25,13 +25,15 @@ pub(crate) fn typed_select<'a>(alias: &str, q: &'a Query) -> Option<&'a Select> 
 }
 
 /// The scope of a derived table or CTE named `alias` (with its column list `names`, if
-/// any) whose items are those of `s` (see [`typed_select`]), whose FROM tables are `inner`.
+/// any) whose items are those of `s` (see [`typed_select`]), whose FROM tables are `inner`;
+/// `zoned_timestamps`: the statement reads TIMESTAMPs in the session's zone.
 pub(crate) fn scope(
     alias: &str,
     names: &[Ident],
     s: &Select,
     inner: Vec<Scope>,
     outer: &Scopes,
+    zoned_timestamps: bool,
 ) -> Option<Scope> {
     let mut scopes = outer.clone();
     scopes.push(inner);
@@ -56,6 +58,11 @@ pub(crate) fn scope(
                 // `MAX(c)` of such a column is its value, not its stored form (see
                 // `big_unsigned`): a number, exact as a DECIMAL.
                 decl_type = big_unsigned_value_decl();
+            }
+            if zoned_timestamps && crate::timestamps::decl(&decl_type) && !plain_column(item) {
+                // A value read in the session's zone (see `timestamps`) is no stored
+                // TIMESTAMP: references must not convert it again.
+                decl_type = format!("DATETIME{}", &decl_type["TIMESTAMP".len()..]);
             }
             ColumnInfo {
                 name,
@@ -131,6 +138,12 @@ fn decl_of(ty: Option<ResultType>) -> String {
             if mysql_type.starts_with("bigint") && mysql_type.ends_with("unsigned") =>
         {
             big_unsigned_value_decl()
+        }
+        // A computed DATE, DATETIME, TIMESTAMP or TIME (`MAX(d)`) compares as one.
+        Some(ResultType::Computed { mysql_type, .. })
+            if crate::stored::temporal_of(&mysql_type).is_some() =>
+        {
+            mysql_type.to_ascii_uppercase()
         }
         Some(ResultType::Computed { mysql_type, .. }) => decimal_decl(&mysql_type),
         None => String::new(),

@@ -173,9 +173,11 @@ pub(crate) fn default_value(table: Option<&TableInfo>, column: &str) -> Expr {
             .columns
             .iter()
             .find(|c| c.name.eq_ignore_ascii_case(column))?;
-        c.default.clone()
+        c.default
+            .as_deref()
+            .map(|d| crate::columns::current_timestamp_value(d).unwrap_or_else(|| verbatim(d)))
     });
-    default.map(verbatim).unwrap_or_else(crate::ast_build::null)
+    default.unwrap_or_else(crate::ast_build::null)
 }
 
 pub(crate) fn is_default(e: &Expr) -> bool {

@@ -24,7 +24,8 @@
 use sqlparser::ast::{
     BinaryLength, BinaryOperator, CeilFloorKind, CharacterLength, DataType, DateTimeField,
     ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArgumentClause,
-    FunctionArguments, Ident, ObjectName, TrimWhereField, UnaryOperator, Value as SqlValue,
+    FunctionArguments, Ident, ObjectName, ObjectNamePart, TrimWhereField, UnaryOperator,
+    Value as SqlValue,
 };
 
 use crate::ast_build::{binop, cast, func, nested, number, string};
@@ -66,11 +67,29 @@ pub(crate) struct ExprCtx<'a> {
     pub scopes: Scopes,
     /// The statement assigns user variables (`@v := x`): reads of `@v` see them.
     pub assigning: bool,
+    /// TIMESTAMP columns are read in the session's zone (see `timestamps`).
+    pub zoned_timestamps: bool,
 }
+
+/// `tutti_stored_form(c)`: the column `c` as stored, not read as a value (a statement
+/// tutti writes itself compares or keeps stored values: see `on_update`); the rewrite
+/// leaves only `c`.
+pub(crate) const STORED_FORM: &str = "tutti_stored_form";
 
 impl ExprCtx<'_> {
     /// Rewrites one node whose children are already rewritten.
     pub fn rewrite(&mut self, e: &mut Expr) -> Result<(), SqlError> {
+        if let Expr::Function(f) = e {
+            // Compared without allocating: every function passes here.
+            let name = f.name.0.as_slice();
+            if matches!(name, [ObjectNamePart::Identifier(i)] if i.value == STORED_FORM) {
+                if let Some(mut c) = typing::args(f).first().map(|c| (*c).clone()) {
+                    crate::big_unsigned::unwrap(&mut c);
+                    *e = c;
+                    return Ok(());
+                }
+            }
+        }
         if crate::big_unsigned::stored_form(e) {
             return Ok(());
         }
@@ -389,11 +408,17 @@ impl ExprCtx<'_> {
             }
         }
         quote(id);
-        Ok(crate::big_unsigned::named_column_value(
-            None,
-            id,
-            &self.scopes,
-        ))
+        Ok(self.column_value(None, id))
+    }
+
+    /// A column reference read as a value, if its stored form is no value (see
+    /// `big_unsigned` and `timestamps`).
+    fn column_value(&self, qualifier: Option<&Ident>, name: &Ident) -> Option<Expr> {
+        crate::big_unsigned::named_column_value(qualifier, name, &self.scopes).or_else(|| {
+            self.zoned_timestamps
+                .then(|| crate::timestamps::named_column_value(qualifier, name, &self.scopes))
+                .flatten()
+        })
     }
 
     fn compound(&mut self, ids: &mut Vec<Ident>) -> Result<Option<Expr>, SqlError> {
@@ -416,7 +441,7 @@ impl ExprCtx<'_> {
         }
         ids.iter_mut().for_each(quote);
         Ok(match ids.as_slice() {
-            [q, name] => crate::big_unsigned::named_column_value(Some(q), name, &self.scopes),
+            [q, name] => self.column_value(Some(q), name),
             _ => None,
         })
     }
@@ -482,6 +507,9 @@ impl ExprCtx<'_> {
             if let Some(e) = self.session_function(&lname) {
                 return Ok(Some(e));
             }
+        }
+        if lname == "unix_timestamp" {
+            unix_timestamp_of_column(f, &self.scopes);
         }
         if lname == "last_insert_id" {
             if let FunctionArguments::List(l) = &f.args {
@@ -610,6 +638,27 @@ impl ExprCtx<'_> {
     }
 }
 
+/// `UNIX_TIMESTAMP(c)` of a DATETIME or TIMESTAMP column → `UNIX_TIMESTAMP(c, fsp,
+/// timestamp)`: MariaDB shows the column's fraction digits, and a TIMESTAMP's zero value
+/// is 0 (a DATETIME's is NULL).
+fn unix_timestamp_of_column(f: &mut Function, scopes: &Scopes) {
+    let FunctionArguments::List(l) = &mut f.args else {
+        return;
+    };
+    let [FunctionArg::Unnamed(FunctionArgExpr::Expr(x))] = l.args.as_slice() else {
+        return;
+    };
+    let (timestamp, fsp) = match typing::temporal_kind(x, scopes) {
+        Some(("timestamp", fsp)) => ("1", fsp),
+        Some(("datetime", fsp)) => ("0", fsp),
+        _ => return,
+    };
+    for extra in [number(fsp.to_string()), number(timestamp)] {
+        l.args
+            .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(extra)));
+    }
+}
+
 /// A function of the client's given a row value (`FROM_DAYS(ROW(1, 1))`): MariaDB's 4079.
 fn row_arguments(f: &Function) -> Result<(), SqlError> {
     let FunctionArguments::List(list) = &f.args else {
@@ -644,7 +693,10 @@ fn column_default(f: &mut Function, scopes: &Scopes) -> Result<Expr, SqlError> {
             .map_err(|_| SqlError::Unsupported(format!("DEFAULT() of the column {}", column.name)))
     };
     match &column.default {
-        Some(sql) => parsed(sql).map(nested),
+        Some(sql) => match crate::columns::current_timestamp_value(sql) {
+            Some(now) => Ok(now),
+            None => parsed(sql).map(nested),
+        },
         None if table.autoinc.as_deref() == Some(column.name.as_str()) => Ok(number("0")),
         None if column.not_null => Err(SqlError::NoDefault(column.name.clone())),
         None => Ok(Expr::value(SqlValue::Null)),

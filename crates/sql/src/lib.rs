@@ -66,6 +66,7 @@ mod stored;
 mod subquery;
 mod syntax;
 mod temporary;
+mod timestamps;
 mod types;
 mod types_map;
 mod typing;
@@ -79,7 +80,9 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
-pub use columns::{autoinc_declared_type, ENUM_CHECK_SUFFIX, GENERAL_CI};
+pub use columns::{
+    autoinc_declared_type, current_timestamp_precision, ENUM_CHECK_SUFFIX, GENERAL_CI,
+};
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
 pub use derivation::default_collation;

@@ -99,6 +99,8 @@ pub(crate) fn add_assignments(
     assignments: &mut Vec<Assignment>,
     new_value: impl Fn(&str, Expr) -> Expr,
 ) {
+    // The old values as stored: compared with the new ones as stored, kept as they are.
+    let stored_form = |c: Expr| func(crate::exprs::STORED_FORM, vec![c]);
     let auto = columns(&table.create_sql);
     if auto.is_empty() || assignments.is_empty() {
         return;
@@ -123,7 +125,9 @@ pub(crate) fn add_assignments(
             .iter()
             .map(|(name, value)| {
                 let old = Expr::Collate {
-                    expr: Box::new(Expr::Identifier(quoted(name.trim_matches('"')))),
+                    expr: Box::new(stored_form(Expr::Identifier(quoted(
+                        name.trim_matches('"'),
+                    )))),
                     collation: ObjectName::from(vec![Ident::new("BINARY")]),
                 };
                 Expr::IsDistinctFrom(Box::new(old), Box::new(nested(value.clone())))
@@ -139,7 +143,7 @@ pub(crate) fn add_assignments(
                 condition: changed,
                 result: now,
             }],
-            else_result: Some(Box::new(Expr::Identifier(quoted(&column)))),
+            else_result: Some(Box::new(stored_form(Expr::Identifier(quoted(&column))))),
         };
         assignments.push(Assignment {
             target: AssignmentTarget::ColumnName(ObjectName::from(vec![quoted(&column)])),

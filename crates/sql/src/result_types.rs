@@ -544,7 +544,10 @@ impl Infer<'_> {
     fn expr(&self, e: &Expr) -> Option<Ty> {
         match e {
             Expr::Nested(inner) => self.expr(inner),
-            Expr::Function(f) if crate::typing::function_name(f) == crate::big_unsigned::VALUE => {
+            Expr::Function(f)
+                if [crate::big_unsigned::VALUE, crate::timestamps::READ]
+                    .contains(&crate::typing::function_name(f).as_str()) =>
+            {
                 self.expr(crate::typing::args(f).first()?)
             }
             Expr::Identifier(_) | Expr::CompoundIdentifier(_) => {

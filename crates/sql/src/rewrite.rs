@@ -114,6 +114,7 @@ impl<'a> Rewriter<'a> {
                 volatile: false,
                 scopes: Vec::new(),
                 assigning: false,
+                zoned_timestamps: crate::timestamps::zoned_session(env),
             },
             ctes: Vec::new(),
             cte_scopes: Default::default(),
@@ -164,6 +165,13 @@ impl<'a> Rewriter<'a> {
     /// declared type; for a view, the queries over it read them as a table's columns.
     pub fn stored_results(mut self) -> Self {
         self.stored_results = true;
+        self
+    }
+
+    /// TIMESTAMP columns are read in the zone of the session that runs the statement,
+    /// whatever this session's is (a view's query, see `timestamps`).
+    pub fn zoned_timestamps(mut self) -> Self {
+        self.ex.zoned_timestamps = true;
         self
     }
 
@@ -533,7 +541,8 @@ impl<'a> Rewriter<'a> {
         let s = crate::derived::typed_select(alias, q)?;
         let names: Vec<sqlparser::ast::Ident> = columns.iter().map(|c| c.name.clone()).collect();
         let inner = self.scope_of(&s.from);
-        crate::derived::scope(alias, &names, s, inner, &self.ex.scopes)
+        let zoned = self.ex.zoned_timestamps;
+        crate::derived::scope(alias, &names, s, inner, &self.ex.scopes, zoned)
     }
 
     fn push_scope(&self, out: &mut Vec<Scope>, name: &ObjectName, alias: Option<&str>) {

@@ -79,7 +79,10 @@ impl RowColumns<'_> {
             }
             // The catalog's DEFAULT text as an expression the rewrites can work on.
             None => match info.default.as_deref() {
-                Some(text) => parse_default(text)?,
+                Some(text) => match crate::columns::current_timestamp_value(text) {
+                    Some(now) => now,
+                    None => parse_default(text)?,
+                },
                 None => crate::ast_build::null(),
             },
         })

@@ -192,12 +192,17 @@ fn fits(kind: &Storage, value: &Expr, column: &str) -> bool {
             op: UnaryOperator::Minus,
             expr,
         } => literal(expr, true),
-        // A BIGINT UNSIGNED's is read as its value (see `big_unsigned`) and stored again.
+        // A BIGINT UNSIGNED's is read as its value (see `big_unsigned`) and stored again,
+        // a TIMESTAMP's may be read in the session's zone (see `timestamps`).
         Expr::CompoundIdentifier(ids) => {
             ids.len() == 2
                 && ids[0].value == "excluded"
                 && ids[1].value.eq_ignore_ascii_case(column)
-                && !matches!(kind, Storage::Integer(_, big_unsigned::STORE_MAX))
+                && !matches!(
+                    kind,
+                    Storage::Integer(_, big_unsigned::STORE_MAX)
+                        | Storage::Temporal("timestamp", _)
+                )
         }
         e => literal(e, false),
     }

@@ -12,6 +12,7 @@ pub(crate) struct TestEnv {
     tables: Vec<TableInfo>,
     user_vars: HashMap<String, Value>,
     globals: HashMap<String, Value>,
+    session: HashMap<String, Value>,
 }
 
 impl TestEnv {
@@ -38,6 +39,12 @@ impl TestEnv {
     /// Sets a global system variable.
     pub fn with_global(mut self, name: &str, v: Value) -> Self {
         self.globals.insert(name.into(), v);
+        self
+    }
+
+    /// Sets a session system variable.
+    pub fn with_var(mut self, name: &str, v: Value) -> Self {
+        self.session.insert(name.into(), v);
         self
     }
 
@@ -113,6 +120,16 @@ impl TestEnv {
         self
     }
 
+    /// Sets a column's DEFAULT (SQLite text).
+    pub fn with_default(mut self, db: &str, table: &str, column: &str, text: &str) -> Self {
+        let tn = TableName::new(db, table);
+        let t = self.tables.iter_mut().find(|t| t.name == tn);
+        if let Some(c) = t.and_then(|t| t.columns.iter_mut().find(|c| c.name == column)) {
+            c.default = Some(text.into());
+        }
+        self
+    }
+
     /// The sysbench table `app.sbtest1`.
     pub fn with_sbtest(self) -> Self {
         self.with_table(
@@ -138,6 +155,13 @@ impl Env for TestEnv {
 
     fn system_variable(&self, scope: VarScope, name: &str) -> Option<Value> {
         if let Some(v) = self.globals.get(name).filter(|_| scope == VarScope::Global) {
+            return Some(v.clone());
+        }
+        if let Some(v) = self
+            .session
+            .get(name)
+            .filter(|_| scope == VarScope::Session)
+        {
             return Some(v.clone());
         }
         Some(match (scope, name) {

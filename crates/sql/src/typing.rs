@@ -121,12 +121,18 @@ fn owned_column<'a>(
     None
 }
 
+/// A column reference as written, also when it is read through `timestamps::READ` (the
+/// value is the column's, in the session's zone).
+fn column_ref(e: &Expr) -> &Expr {
+    crate::timestamps::wrapped(e).unwrap_or(e)
+}
+
 /// The column a (rewritten) column reference refers to, with its table.
 pub(crate) fn referenced_column<'a>(
     e: &Expr,
     scopes: &'a Scopes,
 ) -> Option<(&'a TableInfo, &'a crate::ColumnInfo)> {
-    match e {
+    match column_ref(e) {
         Expr::Identifier(i) => owned_column(scopes, None, &i.value),
         Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
             owned_column(scopes, Some(&ids[0].value), &ids[1].value)
@@ -652,7 +658,7 @@ pub(crate) fn like_operand(e: &mut Expr) {
 
 /// The declared type of a column reference.
 pub(crate) fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
-    match e {
+    match column_ref(e) {
         Expr::Identifier(i) => column_decl(scopes, None, &i.value),
         Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
             column_decl(scopes, Some(&ids[0].value), &ids[1].value)
@@ -673,7 +679,7 @@ pub(crate) fn owned_column_of<'a>(
     e: &Expr,
     scopes: &'a Scopes,
 ) -> Option<(&'a TableInfo, &'a crate::ColumnInfo)> {
-    match e {
+    match column_ref(e) {
         Expr::Identifier(i) => owned_column(scopes, None, &i.value),
         Expr::CompoundIdentifier(ids) if ids.len() == 2 => {
             owned_column(scopes, Some(&ids[0].value), &ids[1].value)
@@ -743,10 +749,14 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
         return Some(binop(today_at(l, t), op.clone(), r.clone()));
     }
     if let (Some(t), true) = (temporal(l), temporal_constant(r)) {
-        return Some(binop(l.clone(), op.clone(), as_temporal(r, t)));
+        let r = as_temporal(r, t);
+        return crate::timestamps::stored_comparison(l, op, &r)
+            .or_else(|| Some(binop(l.clone(), op.clone(), r)));
     }
     if let (true, Some(t)) = (temporal_constant(l), temporal(r)) {
-        return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
+        let l = as_temporal(l, t);
+        return crate::timestamps::stored_comparison(&l, op, r)
+            .or_else(|| Some(binop(l, op.clone(), r.clone())));
     }
     // A temporal value compared with a number or string column or expression: MariaDB
     // compares them as the temporal type (`datetime_col = double_col`).

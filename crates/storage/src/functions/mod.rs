@@ -37,6 +37,7 @@ mod temporal;
 mod time;
 mod time_order;
 mod time_parts;
+mod timestamps;
 mod unsigned;
 mod user_locks;
 mod variables;
@@ -52,6 +53,7 @@ pub use stored::{
     DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
     OUT_OF_RANGE, TRUNCATED_INCORRECT,
 };
+pub use timestamps::{session_in_utc, timestamp_in_session};
 pub use user_locks::{release_all_locks, set_current_connection, WAIT_ON_WRITER};
 pub use variables::{clear_assigned, take_assigned};
 
@@ -93,6 +95,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     user_locks::register(c)?;
     collations::register(c)?;
     duplicate::register(c)?;
+    timestamps::register(c)?;
     // Reached when a scalar subquery yields a second row (the SQL front-end's guard):
     // MySQL's error 1242. Volatile, so SQLite never evaluates it ahead of time.
     c.create_scalar_function("tutti_subquery_rows", 0, VOLATILE, |_| -> Result<i64> {

@@ -500,8 +500,10 @@ fn canonical(raw: ValueRef<'_>, text: &str, kind: Kind, fsp: u32) -> Option<Stri
     Some(match kind {
         Kind::Date => temporal::date_text(&datetime()?),
         Kind::DateTime => temporal::datetime_text(&datetime()?, fsp),
+        // Read in the session's zone, stored (and range-checked) in UTC.
         Kind::Timestamp => {
-            temporal::datetime_text(&datetime().filter(temporal::fits_timestamp)?, fsp)
+            let utc = datetime().and_then(|p| super::timestamps::to_utc(&p));
+            temporal::datetime_text(&utc.filter(temporal::fits_timestamp)?, fsp)
         }
         Kind::Time => temporal::time_text(&temporal::parse_time(text)?, fsp),
         Kind::Year => return None,
@@ -577,9 +579,10 @@ fn lenient(text: &str, kind: Kind, fsp: u32) -> String {
 /// The DATE, DATETIME or TIMESTAMP a string that goes on after it starts with
 /// (`'2003-01-01 00:00:00 xyz'`), in the column's text.
 fn value_at_start(text: &str, kind: Kind, fsp: u32) -> Option<String> {
-    let p = temporal::parse_datetime_truncated(text)
-        .filter(temporal::valid_datetime)
-        .filter(|p| kind != Kind::Timestamp || temporal::fits_timestamp(p))?;
+    let mut p = temporal::parse_datetime_truncated(text).filter(temporal::valid_datetime)?;
+    if kind == Kind::Timestamp {
+        p = super::timestamps::to_utc(&p).filter(temporal::fits_timestamp)?;
+    }
     parts_text(&p, kind, fsp)
 }
 

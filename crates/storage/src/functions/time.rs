@@ -225,6 +225,26 @@ fn unix_timestamp(raw: ValueRef<'_>) -> Value {
     }
 }
 
+/// `UNIX_TIMESTAMP(c, fsp, timestamp)` of a DATETIME(fsp) or TIMESTAMP(fsp) column (the
+/// SQL rewrite adds the arguments): shown with the column's fraction digits, and 0 for a
+/// TIMESTAMP's zero value, as MariaDB shows them.
+fn unix_timestamp_of_column(raw: ValueRef<'_>, fsp: u32, timestamp: bool) -> Value {
+    let zero = stamp(raw).is_some_and(|s| s.p == Parts::default());
+    let (secs, micros) = match unix_timestamp(raw) {
+        _ if zero && timestamp => (0, 0),
+        Value::Integer(secs) => (secs, 0),
+        Value::Real(r) => (
+            r.trunc() as i64,
+            ((r.fract() * 1e6).round() as u32).min(999_999),
+        ),
+        other => return other,
+    };
+    match fsp.min(6) {
+        0 => Value::Integer(secs),
+        n => Value::Text(format!("{secs}.{}", &format!("{micros:06}")[..n as usize])),
+    }
+}
+
 /// `FROM_UNIXTIME(n[, format])`: `n` seconds since the epoch in the session's time zone.
 fn from_unixtime(ctx: &Context<'_>) -> Result<Option<String>> {
     if !(1..=2).contains(&ctx.len()) {
@@ -329,6 +349,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("unix_timestamp", -1, VOLATILE, |ctx| {
         Ok(match ctx.len() {
             0 => Value::Integer(clock_micros().div_euclid(1_000_000)),
+            3 => unix_timestamp_of_column(ctx.get_raw(0), ctx.get(1)?, ctx.get(2)?),
             _ => unix_timestamp(ctx.get_raw(0)),
         })
     })?;
