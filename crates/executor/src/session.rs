@@ -529,7 +529,19 @@ impl Session {
             }
             Stmt::Ddl(d) => {
                 self.note_databases(&d.ddl);
-                self.ddl(d)
+                let database = self.database_change(&d.ddl);
+                let mut r = self.ddl(d);
+                if let (Ok(Response::Ok { affected_rows, .. }), Some((name, count, dropped))) =
+                    (&mut r, database)
+                {
+                    *affected_rows = count;
+                    // Dropping the current database leaves the session without one
+                    // (`DATABASE()` is NULL).
+                    if dropped && self.db.as_deref() == Some(name.as_str()) {
+                        self.db = None;
+                    }
+                }
+                r
             }
             Stmt::DropTables(d) => self.drop_tables(d),
             Stmt::CreateSelect(cs) => self.create_select(cs, params),
@@ -591,6 +603,24 @@ impl Session {
                 }
                 self.run_stmt(*stmt, params)
             }
+        }
+    }
+
+    /// What CREATE or DROP DATABASE changes: the database, the rows MariaDB reports
+    /// affected (1 for a database created; the tables and views dropped with one) and
+    /// whether it is dropped.
+    fn database_change(&self, ddl: &tutti_wsrep::Ddl) -> Option<(String, u64, bool)> {
+        match ddl {
+            tutti_wsrep::Ddl::CreateDatabase { name, .. } => {
+                let created = !self.database_exists(name);
+                Some((name.clone(), created as u64, false))
+            }
+            tutti_wsrep::Ddl::DropDatabase { name, .. } => {
+                let tables = self.exec.catalog.tables_of(&self.exec.storage, name);
+                let count = tables.map_or(0, |t| t.len() as u64);
+                Some((name.clone(), count, true))
+            }
+            _ => None,
         }
     }
 

@@ -254,6 +254,11 @@ pub(crate) fn double_cast(value: Expr, m: u32, d: u32) -> Expr {
     store(Storage::Real(ty), value, "cast", 1, false)
 }
 
+/// A hex literal of more than eight bytes.
+fn long_hex(e: &Expr) -> bool {
+    matches!(e, Expr::Value(v) if matches!(&v.value, SqlValue::HexStringLiteral(h) if h.len() > 16))
+}
+
 /// [`store`] with the store function's mode argument (none: strict).
 fn store_as(
     kind: Storage,
@@ -266,7 +271,12 @@ fn store_as(
         kind,
         Storage::Integer(..) | Storage::Decimal(..) | Storage::Real(_)
     ) {
-        // `0x41` and `b'101'` are numbers to a numeric column.
+        // `0x41` and `b'101'` are numbers to a numeric column; one of more than eight
+        // bytes is out of an integer column's range, however many of them are zeros (MariaDB's
+        // `Item_hex_constant::save_in_field`).
+        if matches!(kind, Storage::Integer(..)) && long_hex(&value) {
+            value = number("18446744073709551616");
+        }
         crate::typing::numeric(&mut value);
     }
     let column = qualified

@@ -82,3 +82,8 @@ SELECT id FROM sel_lim ORDER BY id LIMIT 2;
 SELECT COUNT(*) FROM sel_lim WHERE id IN (SELECT id FROM sel_lim);
 SET SESSION sql_select_limit = DEFAULT;
 SELECT id FROM sel_lim ORDER BY id;
+-- dropping the current database leaves the session without one
+CREATE DATABASE gone;
+USE gone;
+DROP DATABASE gone;
+SELECT DATABASE();

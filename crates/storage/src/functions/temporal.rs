@@ -187,31 +187,34 @@ fn parse_datetime_start(t: &str) -> Option<(Parts, usize)> {
         }
         sc.eat(|c| c == b'T');
     } else {
-        (p.year, year_digits) = sc.digits(4)?;
+        // Each delimited part is its whole run of digits, leading zeros and all
+        // (`'0002006-008-010'` is 2006-08-10; `'2006-08-10 10:11:123'` no value), as in
+        // MySQL's str_to_datetime; a year written with more than two digits is taken as is.
+        const PART: usize = usize::MAX;
+        (p.year, year_digits) = sc.digits(PART)?;
         let delimiter = |c: u8| c.is_ascii_punctuation();
         if !sc.eat(delimiter) {
             return None;
         }
-        p.month = sc.digits(2)?.0;
+        p.month = sc.digits(PART)?.0;
         if !sc.eat(delimiter) {
             return None;
         }
-        p.day = sc.digits(2)?.0;
-        // A third digit of the day is no separator: MariaDB reads no value
-        // (`'2007/10/2000:00:00'`).
-        if sc.s.get(sc.i).is_some_and(u8::is_ascii_digit) {
+        p.day = sc.digits(PART)?.0;
+        // A day run on into the time is no value (`'2007/10/2000:00:00'`).
+        if p.year > 9999 || p.month > 99 || p.day > 99 {
             return None;
         }
         let date_end = sc.i;
         if sc.eat(|c| c == b'T' || c.is_ascii_whitespace()) {
             while sc.eat(|c| c.is_ascii_whitespace()) {}
-            match sc.digits(2) {
+            match sc.digits(PART) {
                 Some((hour, _)) => {
                     p.hour = hour;
                     if sc.eat(|c| c == b':') {
-                        p.minute = sc.digits(2)?.0;
+                        p.minute = sc.digits(PART)?.0;
                         if sc.eat(|c| c == b':') {
-                            p.second = sc.digits(2)?.0;
+                            p.second = sc.digits(PART)?.0;
                             p.micros = micros(&sc.fraction());
                         }
                     }
@@ -219,6 +222,9 @@ fn parse_datetime_start(t: &str) -> Option<(Parts, usize)> {
                 // trailing blanks, or something else after the date
                 None if sc.done() => {}
                 None => sc.i = date_end,
+            }
+            if p.hour > 99 || p.minute > 99 || p.second > 99 {
+                return None;
             }
         }
     }
@@ -520,6 +526,9 @@ mod tests {
             ("0000-00-00", "0000-00-00 00:00:00.000000"),
             ("2000-00-01", "2000-00-01 00:00:00.000000"),
             ("2000-02-29", "2000-02-29 00:00:00.000000"),
+            // each delimited part is its whole run of digits
+            ("0002000-001-02 0003:04:05", "2000-01-02 03:04:05.000000"),
+            ("0000006-08-10", "0006-08-10 00:00:00.000000"),
         ] {
             assert_eq!(dt(s).as_deref(), Some(want), "{s}");
         }
@@ -527,6 +536,9 @@ mod tests {
             "2024-02-30",
             "1900-02-29",
             "2000-13-01",
+            "12000-01-02",
+            "2000-01-02 101112",
+            "2000-01-02 10:11:123",
             "2000-01-02abc",
             "2000-01-02 abc",
             "2000-01-02 24:00:00",
