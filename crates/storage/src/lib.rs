@@ -151,7 +151,7 @@ impl Storage {
 
     /// A reader connection from the pool (returned when dropped).
     pub fn reader(&self) -> Result<Reader, StorageError> {
-        self.readers.get()
+        self.readers.get(self.schema_epoch())
     }
 
     /// A connection of one session's own, for its temporary tables: the database is
@@ -182,6 +182,8 @@ impl Storage {
         self.applied.store(result.applied, Ordering::Release);
         self.durable.after_commit(&w, result.applied);
         if result.schema_changed {
+            // SQLite does not re-prepare every stale statement (see `pool`).
+            w.flush_prepared_statement_cache();
             self.schema_epoch.fetch_add(1, Ordering::AcqRel);
         }
         Ok(result)

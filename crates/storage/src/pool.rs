@@ -3,6 +3,11 @@
 //! WAL mode lets readers proceed while the writer commits. A reader is checked out for one
 //! statement, or for a whole read-only transaction (one snapshot), and returned on drop.
 //! Readers are `query_only`: nothing can write through them.
+//!
+//! A reader's cached prepared statements are dropped when the schema changed since it last
+//! ran one: SQLite re-prepares a stale statement only when it reads a table, so one over a
+//! view of a CTE alone (`WITH c(a) AS (SELECT 1) SELECT * FROM c`) would keep answering
+//! from the view's old definition.
 
 use parking_lot::Mutex;
 use rusqlite::Connection;
@@ -17,7 +22,8 @@ const MAX_IDLE: usize = 32;
 
 pub(crate) struct Pool {
     path: PathBuf,
-    idle: Mutex<Vec<Connection>>,
+    /// Idle readers, each with the schema epoch its statement cache was made under.
+    idle: Mutex<Vec<(Connection, u64)>>,
 }
 
 impl Pool {
@@ -28,9 +34,15 @@ impl Pool {
         }
     }
 
-    pub(crate) fn get(self: &Arc<Self>) -> Result<Reader, StorageError> {
+    /// A reader whose cached statements were prepared under `schema_epoch`.
+    pub(crate) fn get(self: &Arc<Self>, schema_epoch: u64) -> Result<Reader, StorageError> {
         let conn = match self.idle.lock().pop() {
-            Some(c) => c,
+            Some((c, epoch)) => {
+                if epoch != schema_epoch {
+                    c.flush_prepared_statement_cache();
+                }
+                c
+            }
             None => {
                 let c = crate::open_connection(&self.path)?;
                 c.execute_batch("PRAGMA query_only = ON")?;
@@ -41,6 +53,7 @@ impl Pool {
         Ok(Reader {
             pool: self.clone(),
             conn: Some(conn),
+            schema_epoch,
         })
     }
 }
@@ -49,6 +62,7 @@ impl Pool {
 pub struct Reader {
     pool: Arc<Pool>,
     conn: Option<Connection>,
+    schema_epoch: u64,
 }
 
 impl Deref for Reader {
@@ -67,7 +81,7 @@ impl Drop for Reader {
             }
             let mut idle = self.pool.idle.lock();
             if idle.len() < MAX_IDLE {
-                idle.push(c);
+                idle.push((c, self.schema_epoch));
             }
         }
     }

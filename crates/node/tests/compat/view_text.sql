@@ -44,3 +44,14 @@ SELECT COUNT(*) FROM vt1;
 CREATE TABLE vt3 (a INT, b INT, PRIMARY KEY (a, b));
 ALTER TABLE vt3 DROP COLUMN b;
 DROP TABLE vt1, vt2, vt3;
+-- a view of a CTE alone, defined anew, is read anew (SQLite keeps such a statement prepared)
+CREATE VIEW vc AS WITH cte(a) AS (SELECT 1) SELECT * FROM cte;
+SELECT * FROM vc;
+DROP VIEW vc;
+CREATE VIEW vc AS SELECT 2 AS a;
+SELECT * FROM vc;
+CREATE OR REPLACE VIEW vc AS WITH c AS (SELECT 3 AS b) SELECT b FROM c;
+SELECT * FROM vc;
+CREATE OR REPLACE VIEW vc AS WITH c AS (SELECT 4 AS b) SELECT b FROM c;
+SELECT * FROM vc;
+DROP VIEW vc;
