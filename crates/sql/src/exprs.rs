@@ -203,6 +203,10 @@ impl ExprCtx<'_> {
                 }
                 typing::in_list(expr, list, *negated, &self.scopes)
             }
+            Expr::InSubquery { expr, subquery, .. } => {
+                typing::in_decimal_subquery(expr, subquery);
+                None
+            }
             Expr::Between {
                 expr, low, high, ..
             } => {
@@ -922,23 +926,45 @@ pub(crate) fn pre_rewrite(e: &mut Expr, scopes: &Scopes) {
     }
 }
 
-/// `CASE x WHEN v THEN r ...` → `CASE WHEN x = v THEN r ...` when `x` is a column, a
-/// literal or a cast of one (evaluating it once per WHEN changes nothing): MySQL compares
-/// `x` with each `v` as `x = v` does (numbers, ENUM indexes, temporal values, collations),
-/// which SQLite's own CASE comparison would not.
+/// `CASE x WHEN v THEN r ...` → `CASE WHEN x = v THEN r ...` when evaluating `x` once per
+/// WHEN changes nothing (no volatile function, subquery or variable in it): MySQL compares
+/// `x` with each `v` as `x = v` does (numbers, DECIMALs such as `AVG(c)`, ENUM indexes,
+/// temporal values, collations), which SQLite's own CASE comparison would not.
 fn simple_case_as_searched(e: &mut Expr) {
+    /// Functions whose value changes between calls, or that act.
+    const VOLATILE: &[&str] = &[
+        "rand",
+        "uuid",
+        "uuid_short",
+        "sys_guid",
+        "sysdate",
+        "random_bytes",
+        "sleep",
+        "benchmark",
+        "get_lock",
+        "release_lock",
+        "release_all_locks",
+        "last_insert_id",
+        "nextval",
+        "setval",
+        "lastval",
+    ];
     fn plain(e: &Expr) -> bool {
-        match e {
-            Expr::Identifier(_)
-            | Expr::CompoundIdentifier(_)
-            | Expr::Value(_)
-            | Expr::TypedString { .. } => true,
-            Expr::Nested(x)
-            | Expr::UnaryOp { expr: x, .. }
-            | Expr::Cast { expr: x, .. }
-            | Expr::Collate { expr: x, .. } => plain(x),
-            _ => false,
-        }
+        let mut repeatable = true;
+        let _ = sqlparser::ast::visit_expressions(e, |x| {
+            repeatable &= match x {
+                Expr::Function(f) => !VOLATILE.contains(&typing::function_name(f).as_str()),
+                Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => false,
+                Expr::Identifier(i) => !i.value.starts_with('@'),
+                Expr::BinaryOp {
+                    op: BinaryOperator::Assignment,
+                    ..
+                } => false,
+                _ => true,
+            };
+            std::ops::ControlFlow::<()>::Continue(())
+        });
+        repeatable
     }
     let Expr::Case {
         operand,

@@ -134,11 +134,24 @@ pub const QUANTIFIED_CTE: &str = "tutti_s";
 fn rows_where(source: Source, s: Query, condition: Expr) -> Query {
     let one = vec![SelectItem::UnnamedExpr(number("1"))];
     match source {
-        Source::Derived => query(SetExpr::Select(Box::new(select(
-            one,
-            vec![derived(s)],
-            Some(condition),
-        )))),
+        Source::Derived => {
+            // Aliased, so that the comparison knows the column's type (a DECIMAL such as
+            // `s1/s1` compares by number: see `derived`).
+            let mut from = derived(s);
+            if let TableFactor::Derived { alias, .. } = &mut from.relation {
+                *alias = Some(TableAlias {
+                    explicit: true,
+                    name: quoted(QUANTIFIED_CTE),
+                    columns: vec![],
+                    at: None,
+                });
+            }
+            query(SetExpr::Select(Box::new(select(
+                one,
+                vec![from],
+                Some(condition),
+            ))))
+        }
         Source::Cte => {
             let from = TableWithJoins {
                 relation: TableFactor::Table {

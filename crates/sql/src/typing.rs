@@ -23,7 +23,8 @@
 
 use sqlparser::ast::{
     BinaryOperator, DataType, ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr,
-    FunctionArguments, Ident, ObjectName, SelectItem, SetExpr, UnaryOperator, Value as SqlValue,
+    FunctionArguments, Ident, ObjectName, Query, SelectItem, SetExpr, UnaryOperator,
+    Value as SqlValue,
 };
 
 use crate::ast_build::{binop, cast, func, nested, number, string};
@@ -273,6 +274,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
                     merge(args(f).iter().map(|a| type_of(a, scopes)))
                 }
                 "if" => merge(args(f).iter().skip(1).map(|a| type_of(a, scopes))),
+                n if STRING_FUNCTIONS.contains(&n) => NumType::Str,
                 _ => NumType::Other,
             }
         }
@@ -287,9 +289,91 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
                 .chain(else_result.as_deref())
                 .map(|e| type_of(e, scopes)),
         ),
+        Expr::Substring { .. } | Expr::Trim { .. } => NumType::Str,
+        Expr::Subquery(q) => computed_item_type(q),
         _ => NumType::Other,
     }
 }
+
+/// The type of a subquery's single computed column (`SELECT AVG(a) ...`, `SELECT a / b ...`),
+/// known from its functions alone; a column of the subquery's own tables is not known here
+/// (the scopes in hand are the outer query's): Other.
+pub(crate) fn computed_item_type(q: &Query) -> NumType {
+    let SetExpr::Select(s) = q.body.as_ref() else {
+        return NumType::Other;
+    };
+    match s.projection.as_slice() {
+        [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }]
+            if !is_column(e) =>
+        {
+            type_of(e, &Vec::new())
+        }
+        _ => NumType::Other,
+    }
+}
+
+/// `x [NOT] IN (SELECT d ...)` of a computed DECIMAL `d` (text such as `'1.0000'`, which
+/// SQLite finds equal to no number): both sides compared as doubles, as `x = d` is. (A
+/// BIGINT UNSIGNED's digits are canonical already, and exact.)
+pub(crate) fn in_decimal_subquery(expr: &mut Expr, subquery: &mut Query) {
+    if computed_item_type(subquery) != NumType::Decimal {
+        return;
+    }
+    let SetExpr::Select(s) = subquery.body.as_mut() else {
+        return;
+    };
+    if let [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }] =
+        s.projection.as_mut_slice()
+    {
+        let mut inner = &*e;
+        while let Expr::Nested(x) | Expr::Collate { expr: x, .. } = inner {
+            inner = x;
+        }
+        let unsigned = [
+            "tutti_u64",
+            "tutti_uint_op",
+            "tutti_bitop",
+            "tutti_cast_int",
+        ];
+        if matches!(inner, Expr::Function(f) if unsigned.contains(&function_name(f).as_str())) {
+            return;
+        }
+        *e = cast(nested(e.clone()), DataType::Real);
+        *expr = cast(nested(expr.clone()), DataType::Real);
+    }
+}
+
+/// Functions whose value is a (character) string: compared with a number, MySQL reads it as
+/// a DOUBLE (`CONCAT('1') = 1` is true), where SQLite finds no text equal to a number.
+const STRING_FUNCTIONS: &[&str] = &[
+    "concat",
+    "concat_ws",
+    "upper",
+    "ucase",
+    "lower",
+    "lcase",
+    "substring",
+    "substr",
+    "mid",
+    "left",
+    "right",
+    "trim",
+    "ltrim",
+    "rtrim",
+    "lpad",
+    "rpad",
+    "replace",
+    "repeat",
+    "reverse",
+    "tutti_insert",
+    "tutti_trim",
+    "substring_index",
+    "space",
+    "elt",
+    "quote",
+    "json_value",
+    "json_unquote",
+];
 
 /// The type of an expression that returns one of several (IF, CASE, COALESCE, ...): all
 /// integers → integer; integers and DECIMALs → DECIMAL; NULLs don't count; else not known.

@@ -70,3 +70,14 @@ INSERT INTO rd VALUES (1, '2001-01-01'), (2, '2002-02-02');
 SELECT f1 FROM rd WHERE ('1', f1) IN (('1', '01-01-01'), ('1', '2001-1-1 0:0:0'), ('1', '03-03-03'));
 SELECT id FROM rd WHERE (id, f1) = (2, '2002-2-2');
 DROP TABLE rd;
+-- a string function's value compared with a number is read as a number
+SELECT CONCAT('1') = 1, UPPER('1') = 1, SUBSTR('12', 1, 1) = 1, SUBSTRING('12' FROM 1 FOR 1) = 1, TRIM(' 1') = 1, TRIM(LEADING 'x' FROM 'x1') = 1, CONCAT('1') < 2, CONCAT('1.5') + 1, CONCAT('a') = 0, JSON_VALUE('{"b":true}', '$.b') = 1;
+-- CASE x WHEN v compares as x = v does, for a DECIMAL x too; quantified comparisons with DECIMAL subqueries
+CREATE TABLE cq (c0 INT, c1 INT, c2 INT);
+INSERT INTO cq VALUES (1, 1, 1), (1, 1, 1);
+SELECT CASE AVG(c0) WHEN c1 * c2 THEN 1 END, CASE c1 * c2 WHEN SUM(c0) THEN 1 WHEN AVG(c0) THEN 2 END, CASE AVG(c0) WHEN 1 THEN 'y' END FROM cq;
+SELECT 1 = ALL (SELECT c1 / c2 FROM cq), 1 < ALL (SELECT c1 / c2 FROM cq), 2 > ANY (SELECT c1 / c2 FROM cq), 1 <> ALL (SELECT c1 / c2 FROM cq);
+INSERT INTO cq VALUES (1, 2, 1);
+SELECT 1 IN (SELECT c1 / c2 FROM cq), 1 NOT IN (SELECT c1 / c2 FROM cq), 1.0 IN (SELECT c1 / c2 FROM cq), 1.3333 IN (SELECT AVG(c1) FROM cq), (SELECT c1 / c2 FROM cq LIMIT 1) = 1, (SELECT AVG(c1) FROM cq) > 1.3;
+SELECT c1 FROM cq WHERE c1 IN (SELECT MAX(c1) / c2 FROM cq GROUP BY c2);
+DROP TABLE cq;
