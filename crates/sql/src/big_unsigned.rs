@@ -42,13 +42,24 @@ pub(crate) fn named_column_value(
     name: &Ident,
     scopes: &Scopes,
 ) -> Option<Expr> {
+    read_through(qualifier, name, scopes, decl, VALUE)
+}
+
+/// `wrapper(qualifier.name)` if the column's declared type is one `of_kind` selects.
+pub(crate) fn read_through(
+    qualifier: Option<&Ident>,
+    name: &Ident,
+    scopes: &Scopes,
+    of_kind: fn(&str) -> bool,
+    wrapper: &str,
+) -> Option<Expr> {
     let d = column_decl(scopes, qualifier.map(|q| q.value.as_str()), &name.value)?;
-    decl(d).then(|| {
+    of_kind(d).then(|| {
         let column = match qualifier {
             Some(q) => Expr::CompoundIdentifier(vec![q.clone(), name.clone()]),
             None => Expr::Identifier(name.clone()),
         };
-        func(VALUE, vec![column])
+        func(wrapper, vec![column])
     })
 }
 

@@ -21,7 +21,7 @@
 use sqlparser::ast::{BinaryOperator, Expr, Ident};
 
 use crate::ast_build::func;
-use crate::typing::{args, column_decl, function_name, Scopes};
+use crate::typing::{args, function_name, Scopes};
 use crate::{Env, Value, VarScope};
 
 /// The function that reads a stored TIMESTAMP in the session's zone.
@@ -73,14 +73,7 @@ pub(crate) fn named_column_value(
     name: &Ident,
     scopes: &Scopes,
 ) -> Option<Expr> {
-    let d = column_decl(scopes, qualifier.map(|q| q.value.as_str()), &name.value)?;
-    decl(d).then(|| {
-        let column = match qualifier {
-            Some(q) => Expr::CompoundIdentifier(vec![q.clone(), name.clone()]),
-            None => Expr::Identifier(name.clone()),
-        };
-        func(READ, vec![column])
-    })
+    crate::big_unsigned::read_through(qualifier, name, scopes, decl, READ)
 }
 
 /// The column of `tutti_timestamp_read(c)`.
