@@ -166,6 +166,15 @@ fn of_type(mysql_type: &str) -> TableColumnDef {
                 .unwrap_or(0);
             text(String, longest, ENUM)
         }
+        "set" => {
+            let members = enum_members(args);
+            let all = members
+                .iter()
+                .map(|m| m.chars().count() as u32)
+                .sum::<u32>()
+                + members.len().saturating_sub(1) as u32;
+            text(String, all, SET)
+        }
         _ => text(Text, 65_535, 0),
     }
 }

@@ -141,9 +141,9 @@ fn derived_type<'a>(t: &ResultType, values: impl Iterator<Item = &'a Value>) -> 
                 return None;
             }
             let mut def = match members {
-                // ENUM's members live in a CHECK constraint, not in the declared type
+                // ENUM's and SET's members live in a CHECK constraint, not in the declared type
                 Some(m) => crate::show_table::display_type(&column.decl_type, Some(m)),
-                None if column.decl_type.eq_ignore_ascii_case(tutti_sql::ENUM_DECL) => return None,
+                None if tutti_sql::has_members(&column.decl_type) => return None,
                 None => mysql_type(&column.decl_type),
             };
             if column.not_null {
@@ -184,9 +184,8 @@ fn column_type<'a>(
     decimal: Option<usize>,
 ) -> String {
     let values: Vec<&Value> = values.filter(|v| !v.is_null()).collect();
-    // ENUM's members live in a CHECK constraint, not in the declared type.
-    if let Some(d) = decl.filter(|d| !d.is_empty() && !d.eq_ignore_ascii_case(tutti_sql::ENUM_DECL))
-    {
+    // ENUM's and SET's members live in a CHECK constraint, not in the declared type.
+    if let Some(d) = decl.filter(|d| !d.is_empty() && !tutti_sql::has_members(d)) {
         let ty = mysql_type(d);
         // A UNION's declared type is its first SELECT's: kept only if every value fits.
         match declared_fit(&ty, &values) {

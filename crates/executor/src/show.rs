@@ -318,6 +318,7 @@ impl Session {
 pub(crate) fn lowercase_decl(decl: &str) -> String {
     decl.to_ascii_lowercase()
         .replacen("binary text", "binary", 1)
+        .replacen(&tutti_sql::SET_DECL.to_ascii_lowercase(), "set", 1)
 }
 
 /// The MySQL spelling of a declared type.

@@ -192,7 +192,7 @@ fn is_operator_word(w: &sqlparser::tokenizer::Word) -> bool {
 }
 
 /// MariaDB's name of a column type (`int(11)`, `bigint(20) unsigned`, `decimal(10,2)`,
-/// `enum('a','b')`, `year(4)`, `longtext` for JSON).
+/// `enum('a','b')`, `set('a','b')`, `year(4)`, `longtext` for JSON).
 pub(crate) fn display_type(decl: &str, members: Option<&[String]>) -> String {
     let d = crate::show::lowercase_decl(decl);
     let unsigned = d.contains(" unsigned");
@@ -231,13 +231,13 @@ pub(crate) fn display_type(decl: &str, members: Option<&[String]>) -> String {
             ),
             None => d,
         },
-        "enum" => {
+        "enum" | "set" => {
             let quoted: Vec<String> = members
                 .unwrap_or_default()
                 .iter()
                 .map(|m| format!("'{}'", m.replace('\'', "''")))
                 .collect();
-            format!("enum({})", quoted.join(","))
+            format!("{base}({})", quoted.join(","))
         }
         _ => d,
     }

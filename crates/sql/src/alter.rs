@@ -692,8 +692,13 @@ fn change_column(
         if let (Some(check), NumType::Int | NumType::Decimal | NumType::Double) =
             (&old_check, crate::typing::decl_type(&decl))
         {
-            // An ENUM becomes a number by its index, as MariaDB copies it.
-            source = crate::enums::index_of(source, &rebuild::check_members(check));
+            // An ENUM becomes a number by its index (a SET by its bits), as MariaDB copies it.
+            let members = rebuild::check_members(check);
+            source = if old_type.as_deref() == Some(crate::SET_DECL) {
+                crate::enums::bits_of(source, &members)
+            } else {
+                crate::enums::index_of(source, &members)
+            };
         }
         let mut convert = crate::stored::copied(
             &table,

@@ -15,7 +15,8 @@
 //! * `ON UPDATE CURRENT_TIMESTAMP[(n)]` is kept as a comment (see `on_update`); `COMMENT`
 //!   is dropped;
 //! * ENUM adds `CONSTRAINT "col enum" CHECK ("col" IN ('a', 'b'))` (NULL passes unless NOT
-//!   NULL);
+//!   NULL), SET `CONSTRAINT "col enum" CHECK (tutti_set_valid("col", 'a', 'b'))`: the
+//!   member check, which also keeps the members;
 //! * generated columns, `SERIAL DEFAULT VALUE`, SRID and similar are refused.
 //!
 //! Index key parts keep their order and direction; prefix lengths (`c(10)`) are dropped;
@@ -132,8 +133,12 @@ pub(crate) fn key_column_type(c: &mut ColumnOut, single_pk: bool) -> Result<(), 
     Ok(())
 }
 
-/// The name of an ENUM column's member check is the column's name and this suffix, so that
-/// its failure reads as MySQL's (1265 "Data truncated for column"), not as a CHECK's.
+/// The storage function a SET column's member check calls.
+pub(crate) const SET_CHECK_FUNCTION: &str = "tutti_set_valid";
+
+/// The name of an ENUM (or SET) column's member check is the column's name and this
+/// suffix, so that its failure reads as MySQL's (1265 "Data truncated for column"), not as
+/// a CHECK's.
 pub const ENUM_CHECK_SUFFIX: &str = " enum";
 
 /// The collation of TIME columns and casts: compared as durations (storage's `time_order`).
@@ -246,20 +251,92 @@ pub(crate) fn column(
             other => return Err(SqlError::Unsupported(format!("the column option {other}"))),
         }
     }
-    if let Some(values) = &out.mapped.enum_values {
+    if let Some(values) = out.mapped.enum_values.take() {
+        let set = out.mapped.decl == crate::SET_DECL;
+        let rules = MemberRules {
+            set,
+            strict: crate::stored::strict_mode(env),
+            collation: out.collation,
+        };
+        let values = checked_members(values, &rules, &out.name)?;
         let list: Vec<String> = values
             .iter()
             .map(|v| format!("'{}'", v.replace('\'', "''")))
             .collect();
-        // The empty string is the value of an invalid one, stored outside strict mode.
         let column = quote_str(&out.name);
+        let list = list.join(", ");
+        let check = if set {
+            format!("{SET_CHECK_FUNCTION}({column}, {list})")
+        } else {
+            // The empty string is the value of an invalid one, stored outside strict mode.
+            format!("{column} IN ({list}) OR {column} = ''")
+        };
         out.checks.push(format!(
-            "CONSTRAINT {} CHECK ({column} IN ({}) OR {column} = '')",
+            "CONSTRAINT {} CHECK ({check})",
             quote_str(&format!("{}{ENUM_CHECK_SUFFIX}", out.name)),
-            list.join(", ")
         ));
+        out.mapped.enum_values = Some(values);
     }
     Ok(out)
+}
+
+/// The most members a SET has (one bit each in 64).
+const MAX_SET_MEMBERS: usize = 64;
+
+/// What an ENUM's or SET's members must follow.
+struct MemberRules {
+    /// A SET, not an ENUM.
+    set: bool,
+    /// Strict mode: a duplicate is an error (a note outside it, which tutti leaves out).
+    strict: bool,
+    /// The column's collation (None: binary).
+    collation: Option<&'static str>,
+}
+
+/// An ENUM's or SET's members as MariaDB keeps them: trailing spaces cut (but for binary
+/// strings), each distinct under the column's collation (1291 in strict mode), a SET's
+/// without commas (1367) and at most 64 distinct ones (1097).
+fn checked_members(
+    values: Vec<String>,
+    rules: &MemberRules,
+    column: &str,
+) -> Result<Vec<String>, SqlError> {
+    let set = rules.set;
+    let kind = if set { "SET" } else { "ENUM" };
+    let members: Vec<String> = match rules.collation {
+        Some(_) => values
+            .into_iter()
+            .map(|v| v.trim_end_matches(' ').to_string())
+            .collect(),
+        None => values,
+    };
+    let key = |m: &str| {
+        if rules.collation == Some(GENERAL_CI) {
+            m.to_lowercase()
+        } else {
+            m.to_string()
+        }
+    };
+    for (i, m) in members.iter().enumerate() {
+        let duplicate = members[..i].iter().find(|e| key(e) == key(m));
+        if let (Some(earlier), true) = (duplicate, rules.strict) {
+            return Err(SqlError::DuplicatedMember {
+                column: column.to_string(),
+                member: earlier.clone(),
+                kind,
+            });
+        }
+        if set && m.contains(',') {
+            return Err(SqlError::IllegalSetMember(m.clone()));
+        }
+    }
+    let mut distinct: Vec<String> = members.iter().map(|m| key(m)).collect();
+    distinct.sort();
+    distinct.dedup();
+    if set && distinct.len() > MAX_SET_MEMBERS {
+        return Err(SqlError::TooManySetMembers(column.to_string()));
+    }
+    Ok(members)
 }
 
 /// The SQLite function of a DATETIME or TIMESTAMP column's `DEFAULT CURRENT_TIMESTAMP(p)`

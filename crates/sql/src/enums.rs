@@ -6,21 +6,28 @@
 //! `e IN (1, 3)`, `SUM(e)`, `CAST(e AS SIGNED)`; and `ORDER BY e` sorts by that index, in
 //! the order the members were declared. Those reads become
 //! `tutti_enum_index(e, 'member1', 'member2', ...)` (registered by storage).
+//!
+//! A SET column reads in a numeric context as its bits (`tutti_set_index`, bit 0 the first
+//! member), and sorts by them. Both keep their members in the column's member check.
 
-use sqlparser::ast::Expr;
+use sqlparser::ast::{Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments};
 use sqlparser::dialect::SQLiteDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use crate::ast_build::{func, string};
-use crate::columns::ENUM_CHECK_SUFFIX;
+use crate::columns::{ENUM_CHECK_SUFFIX, SET_CHECK_FUNCTION};
 use crate::TableInfo;
 
 /// The storage function giving an ENUM value's index.
 const INDEX_FUNCTION: &str = "tutti_enum_index";
+/// The storage function giving a SET value's bits.
+const SET_BITS_FUNCTION: &str = "tutti_set_index";
+/// The storage function of `FIND_IN_SET(member, set_column)`.
+const SET_FIND_FUNCTION: &str = "tutti_set_find";
 
 impl TableInfo {
-    /// The members of an ENUM column, in declaration order; None for other columns.
+    /// The members of an ENUM or SET column, in declaration order; None for other columns.
     pub fn enum_members(&self, column: &str) -> Option<Vec<String>> {
         let tokens = Tokenizer::new(&SQLiteDialect {}, &self.create_sql)
             .tokenize()
@@ -33,12 +40,15 @@ impl TableInfo {
     }
 }
 
-/// The members an ENUM member check lists (the strings of its `IN (...)`), from the
-/// tokens after its name.
+/// The members a member check lists (the strings of an ENUM's `IN (...)`, of a SET's
+/// `tutti_set_valid(...)`), from the tokens after its name.
 pub fn check_members<'a>(tokens: impl IntoIterator<Item = &'a Token>) -> Vec<String> {
     tokens
         .into_iter()
-        .skip_while(|t| !matches!(t, Token::Word(w) if w.keyword == Keyword::IN))
+        .skip_while(|t| {
+            !matches!(t, Token::Word(w) if w.keyword == Keyword::IN
+                || w.value.eq_ignore_ascii_case(SET_CHECK_FUNCTION))
+        })
         .skip(1)
         .take_while(|t| **t != Token::RParen)
         .filter_map(|t| match t {
@@ -50,9 +60,42 @@ pub fn check_members<'a>(tokens: impl IntoIterator<Item = &'a Token>) -> Vec<Str
 
 /// `tutti_enum_index(e, members...)`: the index of ENUM column `e`'s value.
 pub(crate) fn index_of(e: Expr, members: &[String]) -> Expr {
+    number_of(INDEX_FUNCTION, e, members)
+}
+
+/// `tutti_set_index(s, members...)`: the bits of SET column `s`'s value.
+pub(crate) fn bits_of(s: Expr, members: &[String]) -> Expr {
+    number_of(SET_BITS_FUNCTION, s, members)
+}
+
+/// `FIND_IN_SET('m', s)` of a SET column `s` → `tutti_set_find('m', s, members...)`: the
+/// position of member `m` among the column's members when `s` holds it, 0 when not, as
+/// MariaDB answers it for a constant `m` (not the position within the value's text).
+pub(crate) fn find_in_set_column(f: &Function, scopes: &crate::typing::Scopes) -> Option<Expr> {
+    if !f.name.to_string().eq_ignore_ascii_case("find_in_set") {
+        return None;
+    }
+    let FunctionArguments::List(l) = &f.args else {
+        return None;
+    };
+    let [FunctionArg::Unnamed(FunctionArgExpr::Expr(needle)), FunctionArg::Unnamed(FunctionArgExpr::Expr(set))] =
+        l.args.as_slice()
+    else {
+        return None;
+    };
+    if !matches!(needle, Expr::Value(_)) {
+        return None;
+    }
+    let members = crate::typing::set_members(set, scopes)?;
+    let mut args = vec![needle.clone(), set.clone()];
+    args.extend(members.iter().map(string));
+    Some(func(SET_FIND_FUNCTION, args))
+}
+
+fn number_of(function: &str, e: Expr, members: &[String]) -> Expr {
     let mut args = vec![e];
     args.extend(members.iter().map(string));
-    func(INDEX_FUNCTION, args)
+    func(function, args)
 }
 
 #[cfg(test)]
@@ -79,5 +122,10 @@ mod tests {
         );
         assert_eq!(t.enum_members("f"), Some(vec!["5".into()]));
         assert_eq!(t.enum_members("a"), None);
+        let s = TableInfo {
+            create_sql: r#"CREATE TABLE "d.t" ("s" SET_TEXT, CONSTRAINT "s enum" CHECK (tutti_set_valid("s", 'x', 'y,')))"#.into(),
+            ..t
+        };
+        assert_eq!(s.enum_members("s"), Some(vec!["x".into(), "y,".into()]));
     }
 }

@@ -55,6 +55,19 @@ pub enum SqlError {
     /// A FLOAT(p) with p above 53 (MySQL 1063).
     #[error("Incorrect column specifier for column '{0}'")]
     WrongFieldSpec(String),
+    /// An ENUM or SET that lists a member twice (MySQL 1291).
+    #[error("Column '{column}' has duplicated value '{member}' in {kind}")]
+    DuplicatedMember {
+        column: String,
+        member: String,
+        kind: &'static str,
+    },
+    /// A SET member with a comma (MySQL 1367).
+    #[error("Illegal set '{0}' value found during parsing")]
+    IllegalSetMember(String),
+    /// A SET of more than 64 members (MySQL 1097).
+    #[error("Too many strings for column {0} and SET")]
+    TooManySetMembers(String),
     /// A DEFAULT the column cannot hold (MySQL 1067).
     #[error("Invalid default value")]
     InvalidDefault,

@@ -102,6 +102,10 @@ impl ExprCtx<'_> {
                 numeric_arguments(f, &self.scopes);
                 decimal_dates(f, crate::stored::zero_date_flags(self.env), &self.scopes);
                 self.column_strings(f);
+                if let Some(found) = crate::enums::find_in_set_column(f, &self.scopes) {
+                    *e = found;
+                    return Ok(());
+                }
                 match self.function(f)? {
                     Some(r) => Some(r),
                     None => typing::function(f, &self.scopes),
@@ -158,6 +162,7 @@ impl ExprCtx<'_> {
                 field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
             } => {
                 typing::numeric(expr);
+                typing::enum_as_number(expr, &self.scopes);
                 typing::rounding("floor", expr, &self.scopes)
             }
             Expr::Ceil {
@@ -165,6 +170,7 @@ impl ExprCtx<'_> {
                 field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
             } => {
                 typing::numeric(expr);
+                typing::enum_as_number(expr, &self.scopes);
                 typing::rounding("ceil", expr, &self.scopes)
             }
             Expr::InList {

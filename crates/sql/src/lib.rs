@@ -100,7 +100,7 @@ pub use subquery::{TOO_MANY_ROWS, TOO_MANY_ROWS_FN};
 pub use temporary::temporary_statements;
 pub use tutti_wsrep::Value;
 pub use types::*;
-pub use types_map::ENUM_DECL;
+pub use types_map::{has_members, ENUM_DECL, SET_DECL};
 pub use view_text::show_create_view;
 
 /// Translates one client request (possibly several `;`-separated statements).

@@ -477,8 +477,8 @@ pub(crate) fn type_changes_in_place(old: (&str, Option<&str>), new: (&str, Optio
     }
     match base_type(&old_type).as_str() {
         "VARCHAR" | "VARBINARY" => length(&new_type) >= length(&old_type),
-        // Members appended: the values stay what they were.
-        "ENUM" => match (old.1.map(check_members), new.1.map(check_members)) {
+        // Members appended: the values stay what they were (a SET's bits too).
+        "ENUM" | "SET_TEXT" => match (old.1.map(check_members), new.1.map(check_members)) {
             (Some(o), Some(n)) => n.starts_with(&o),
             _ => false,
         },

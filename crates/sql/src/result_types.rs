@@ -45,7 +45,7 @@ pub enum ResultType {
         column: ColumnInfo,
         /// It is the table's AUTO_INCREMENT column (copied as `NOT NULL DEFAULT 0`).
         autoinc: bool,
-        /// An ENUM column's members.
+        /// An ENUM or SET column's members.
         members: Option<Vec<String>>,
     },
     /// A computed value.
@@ -60,11 +60,12 @@ pub enum ResultType {
 impl ResultType {
     /// Table `t`'s column `c` read as it is.
     fn of_column(t: &TableInfo, c: &ColumnInfo) -> ResultType {
-        let is_enum = c.decl_type.eq_ignore_ascii_case(crate::ENUM_DECL);
         ResultType::Column {
             column: c.clone(),
             autoinc: t.autoinc.as_deref() == Some(c.name.as_str()),
-            members: is_enum.then(|| t.enum_members(&c.name)).flatten(),
+            members: crate::has_members(&c.decl_type)
+                .then(|| t.enum_members(&c.name))
+                .flatten(),
         }
     }
 }

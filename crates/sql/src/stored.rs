@@ -57,6 +57,8 @@ enum Storage {
     Bit(u64),
     /// ENUM: its members.
     Enum(Vec<String>),
+    /// SET: its members.
+    Set(Vec<String>),
 }
 
 /// `tutti_str_store` flag: the limit counts bytes.
@@ -143,6 +145,9 @@ fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
     }
     if c.decl_type.to_ascii_uppercase().starts_with("ENUM") {
         return table.enum_members(&c.name).map(Storage::Enum);
+    }
+    if c.decl_type == crate::SET_DECL {
+        return table.enum_members(&c.name).map(Storage::Set);
     }
     integer_range(&c.decl_type)
         .map(|(min, max)| Storage::Integer(min, max))
@@ -334,6 +339,11 @@ fn store_as(
             value,
             members.iter().map(string).collect(),
         ),
+        Storage::Set(members) => (
+            "tutti_set_store",
+            value,
+            members.iter().map(string).collect(),
+        ),
     };
     let mut args = vec![value];
     args.extend(type_args);
@@ -449,8 +459,9 @@ pub(crate) fn copied(
         _ => "2",
     };
     let value = match kind {
-        // MariaDB's copy takes a whole DECIMAL as an index; a fraction is 1265.
-        Storage::Enum(_)
+        // MariaDB's copy takes a whole DECIMAL as an index (a SET's bits); a fraction is
+        // 1265.
+        Storage::Enum(_) | Storage::Set(_)
             if crate::typing::decl_type(old_type) == crate::typing::NumType::Decimal =>
         {
             let int =
@@ -478,11 +489,12 @@ pub(crate) fn copied(
     }
 }
 
-/// A DECIMAL (`decimal`: DECIMAL text to SQLite) written into an ENUM column: its double,
-/// which the ENUM takes as an index, as MariaDB's `Field_str::store_decimal` does.
+/// A DECIMAL (`decimal`: DECIMAL text to SQLite) written into an ENUM or SET column: its
+/// double, which the ENUM takes as an index (the SET as bits), as MariaDB's
+/// `Field_str::store_decimal` does.
 fn enum_of_decimal(kind: &Storage, value: Expr, decimal: bool) -> Expr {
     match kind {
-        Storage::Enum(_) if decimal => {
+        Storage::Enum(_) | Storage::Set(_) if decimal => {
             crate::ast_build::cast(value, sqlparser::ast::DataType::Real)
         }
         _ => value,

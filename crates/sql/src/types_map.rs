@@ -16,9 +16,8 @@
 //! * `DECIMAL(p,s)`, `NUMERIC(p,s)` → `DECIMAL TEXT(p,s)` (TEXT affinity: exact text, see
 //!   `decimal`).
 //! * `JSON` → `JSON TEXT` (TEXT affinity; plain `JSON` would get NUMERIC affinity).
-//! * `ENUM('a','b')` → `ENUM TEXT` plus a CHECK on the values (added by the caller; TEXT
-//!   affinity keeps a member spelled `'01'` as it is).
-//! * `SET(...)` → `TEXT`.
+//! * `ENUM('a','b')` → `ENUM TEXT`, `SET('a','b')` → `SET_TEXT`, plus a CHECK on the
+//!   values (added by the caller; TEXT affinity keeps a member spelled `'01'` as it is).
 //! * Spatial and other exotic types are refused.
 //!
 //! Text-like types (CHAR, VARCHAR, *TEXT, ENUM, SET, JSON) are flagged so the caller can give
@@ -38,6 +37,14 @@ pub const VARBINARY_DECL: &str = "VARBINARY TEXT";
 /// The declared type of an ENUM column.
 pub const ENUM_DECL: &str = "ENUM TEXT";
 
+/// The declared type of a SET column (SET is a keyword SQLite refuses as a type name).
+pub const SET_DECL: &str = "SET_TEXT";
+
+/// An ENUM or SET column's declared type (its members live in its member check).
+pub fn has_members(decl: &str) -> bool {
+    decl.eq_ignore_ascii_case(ENUM_DECL) || decl.eq_ignore_ascii_case(SET_DECL)
+}
+
 /// A translated column type.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct MappedType {
@@ -47,7 +54,7 @@ pub(crate) struct MappedType {
     pub text_like: bool,
     /// An integer type (may carry AUTO_INCREMENT).
     pub integer: bool,
-    /// The members of an ENUM.
+    /// The members of an ENUM or SET.
     pub enum_values: Option<Vec<String>>,
     /// A DECIMAL: its precision and scale.
     pub decimal: Option<DecimalType>,
@@ -170,7 +177,10 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
             ),
             ..text(ENUM_DECL)
         },
-        T::Set(_) => text("TEXT"),
+        T::Set(members) => MappedType {
+            enum_values: Some(members.clone()),
+            ..text(SET_DECL)
+        },
         T::Binary(n) => plain(with_len(BINARY_DECL, *n)),
         T::Varbinary(l) => plain(match l {
             Some(BinaryLength::IntegerLength { length }) => format!("{VARBINARY_DECL}({length})"),
@@ -264,7 +274,7 @@ mod tests {
             ("VARBINARY(255)", "VARBINARY TEXT(255)"),
             ("BIT(8)", "BIT(8)"),
             ("JSON", "JSON TEXT"),
-            ("SET('a','b')", "TEXT"),
+            ("SET('a','b')", "SET_TEXT"),
             ("ENUM('a','b')", "ENUM TEXT"),
         ] {
             assert_eq!(decl(mysql), sqlite, "{mysql}");

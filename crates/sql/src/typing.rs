@@ -677,7 +677,7 @@ fn comparison(
             && (!is_column(e)
                 || decl_of(e, scopes).is_some_and(|d| {
                     let d = d.to_ascii_uppercase();
-                    !d.starts_with("ENUM") && !d.starts_with("JSON")
+                    !d.starts_with("ENUM") && !d.starts_with("JSON") && d != crate::SET_DECL
                 }))
     };
     // A DECIMAL column keeps its exact comparison with a string (by its collation, below).
@@ -751,7 +751,8 @@ pub(crate) fn decl_of<'a>(e: &Expr, scopes: &'a Scopes) -> Option<&'a str> {
     }
 }
 
-/// An ENUM column read as a number becomes its member's index (see `enums`).
+/// An ENUM column read as a number becomes its member's index, a SET column its bits (see
+/// `enums`).
 pub(crate) fn enum_as_number(e: &mut Expr, scopes: &Scopes) {
     if let Some(index) = enum_index(e, scopes) {
         *e = index;
@@ -772,14 +773,30 @@ pub(crate) fn owned_column_of<'a>(
     }
 }
 
-/// `tutti_enum_index(e, members...)` of an ENUM column `e`; None for other expressions.
+/// The members of SET column `e`; None for other expressions.
+pub(crate) fn set_members(e: &Expr, scopes: &Scopes) -> Option<Vec<String>> {
+    let (table, column) = owned_column_of(e, scopes)?;
+    if column.decl_type != crate::SET_DECL {
+        return None;
+    }
+    table.enum_members(&column.name)
+}
+
+/// `tutti_enum_index(e, members...)` of an ENUM column `e`, `tutti_set_index(e, members...)`
+/// of a SET column; None for other expressions.
 pub(crate) fn enum_index(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     let (table, column) = owned_column_of(e, scopes)?;
-    if !column.decl_type.to_ascii_uppercase().starts_with("ENUM") {
+    let decl = column.decl_type.to_ascii_uppercase();
+    let set = decl == crate::SET_DECL;
+    if !set && !decl.starts_with("ENUM") {
         return None;
     }
     let members = table.enum_members(&column.name)?;
-    Some(crate::enums::index_of(e.clone(), &members))
+    Some(if set {
+        crate::enums::bits_of(e.clone(), &members)
+    } else {
+        crate::enums::index_of(e.clone(), &members)
+    })
 }
 
 /// A FLOAT or DOUBLE column read by a string function, as MariaDB shows it (a FLOAT's 6
