@@ -5,7 +5,8 @@
 //! text in SQLite; an outer `WHERE a > 1.6` must compare it as a number, which the rewrite
 //! does only for what it knows to be DECIMAL. The derived table's scope gives each column
 //! the declared type its SELECT item has: a table column's own, a DECIMAL's `DECIMAL
-//! TEXT(p,s)`; other computed values are left untyped.
+//! TEXT(p,s)`, an integer, double or string its MySQL type (`BIGINT(21)`, `VARCHAR(1)`); other
+//! computed values are left untyped.
 
 use sqlparser::ast::{Ident, Query, Select, SelectItem, SetExpr};
 
@@ -145,9 +146,33 @@ fn decl_of(ty: Option<ResultType>) -> String {
         {
             mysql_type.to_ascii_uppercase()
         }
+        // A computed integer, double or string compares as one (`x = '1.0'` by number, `s = 0`
+        // as doubles), not as SQLite compares a value without affinity.
+        Some(ResultType::Computed { mysql_type, .. }) if integer_or_text(&mysql_type) => {
+            mysql_type.to_ascii_uppercase()
+        }
         Some(ResultType::Computed { mysql_type, .. }) => decimal_decl(&mysql_type),
         None => String::new(),
     }
+}
+
+/// A MySQL integer (but BIGINT UNSIGNED), DOUBLE or character string type.
+fn integer_or_text(mysql_type: &str) -> bool {
+    let base = mysql_type.split('(').next().unwrap_or_default();
+    matches!(
+        base,
+        "tinyint"
+            | "smallint"
+            | "mediumint"
+            | "int"
+            | "bigint"
+            | "double"
+            | "varchar"
+            | "tinytext"
+            | "text"
+            | "mediumtext"
+            | "longtext"
+    ) && !mysql_type.ends_with("unsigned")
 }
 
 /// The declared type of a BIGINT UNSIGNED value (not a stored column): DECIMAL(20,0).

@@ -28,6 +28,8 @@ use sqlparser::ast::{
     Value as SqlValue,
 };
 
+use sqlparser::ast::helpers::attached_token::AttachedToken;
+
 use crate::ast_build::{binop, cast, func, nested, number, string};
 use crate::literals::{introduced, rewrite_value, value_expr};
 use crate::names::quote;
@@ -499,6 +501,28 @@ impl ExprCtx<'_> {
         Some(value_expr(&v))
     }
 
+    /// `NULLIF(x, y)` → `CASE WHEN x = y THEN NULL ELSE x END`, as MariaDB defines it: the
+    /// comparison is MySQL's `x = y` (by number for a YEAR and a number, by the collation
+    /// for strings), not SQLite's.
+    fn nullif(&mut self, x: Expr, y: Expr) -> Result<Expr, SqlError> {
+        let mut equal = binop(
+            nested(x.clone()),
+            sqlparser::ast::BinaryOperator::Eq,
+            nested(y),
+        );
+        self.rewrite(&mut equal)?;
+        Ok(Expr::Case {
+            case_token: AttachedToken::empty(),
+            end_token: AttachedToken::empty(),
+            operand: None,
+            conditions: vec![sqlparser::ast::CaseWhen {
+                condition: equal,
+                result: Expr::Value(sqlparser::ast::Value::Null.into()),
+            }],
+            else_result: Some(Box::new(x)),
+        })
+    }
+
     fn function(&mut self, f: &mut Function) -> Result<Option<Expr>, SqlError> {
         let [part] = f.name.0.as_slice() else {
             return Ok(None);
@@ -520,6 +544,11 @@ impl ExprCtx<'_> {
         }
         if lname == "unix_timestamp" {
             unix_timestamp_of_column(f, &self.scopes);
+        }
+        if lname == "nullif" {
+            if let [x, y] = typing::args(f).as_slice() {
+                return self.nullif((*x).clone(), (*y).clone()).map(Some);
+            }
         }
         if lname == "last_insert_id" {
             if let FunctionArguments::List(l) = &f.args {

@@ -81,3 +81,12 @@ INSERT INTO cq VALUES (1, 2, 1);
 SELECT 1 IN (SELECT c1 / c2 FROM cq), 1 NOT IN (SELECT c1 / c2 FROM cq), 1.0 IN (SELECT c1 / c2 FROM cq), 1.3333 IN (SELECT AVG(c1) FROM cq), (SELECT c1 / c2 FROM cq LIMIT 1) = 1, (SELECT AVG(c1) FROM cq) > 1.3;
 SELECT c1 FROM cq WHERE c1 IN (SELECT MAX(c1) / c2 FROM cq GROUP BY c2);
 DROP TABLE cq;
+-- computed columns of derived tables and CTEs compare as their MySQL types
+SELECT x = '1.0', x < '10', z = '1.5', 0 = y FROM (SELECT 1 AS x, 'a' AS y, 1.5e0 AS z) d;
+WITH c AS (SELECT 'a' AS y, 2 AS n) SELECT 0 = y, n = '2.0' FROM c;
+SELECT 1 < SOME (SELECT 'a'), 1 > ANY (SELECT 'a'), 1 < ALL (SELECT 'a');
+-- NULLIF compares as x = y does
+CREATE TABLE ny (a YEAR PRIMARY KEY, s VARCHAR(5), d DECIMAL(5,2), f INT);
+INSERT INTO ny VALUES (2010, 'A', 1.50, 0), (2011, 'b ', 2, 1);
+SELECT a, NULLIF(a, 2011.1), NULLIF(10.1, a), NULLIF(a, 11), NULLIF(s, 'a'), NULLIF(s, 'b'), NULLIF(d, 1.5), NULLIF(d, '2.0'), NULLIF(NOT f, 1) FROM ny ORDER BY a;
+DROP TABLE ny;
