@@ -212,7 +212,7 @@ impl ExprCtx<'_> {
                 typing::in_list(expr, list, *negated, &self.scopes)
             }
             Expr::InSubquery { expr, subquery, .. } => {
-                typing::in_decimal_subquery(expr, subquery);
+                typing::in_decimal_subquery(expr, subquery, &self.scopes);
                 None
             }
             Expr::Between {

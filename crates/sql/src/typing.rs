@@ -313,10 +313,15 @@ pub(crate) fn computed_item_type(q: &Query) -> NumType {
 }
 
 /// `x [NOT] IN (SELECT d ...)` of a computed DECIMAL `d` (text such as `'1.0000'`, which
-/// SQLite finds equal to no number): both sides compared as doubles, as `x = d` is. (A
-/// BIGINT UNSIGNED's digits are canonical already, and exact.)
-pub(crate) fn in_decimal_subquery(expr: &mut Expr, subquery: &mut Query) {
-    if computed_item_type(subquery) != NumType::Decimal {
+/// SQLite finds equal to no number), or of a computed string `d` and a number `x`
+/// (`0 IN (SELECT 'a')`): both sides compared as doubles, as `x = d` is. (A BIGINT
+/// UNSIGNED's digits are canonical already, and exact.)
+pub(crate) fn in_decimal_subquery(expr: &mut Expr, subquery: &mut Query, scopes: &Scopes) {
+    let item = computed_item_type(subquery);
+    let x = type_of(expr, scopes);
+    let string_and_number =
+        item == NumType::Str && is_number(x) || is_number(item) && x == NumType::Str;
+    if item != NumType::Decimal && !string_and_number {
         return;
     }
     let SetExpr::Select(s) = subquery.body.as_mut() else {
@@ -1349,6 +1354,14 @@ fn row_subquery(e: &Expr) -> bool {
 /// collation from its left element). Two subqueries compare as they are. A subquery of
 /// more than one row fails with 1242, as in MariaDB.
 fn row_subquery_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Expr {
+    let (mut l, mut r) = (l.clone(), r.clone());
+    match (&mut l, &mut r) {
+        (Expr::Tuple(items), Expr::Subquery(q)) | (Expr::Subquery(q), Expr::Tuple(items)) => {
+            numbers_with_strings(items, q, scopes)
+        }
+        _ => {}
+    }
+    let (l, r) = (&l, &r);
     let collated = |items: &[Expr]| {
         let items = items
             .iter()
@@ -1370,6 +1383,30 @@ fn row_subquery_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Sco
             Expr::Subquery(q) => crate::subquery::guard_row(cmp, q),
             _ => cmp,
         })
+}
+
+/// A row compared with a row subquery: where a string meets a number (`ROW('2') =
+/// (SELECT 2)`), both are read as doubles, as MySQL compares them.
+fn numbers_with_strings(items: &mut [Expr], q: &mut Query, scopes: &Scopes) {
+    let SetExpr::Select(s) = q.body.as_mut() else {
+        return;
+    };
+    if s.projection.len() != items.len() {
+        return;
+    }
+    for (item, e) in s.projection.iter_mut().zip(items.iter_mut()) {
+        let (SelectItem::UnnamedExpr(x) | SelectItem::ExprWithAlias { expr: x, .. }) = item else {
+            continue;
+        };
+        if is_column(x) {
+            continue;
+        }
+        let (xt, et) = (type_of(x, &Vec::new()), type_of(e, scopes));
+        if is_number(xt) && et == NumType::Str || xt == NumType::Str && is_number(et) {
+            *x = cast(nested(x.clone()), DataType::Real);
+            *e = cast(nested(e.clone()), DataType::Real);
+        }
+    }
 }
 
 /// The operator of `r op' l` that means `l op r`.

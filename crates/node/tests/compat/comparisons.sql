@@ -90,3 +90,11 @@ CREATE TABLE ny (a YEAR PRIMARY KEY, s VARCHAR(5), d DECIMAL(5,2), f INT);
 INSERT INTO ny VALUES (2010, 'A', 1.50, 0), (2011, 'b ', 2, 1);
 SELECT a, NULLIF(a, 2011.1), NULLIF(10.1, a), NULLIF(a, 11), NULLIF(s, 'a'), NULLIF(s, 'b'), NULLIF(d, 1.5), NULLIF(d, '2.0'), NULLIF(NOT f, 1) FROM ny ORDER BY a;
 DROP TABLE ny;
+-- a row subquery or IN subquery of strings and numbers compares them as doubles
+SELECT (SELECT 1.5, 2, 'a') = ROW(1.5, '2', 'a'), 0 = ANY (SELECT 'a'), 0 IN (SELECT 'a'), 1 IN (SELECT '1.0'), '1.0' IN (SELECT 1);
+-- a string that is no TIME compares as far as it is one
+SELECT TIME'00:00:00' = '', TIME'00:00:00' = 'abc', TIME'10:00:00' = '10:00:00x', TIME'00:00:12' = '12abc', TIME'10:00:00' = '10:00:00.5x';
+CREATE TABLE tq (a TIME PRIMARY KEY);
+INSERT INTO tq VALUES ('00:00:00'), ('10:00:00');
+SELECT a FROM tq WHERE a = '10:00:00x';
+DROP TABLE tq;

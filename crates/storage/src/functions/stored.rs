@@ -626,7 +626,11 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     };
     if kind == Kind::Time {
         // The constant keeps its own fraction ('10:20:31.123' is no TIME(0) 10:20:31).
-        let Some(exact) = canonical(raw, &text, kind, 6) else {
+        let exact = canonical(raw, &text, kind, 6).or_else(|| match raw {
+            ValueRef::Text(_) => Some(time_prefix(&text)),
+            _ => None,
+        });
+        let Some(exact) = exact else {
             return Ok(value);
         };
         let (whole, fraction) = exact.split_once('.').unwrap_or((&exact, ""));
@@ -653,6 +657,19 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
         Kind::Date => own_fraction(whole, fraction, 0),
         _ => own_fraction(whole, fraction, fsp),
     }))
+}
+
+/// A string that is no TIME read as far as it is one ('10:20:30x' is 10:20:30), or as
+/// 00:00:00 ('', 'abc'), as MariaDB reads it in a comparison (with a warning).
+fn time_prefix(text: &str) -> String {
+    (1..text.len())
+        .rev()
+        .filter(|&n| text.is_char_boundary(n))
+        .find_map(|n| {
+            let p = &text[..n];
+            canonical(ValueRef::Text(p.as_bytes()), p, Kind::Time, 6)
+        })
+        .unwrap_or_else(|| "00:00:00".to_string())
 }
 
 /// `whole` with the fraction digits a constant needs, at least `fsp`: compared with a
