@@ -8,11 +8,11 @@
 //! TEXT(p,s)`, an integer, double or string its MySQL type (`BIGINT(21)`, `VARCHAR(1)`); other
 //! computed values are left untyped.
 
-use sqlparser::ast::{Ident, Query, Select, SelectItem, SetExpr};
+use sqlparser::ast::{Ident, Query, Select, SelectItem, SetExpr, SetOperator};
 
 use crate::decimal::DecimalType;
 use crate::result_types::{self, ResultType};
-use crate::typing::{Scope, Scopes};
+use crate::typing::{NumType, Scope, Scopes};
 use crate::{ColumnInfo, TableInfo, TableName};
 
 /// The SELECT whose items are a derived table's (or CTE's) columns: its plain SELECT, or
@@ -23,6 +23,61 @@ pub(crate) fn typed_select<'a>(alias: &str, q: &'a Query) -> Option<&'a Select> 
         body if alias == crate::rollup::ROLLUP => crate::rollup::first_level(body),
         _ => None,
     }
+}
+
+/// The SELECTs of a UNION (of any depth); None for other bodies.
+pub(crate) fn union_members(body: &SetExpr) -> Option<Vec<&Select>> {
+    match body {
+        SetExpr::Select(s) => Some(vec![s]),
+        SetExpr::Query(q) => union_members(&q.body),
+        SetExpr::SetOperation {
+            op: SetOperator::Union,
+            left,
+            right,
+            ..
+        } => {
+            let mut all = union_members(left)?;
+            all.extend(union_members(right)?);
+            Some(all)
+        }
+        _ => None,
+    }
+}
+
+/// The scope of a UNION from its members' scopes: the first member's names, and a column's
+/// type where the members agree on it (one declared type, or all integers), a string's
+/// where strings meet strings or numbers; untyped otherwise.
+pub(crate) fn merged(members: Vec<Scope>) -> Option<Scope> {
+    let is_number = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
+    let mut members = members.into_iter();
+    let mut first = members.next()?;
+    let others: Vec<Scope> = members.collect();
+    for (i, column) in first.table.columns.iter_mut().enumerate() {
+        let decls: Vec<&str> = others
+            .iter()
+            .map(|s| s.table.columns.get(i).map_or("", |c| c.decl_type.as_str()))
+            .collect();
+        if decls.iter().all(|d| *d == column.decl_type) {
+            continue;
+        }
+        let class = |d: &str| crate::typing::decl_type(d);
+        let plain_text = |d: &str| {
+            let upper = d.to_ascii_uppercase();
+            class(d) == NumType::Str
+                && !crate::has_members(d)
+                && !["JSON", "BINARY", "BLOB"].iter().any(|w| upper.contains(w))
+        };
+        let all = |f: &dyn Fn(&str) -> bool| f(&column.decl_type) && decls.iter().all(|d| f(d));
+        column.decl_type = if all(&|d| class(d) == NumType::Int && !crate::big_unsigned::decl(d)) {
+            "BIGINT".into()
+        } else if all(&|d| plain_text(d) || is_number(class(d))) && !all(&|d| !plain_text(d)) {
+            // Strings and numbers: a string, as MySQL types the UNION.
+            "TEXT".into()
+        } else {
+            String::new()
+        };
+    }
+    Some(first)
 }
 
 /// The scope of a derived table or CTE named `alias` (with its column list `names`, if
@@ -195,6 +250,14 @@ fn decimal_decl(mysql_type: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::tests::s as sql;
+
+    #[test]
+    fn a_unions_columns_are_typed_where_its_members_agree() {
+        assert_eq!(
+            sql("SELECT a FROM (SELECT 1 AS a UNION SELECT 2) u WHERE a = '2.0'"),
+            r#"SELECT "a" FROM (SELECT 1 AS "a" UNION SELECT 2 AS "2") AS "u" WHERE "a" = CAST('2.0' AS NUMERIC)"#
+        );
+    }
 
     #[test]
     fn a_views_computed_decimals_are_found() {

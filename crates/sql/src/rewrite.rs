@@ -538,11 +538,19 @@ impl<'a> Rewriter<'a> {
         columns: &[sqlparser::ast::TableAliasColumnDef],
         q: &Query,
     ) -> Option<Scope> {
-        let s = crate::derived::typed_select(alias, q)?;
         let names: Vec<sqlparser::ast::Ident> = columns.iter().map(|c| c.name.clone()).collect();
-        let inner = self.scope_of(&s.from);
         let zoned = self.ex.zoned_timestamps;
-        crate::derived::scope(alias, &names, s, inner, &self.ex.scopes, zoned)
+        let of = |s: &Select| {
+            let inner = self.scope_of(&s.from);
+            crate::derived::scope(alias, &names, s, inner, &self.ex.scopes, zoned)
+        };
+        match crate::derived::typed_select(alias, q) {
+            Some(s) => of(s),
+            None => {
+                let members = crate::derived::union_members(&q.body)?;
+                crate::derived::merged(members.into_iter().map(of).collect::<Option<_>>()?)
+            }
+        }
     }
 
     fn push_scope(&self, out: &mut Vec<Scope>, name: &ObjectName, alias: Option<&str>) {

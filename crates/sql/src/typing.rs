@@ -855,22 +855,22 @@ fn temporal_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes)
         return Some(binop(today_at(l, t), op.clone(), r.clone()));
     }
     if let (Some(t), true) = (temporal(l), temporal_constant(r)) {
-        let r = as_temporal(r, t);
+        let r = compared_temporal(r, t);
         return crate::timestamps::stored_comparison(l, op, &r)
             .or_else(|| Some(binop(l.clone(), op.clone(), r)));
     }
     if let (true, Some(t)) = (temporal_constant(l), temporal(r)) {
-        let l = as_temporal(l, t);
+        let l = compared_temporal(l, t);
         return crate::timestamps::stored_comparison(&l, op, r)
             .or_else(|| Some(binop(l, op.clone(), r.clone())));
     }
     // A temporal value compared with a number or string column or expression: MariaDB
     // compares them as the temporal type (`datetime_col = double_col`).
     if let (Some(t), true) = (temporal(l), read_as_temporal(r, scopes)) {
-        return Some(binop(l.clone(), op.clone(), as_temporal(r, t)));
+        return Some(binop(l.clone(), op.clone(), compared_temporal(r, t)));
     }
     if let (true, Some(t)) = (read_as_temporal(l, scopes), temporal(r)) {
-        return Some(binop(as_temporal(l, t), op.clone(), r.clone()));
+        return Some(binop(compared_temporal(l, t), op.clone(), r.clone()));
     }
     None
 }
@@ -1008,6 +1008,19 @@ fn as_temporal(c: &Expr, (kind, fsp): (&str, u32)) -> Expr {
     )
 }
 
+/// [`as_temporal`] for a comparison with a temporal value: a string that is no TIME is read
+/// as far as it is one (storage's `tutti_temporal` with a fourth argument 1).
+fn compared_temporal(c: &Expr, t: (&str, u32)) -> Expr {
+    let mut e = as_temporal(c, t);
+    if let Expr::Function(f) = &mut e {
+        if let FunctionArguments::List(l) = &mut f.args {
+            l.args
+                .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(number("1"))));
+        }
+    }
+    e
+}
+
 /// A number or a string that MariaDB reads as a temporal value when the other side of a
 /// comparison is one: a constant, or a number or string column or expression that is not
 /// itself temporal.
@@ -1112,7 +1125,12 @@ pub(crate) fn temporal_operands<'a>(operands: impl Iterator<Item = &'a mut Expr>
     for e in operands.iter_mut().skip(skip) {
         let constant = x_kind.is_some() && temporal_constant(e);
         if constant || value_kind(e, scopes).is_none() && read_as_temporal(e, scopes) {
-            **e = as_temporal(e, t);
+            // Against a temporal `x`, as `x = e` reads it; among others, strictly.
+            **e = if x_kind.is_some() {
+                compared_temporal(e, t)
+            } else {
+                as_temporal(e, t)
+            };
         }
     }
 }

@@ -98,3 +98,7 @@ CREATE TABLE tq (a TIME PRIMARY KEY);
 INSERT INTO tq VALUES ('00:00:00'), ('10:00:00');
 SELECT a FROM tq WHERE a = '10:00:00x';
 DROP TABLE tq;
+-- a UNION's columns in a derived table are typed where its members agree (a string with a number: a string)
+SELECT a FROM (SELECT 1 AS a UNION SELECT 2) u WHERE a = '2.0';
+SELECT a FROM (SELECT 'a' AS a UNION ALL SELECT 'b') u WHERE a = 0 ORDER BY a;
+SELECT a FROM (SELECT 1 AS a UNION SELECT 'x') u WHERE a = 0;

@@ -626,8 +626,10 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
     };
     if kind == Kind::Time {
         // The constant keeps its own fraction ('10:20:31.123' is no TIME(0) 10:20:31).
+        // Compared with a temporal value (a fourth argument 1), not only among strings.
+        let compared = ctx.len() > 3 && ctx.get::<i64>(3)? == 1;
         let exact = canonical(raw, &text, kind, 6).or_else(|| match raw {
-            ValueRef::Text(_) => Some(time_prefix(&text)),
+            ValueRef::Text(_) if compared => time_prefix(&text),
             _ => None,
         });
         let Some(exact) = exact else {
@@ -660,16 +662,21 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
 }
 
 /// A string that is no TIME read as far as it is one ('10:20:30x' is 10:20:30), or as
-/// 00:00:00 ('', 'abc'), as MariaDB reads it in a comparison (with a warning).
-fn time_prefix(text: &str) -> String {
+/// 00:00:00 when it starts with none ('', 'abc'), as MariaDB reads it in a comparison
+/// (with a warning). None for digits that are no TIME ('839:59:59', out of range).
+fn time_prefix(text: &str) -> Option<String> {
+    let starts_time = |c: char| c.is_ascii_digit() || c == '-' || c == '+';
+    if !text.trim_start().starts_with(starts_time) {
+        return Some("00:00:00".to_string());
+    }
+    let part_of_time = |c: char| c.is_ascii_digit() || c == ':' || c == '.';
     (1..text.len())
         .rev()
-        .filter(|&n| text.is_char_boundary(n))
+        .filter(|&n| text.is_char_boundary(n) && !text[n..].starts_with(part_of_time))
         .find_map(|n| {
             let p = &text[..n];
             canonical(ValueRef::Text(p.as_bytes()), p, Kind::Time, 6)
         })
-        .unwrap_or_else(|| "00:00:00".to_string())
 }
 
 /// `whole` with the fraction digits a constant needs, at least `fsp`: compared with a
@@ -825,7 +832,8 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     }
     c.create_scalar_function("tutti_cast_temporal", 4, PURE, cast_temporal)?;
     c.create_scalar_function("tutti_temporal_literal", 2, PURE, temporal_literal)?;
-    c.create_scalar_function("tutti_temporal", 3, PURE, temporal_constant)
+    c.create_scalar_function("tutti_temporal", 3, PURE, temporal_constant)?;
+    c.create_scalar_function("tutti_temporal", 4, PURE, temporal_constant)
 }
 
 #[cfg(test)]
