@@ -319,9 +319,7 @@ pub(crate) fn computed_item_type(q: &Query) -> NumType {
 pub(crate) fn in_decimal_subquery(expr: &mut Expr, subquery: &mut Query, scopes: &Scopes) {
     let item = computed_item_type(subquery);
     let x = type_of(expr, scopes);
-    let string_and_number =
-        item == NumType::Str && is_number(x) || is_number(item) && x == NumType::Str;
-    if item != NumType::Decimal && !string_and_number {
+    if item != NumType::Decimal && !string_meets_number(item, x) {
         return;
     }
     let SetExpr::Select(s) = subquery.body.as_mut() else {
@@ -561,6 +559,11 @@ fn is_number(t: NumType) -> bool {
     matches!(t, NumType::Int | NumType::Decimal | NumType::Double)
 }
 
+/// One a string, the other a number: MySQL compares them as doubles.
+fn string_meets_number(a: NumType, b: NumType) -> bool {
+    a == NumType::Str && is_number(b) || is_number(a) && b == NumType::Str
+}
+
 fn exact(t: NumType) -> bool {
     matches!(
         t,
@@ -790,18 +793,15 @@ pub(crate) fn set_members(e: &Expr, scopes: &Scopes) -> Option<Vec<String>> {
 /// `tutti_enum_index(e, members...)` of an ENUM column `e`, `tutti_set_index(e, members...)`
 /// of a SET column; None for other expressions.
 pub(crate) fn enum_index(e: &Expr, scopes: &Scopes) -> Option<Expr> {
+    if let Some(members) = set_members(e, scopes) {
+        return Some(crate::enums::bits_of(e.clone(), &members));
+    }
     let (table, column) = owned_column_of(e, scopes)?;
-    let decl = column.decl_type.to_ascii_uppercase();
-    let set = decl == crate::SET_DECL;
-    if !set && !decl.starts_with("ENUM") {
+    if !column.decl_type.to_ascii_uppercase().starts_with("ENUM") {
         return None;
     }
     let members = table.enum_members(&column.name)?;
-    Some(if set {
-        crate::enums::bits_of(e.clone(), &members)
-    } else {
-        crate::enums::index_of(e.clone(), &members)
-    })
+    Some(crate::enums::index_of(e.clone(), &members))
 }
 
 /// A FLOAT or DOUBLE column read by a string function, as MariaDB shows it (a FLOAT's 6
@@ -1010,15 +1010,14 @@ fn as_temporal(c: &Expr, (kind, fsp): (&str, u32)) -> Expr {
 
 /// [`as_temporal`] for a comparison with a temporal value: a string that is no TIME is read
 /// as far as it is one (storage's `tutti_temporal` with a fourth argument 1).
-fn compared_temporal(c: &Expr, t: (&str, u32)) -> Expr {
-    let mut e = as_temporal(c, t);
-    if let Expr::Function(f) = &mut e {
-        if let FunctionArguments::List(l) = &mut f.args {
-            l.args
-                .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(number("1"))));
-        }
-    }
-    e
+fn compared_temporal(c: &Expr, (kind, fsp): (&str, u32)) -> Expr {
+    let args = vec![
+        operand(c.clone()),
+        string(kind),
+        number(fsp.to_string()),
+        number("1"),
+    ];
+    func("tutti_temporal", args)
 }
 
 /// A number or a string that MariaDB reads as a temporal value when the other side of a
@@ -1420,7 +1419,7 @@ fn numbers_with_strings(items: &mut [Expr], q: &mut Query, scopes: &Scopes) {
             continue;
         }
         let (xt, et) = (type_of(x, &Vec::new()), type_of(e, scopes));
-        if is_number(xt) && et == NumType::Str || xt == NumType::Str && is_number(et) {
+        if string_meets_number(xt, et) {
             *x = cast(nested(x.clone()), DataType::Real);
             *e = cast(nested(e.clone()), DataType::Real);
         }

@@ -143,10 +143,15 @@ fn set_text(members: &[String], bits: u64) -> String {
     let named: Vec<&str> = members
         .iter()
         .enumerate()
-        .filter(|(i, _)| bits.checked_shr(*i as u32).unwrap_or(0) & 1 == 1)
+        .filter(|(i, _)| has_bit(bits, *i))
         .map(|(_, m)| m.as_str())
         .collect();
     named.join(",")
+}
+
+/// Bit `i` (member `i`) is set in `bits`.
+fn has_bit(bits: u64, i: usize) -> bool {
+    bits.checked_shr(i as u32).unwrap_or(0) & 1 == 1
 }
 
 /// The mask of every member of a SET of `n` members.
@@ -183,8 +188,7 @@ fn set_find(ctx: &Context<'_>) -> Result<Option<i64>> {
         ValueRef::Integer(i) => i as u64,
         v => set_bits(&members, &text_of(v)).0,
     };
-    let held = position_of(&members, &needle)
-        .filter(|&i| bits.checked_shr(i as u32).unwrap_or(0) & 1 == 1);
+    let held = position_of(&members, &needle).filter(|&i| has_bit(bits, i));
     Ok(Some(held.map_or(0, |i| i as i64 + 1)))
 }
 
@@ -203,14 +207,13 @@ fn set_valid(ctx: &Context<'_>) -> Result<bool> {
 fn set_store(ctx: &Context<'_>) -> Result<Value> {
     let (members, column) = store_members(ctx);
     let max = all_bits(members.len());
+    // The member bits, and whether there were no others.
+    let masked = |n: u64| (n & max, n & !max == 0);
     let (bits, whole) = match ctx.get_raw(0) {
         ValueRef::Null => return Ok(Value::Null),
-        ValueRef::Integer(i) => (i as u64 & max, i as u64 & !max == 0),
+        ValueRef::Integer(i) => masked(i as u64),
         // MariaDB's `(longlong) nr`: toward zero.
-        ValueRef::Real(r) => {
-            let i = r.trunc() as i64 as u64;
-            (i & max, i & !max == 0)
-        }
+        ValueRef::Real(r) => masked(r.trunc() as i64 as u64),
         v => {
             let text = text_of(v);
             match set_bits(&members, &text) {
@@ -251,14 +254,14 @@ mod tests {
         c
     }
 
-    fn one(c: &Connection, sql: &str) -> Option<String> {
+    fn one<T: rusqlite::types::FromSql>(c: &Connection, sql: &str) -> T {
         c.query_row(sql, [], |r| r.get(0)).unwrap()
     }
 
     #[test]
     fn set_values_store_as_their_members_in_declaration_order() {
         let c = conn();
-        let store = |v: &str| {
+        let store = |v: &str| -> Option<String> {
             one(
                 &c,
                 &format!("SELECT tutti_set_store({v}, 'a', 'b', 'C', 'c1', 1)"),
@@ -271,7 +274,7 @@ mod tests {
         assert_eq!(store("6.9").as_deref(), Some("b,C"));
         assert_eq!(store("'3'").as_deref(), Some("a,b"));
         assert_eq!(store("NULL"), None);
-        let cased = one(&c, "SELECT tutti_set_store('A,a', 'a', 'A', 'c1', 1)");
+        let cased: Option<String> = one(&c, "SELECT tutti_set_store('A,a', 'a', 'A', 'c1', 1)");
         assert_eq!(cased.as_deref(), Some("a,A"));
         assert!(c
             .query_row(
@@ -292,7 +295,7 @@ mod tests {
     #[test]
     fn outside_strict_mode_a_set_keeps_the_members_it_named() {
         let c = conn();
-        let lenient = |v: &str| {
+        let lenient = |v: &str| -> Option<String> {
             one(
                 &c,
                 &format!("SELECT tutti_set_store({v}, 'a', 'b', 'c', 'c1', 1, 0)"),
@@ -310,30 +313,17 @@ mod tests {
         let c = conn();
         let n: Vec<Option<i64>> = ["'a,c'", "''", "'c'", "NULL", "6"]
             .iter()
-            .map(|v| {
-                c.query_row(
-                    &format!("SELECT tutti_set_index({v}, 'a', 'b', 'c')"),
-                    [],
-                    |r| r.get(0),
-                )
-                .unwrap()
-            })
+            .map(|v| one(&c, &format!("SELECT tutti_set_index({v}, 'a', 'b', 'c')")))
             .collect();
         assert_eq!(n, [Some(5), Some(0), Some(4), None, Some(6)]);
-        let valid = |v: &str| -> bool {
-            c.query_row(&format!("SELECT tutti_set_valid({v}, 'a', 'b')"), [], |r| {
-                r.get(0)
-            })
-            .unwrap()
-        };
+        let valid =
+            |v: &str| -> bool { one(&c, &format!("SELECT tutti_set_valid({v}, 'a', 'b')")) };
         assert!(valid("'a,b'") && valid("NULL") && valid("''"));
         let find = |m: &str, s: &str| -> Option<i64> {
-            c.query_row(
+            one(
+                &c,
                 &format!("SELECT tutti_set_find({m}, {s}, 'a', 'b', 'c')"),
-                [],
-                |r| r.get(0),
             )
-            .unwrap()
         };
         assert_eq!(find("'c'", "'a,c'"), Some(3));
         assert_eq!(find("'B'", "'a,c'"), Some(0));
