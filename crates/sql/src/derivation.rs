@@ -72,6 +72,15 @@ impl Derived {
         self.charset().starts_with("utf") || self.charset() == "ucs2"
     }
 
+    /// Takes more than one byte for some characters (MariaDB's `use_mb`).
+    fn multi_byte(&self) -> bool {
+        self.unicode()
+            || matches!(
+                self.charset(),
+                "big5" | "sjis" | "ujis" | "gbk" | "gb2312" | "cp932" | "eucjpms" | "euckr"
+            )
+    }
+
     /// Holds characters outside the Basic Multilingual Plane (4-byte UTF-8, UTF-16/32).
     fn supplementary(&self) -> bool {
         matches!(self.charset(), "utf8mb4" | "utf16" | "utf16le" | "utf32")
@@ -240,6 +249,18 @@ pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env
     };
     cx.of(e)
         .is_some_and(|d| d.derivation != Derivation::Numeric && d.collation.ends_with("_ci"))
+}
+
+/// Whether `e`'s value is in a single-byte character set (latin1, binary, ...), where
+/// MariaDB's string functions take their single-byte paths.
+pub(crate) fn single_byte(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
+    let connection = connection_collation(env);
+    let cx = Context {
+        scopes,
+        env,
+        connection: &connection,
+    };
+    cx.of(e).is_some_and(|d| !d.multi_byte())
 }
 
 /// `collation_connection`, the collation of string literals.

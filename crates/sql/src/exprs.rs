@@ -336,7 +336,7 @@ impl ExprCtx<'_> {
             "to_base64",
         ];
         // Functions whose first argument is read as a string.
-        const STRING_FIRST: [&str; 22] = [
+        const STRING_FIRST: [&str; 23] = [
             "char_length",
             "character_length",
             "lcase",
@@ -355,6 +355,7 @@ impl ExprCtx<'_> {
             "substr",
             "substring",
             "substring_index",
+            SUBSTRING_INDEX_SB,
             "ucase",
             "upper",
             "instr",
@@ -927,6 +928,22 @@ fn binary(e: Expr, scopes: &Scopes) -> Result<Option<Expr>, SqlError> {
 /// (`x > ALL (subquery)`) become what SQLite has (`quantified`); `BINARY x` compared with
 /// something compares case-sensitively instead (`x COLLATE BINARY`), because a BLOB never
 /// equals a TEXT in SQLite.
+/// `SUBSTRING_INDEX` of a string in a single-byte character set (latin1, binary).
+pub(crate) const SUBSTRING_INDEX_SB: &str = "tutti_substring_index_sb";
+
+/// `SUBSTRING_INDEX` of a single-byte string → [`SUBSTRING_INDEX_SB`], which takes a
+/// negative count from the right as MariaDB's single-byte path does; decided before the
+/// arguments' introducers and conversions are rewritten away.
+pub(crate) fn single_byte_search(e: &mut Expr, scopes: &Scopes, env: &dyn Env) {
+    if let Expr::Function(f) = e {
+        if typing::function_name(f) == "substring_index"
+            && crate::derivation::single_byte(&Expr::Function(f.clone()), scopes, env)
+        {
+            f.name = ObjectName::from(vec![Ident::new(SUBSTRING_INDEX_SB)]);
+        }
+    }
+}
+
 pub(crate) fn pre_rewrite(e: &mut Expr, scopes: &Scopes) {
     simple_case_as_searched(e);
     crate::quantified::quantified(e);

@@ -817,7 +817,7 @@ impl VisitorMut for Rewriter<'_> {
                 *e = c;
                 self.ex.volatile = true;
             }
-            Ok(None) => {}
+            Ok(None) => crate::exprs::single_byte_search(e, &self.ex.scopes, self.ex.env),
             Err(err) => return ControlFlow::Break(err),
         }
         ControlFlow::Continue(())

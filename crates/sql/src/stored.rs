@@ -259,9 +259,13 @@ pub(crate) fn double_cast(value: Expr, m: u32, d: u32) -> Expr {
     store(Storage::Real(ty), value, "cast", 1, false)
 }
 
-/// A hex literal of more than eight bytes.
+/// A hex or bit literal of more than eight bytes.
 fn long_hex(e: &Expr) -> bool {
-    matches!(e, Expr::Value(v) if matches!(&v.value, SqlValue::HexStringLiteral(h) if h.len() > 16))
+    matches!(e, Expr::Value(v) if match &v.value {
+        SqlValue::HexStringLiteral(h) => h.len() > 16,
+        SqlValue::SingleQuotedByteStringLiteral(b) => b.len() > 64,
+        _ => false,
+    })
 }
 
 /// [`store`] with the store function's mode argument (none: strict).

@@ -371,6 +371,7 @@ const STRING_FUNCTIONS: &[&str] = &[
     "tutti_insert",
     "tutti_trim",
     "substring_index",
+    crate::exprs::SUBSTRING_INDEX_SB,
     "space",
     "elt",
     "quote",
@@ -1793,8 +1794,7 @@ pub(crate) fn cast_decimal(
 pub(crate) fn numeric(e: &mut Expr) {
     match e {
         Expr::Value(v) => {
-            if let SqlValue::HexStringLiteral(h) = &v.value {
-                let n = hybrid_value(h);
+            if let Some(n) = hybrid_value(&v.value) {
                 *e = match i64::try_from(n) {
                     Ok(n) => number(n.to_string()),
                     // Above 2^63 − 1 MariaDB's value is a BIGINT UNSIGNED: its digits,
@@ -1853,18 +1853,24 @@ pub(crate) fn numeric_args(f: &mut Function, skip: usize) {
     args_from(f, skip).for_each(numeric);
 }
 
-/// A hex literal's number: its last 8 bytes, big-endian, as MySQL reads it.
-fn hybrid_value(hex: &str) -> u64 {
-    let digits = &hex[hex.len().saturating_sub(16)..];
-    u64::from_str_radix(if digits.is_empty() { "0" } else { digits }, 16).unwrap_or(0)
+/// A hex or bit literal's number: its last 8 bytes, big-endian, as MySQL reads it; None
+/// for other values.
+fn hybrid_value(v: &SqlValue) -> Option<u64> {
+    let (digits, radix): (_, u32) = match v {
+        SqlValue::HexStringLiteral(h) => (h, 16),
+        SqlValue::SingleQuotedByteStringLiteral(b) | SqlValue::DoubleQuotedByteStringLiteral(b) => {
+            (b, 2)
+        }
+        _ => return None,
+    };
+    let last = &digits[digits.len().saturating_sub(64 / radix.ilog2() as usize)..];
+    Some(u64::from_str_radix(if last.is_empty() { "0" } else { last }, radix).unwrap_or(0))
 }
 
 /// True for a hex or bit literal, or an expression returning one: what [`numeric`] changes.
 fn hybrid(e: &Expr) -> bool {
     match e {
-        Expr::Value(v) => {
-            matches!(&v.value, SqlValue::HexStringLiteral(_))
-        }
+        Expr::Value(v) => hybrid_value(&v.value).is_some(),
         Expr::Nested(inner) => hybrid(inner),
         Expr::UnaryOp {
             op: UnaryOperator::Minus | UnaryOperator::Plus,

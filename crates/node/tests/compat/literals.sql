@@ -14,6 +14,11 @@ SHOW CREATE TABLE b;
 CREATE TABLE b65 (id INT PRIMARY KEY, a BIT(65));
 SELECT 0x41 + 0, x'41' + 0, b'101' + 0, 0x41 = 65, 0x41 = 'A', 0x61 = 'A', -0x41, ROUND(0x41), 10 + IF(1, 0x31, 0x30);
 SELECT HEX(b'1'), BIN(0x41), CONCAT(0x41, 1), 0x41 BETWEEN 1 AND 100, 0x41 IN (65, 1);
+-- a bit literal is a number to a numeric column, as a hex literal is
+CREATE TABLE bl (id INT PRIMARY KEY, i INT, d DECIMAL(10,2), v VARCHAR(10));
+INSERT INTO bl VALUES (1, b'00110001', b'00110001', b'00110001'), (2, IF(1, b'00110001', b'0'), COALESCE(b'110010'), b'110010');
+SELECT * FROM bl ORDER BY id;
+DROP TABLE bl;
 CREATE TABLE n (id INT PRIMARY KEY, i INT);
 INSERT INTO n VALUES (1, 0x41);
 SELECT i FROM n;

@@ -62,3 +62,8 @@ SELECT id FROM bx WHERE s = 0x0120 OR s = x'01' ORDER BY id;
 SELECT id FROM bx WHERE t = 2 OR t IN (5.0) OR 3 BETWEEN 10 * POW(-1, t) AND t ORDER BY id;
 SELECT id, HEX(t) FROM bx WHERE t = '1';
 DROP TABLE bx;
+-- SUBSTRING_INDEX with a negative count searches from the right in a single-byte character set
+SET NAMES latin1;
+SELECT SUBSTRING_INDEX('aaaaaaaaa1', 'aa', -1), SUBSTRING_INDEX('aaaaaaaaa1', 'aa', -4), SUBSTRING_INDEX(_utf8mb4'aaaaaaaaa1', 'aa', -2);
+SET NAMES utf8mb4;
+SELECT SUBSTRING_INDEX('aaaaaaaaa1', 'aa', -1), SUBSTRING_INDEX(_latin1'aaaaaaaaa1', 'aa', -1), SUBSTRING_INDEX(CONVERT('aaaaaaaaa1' USING latin1), 'aa', -2), SUBSTRING_INDEX(BINARY 'aaaaaaaaa1', 'aa', -1);

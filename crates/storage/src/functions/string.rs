@@ -164,12 +164,25 @@ fn bytes(s: Str) -> Vec<u8> {
     }
 }
 
-/// `SUBSTRING_INDEX(s, delim, count)`: case-sensitive, non-overlapping matches from the left
-/// (a negative count takes the last ones of those), as MariaDB does for a multi-byte
-/// character set such as utf8mb4 (its single-byte path searches from the right instead).
-fn substring_index(s: &[u8], delim: &[u8], count: i64) -> Vec<u8> {
+/// `SUBSTRING_INDEX(s, delim, count)`: case-sensitive, non-overlapping matches. A positive
+/// count takes them from the left; a negative one the last ones of those in a multi-byte
+/// character set such as utf8mb4, while in a single-byte one (latin1, binary) MariaDB
+/// searches from the right (`single_byte`), which for overlapping delimiters differs
+/// (`'aaaaaaaaa1'`, `'aa'`, -1: `a1` vs `1`).
+fn substring_index(s: &[u8], delim: &[u8], count: i64, single_byte: bool) -> Vec<u8> {
     if delim.is_empty() || count == 0 {
         return vec![];
+    }
+    let k = count.unsigned_abs() as usize;
+    if count < 0 && single_byte {
+        let mut end = s.len();
+        for _ in 0..k {
+            match s[..end].windows(delim.len()).rposition(|w| w == delim) {
+                Some(i) => end = i,
+                None => return s.to_vec(),
+            }
+        }
+        return s[end + delim.len()..].to_vec();
     }
     let mut hits = vec![];
     let mut i = 0;
@@ -181,7 +194,6 @@ fn substring_index(s: &[u8], delim: &[u8], count: i64) -> Vec<u8> {
             i += 1;
         }
     }
-    let k = count.unsigned_abs() as usize;
     if k > hits.len() {
         return s.to_vec();
     }
@@ -440,21 +452,23 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             }))
         })?;
     }
-    c.create_scalar_function("substring_index", 3, PURE, |ctx| {
-        let (Some(s), Some(delim), Some(count)) = (arg(ctx, 0), arg(ctx, 1), int_arg(ctx, 2))
-        else {
-            return Ok(None);
-        };
-        let out = substring_index(
-            match &s {
-                Str::Text(t) => t.as_bytes(),
-                Str::Bin(b) => b,
-            },
-            &bytes(delim),
-            count,
-        );
-        Ok(Some(same_kind(&s, out)))
-    })?;
+    // `tutti_substring_index_sb`: the first argument is in a single-byte character set.
+    for (name, single_byte) in [
+        ("substring_index", false),
+        ("tutti_substring_index_sb", true),
+    ] {
+        c.create_scalar_function(name, 3, PURE, move |ctx| {
+            let (Some(s), Some(delim), Some(count)) = (arg(ctx, 0), arg(ctx, 1), int_arg(ctx, 2))
+            else {
+                return Ok(None);
+            };
+            let out = match &s {
+                Str::Text(t) => substring_index(t.as_bytes(), &bytes(delim), count, single_byte),
+                Str::Bin(b) => substring_index(b, &bytes(delim), count, true),
+            };
+            Ok(Some(same_kind(&s, out)))
+        })?;
+    }
     c.create_scalar_function("tutti_trim", 3, PURE, |ctx| {
         let (Some(s), Some(remstr)) = (arg(ctx, 0), arg(ctx, 1)) else {
             return Ok(None);
@@ -668,11 +682,24 @@ mod tests {
 
     #[test]
     fn helpers() {
-        assert_eq!(substring_index(b"aaa", b"aa", -1), b"a");
-        assert_eq!(substring_index(b"aaa", b"aa", 1), b"");
-        assert_eq!(substring_index(b"aaaaaaaaa1", b"aa", -1), b"a1");
-        assert_eq!(substring_index(b"www.mysql.com", b".", -2), b"mysql.com");
-        assert_eq!(substring_index(b"a.b", b".", -5), b"a.b");
+        assert_eq!(substring_index(b"aaa", b"aa", -1, false), b"a");
+        assert_eq!(substring_index(b"aaa", b"aa", 1, false), b"");
+        assert_eq!(substring_index(b"aaaaaaaaa1", b"aa", -1, false), b"a1");
+        assert_eq!(
+            substring_index(b"www.mysql.com", b".", -2, false),
+            b"mysql.com"
+        );
+        assert_eq!(substring_index(b"a.b", b".", -5, false), b"a.b");
+        for (count, right) in [(-1, "1"), (-2, "aa1"), (-4, "aaaaaa1"), (-5, "aaaaaaaaa1")] {
+            assert_eq!(
+                substring_index(b"aaaaaaaaa1", b"aa", count, true),
+                right.as_bytes()
+            );
+        }
+        assert_eq!(
+            substring_index(b"www.mysql.com", b".", -2, true),
+            b"mysql.com"
+        );
         assert_eq!(trim_string(b"foook", b"foo", true, true), b"ok");
         assert_eq!(trim_string(b"ababcab", b"ab", true, false), b"cab");
         assert_eq!(trim_string(b"ababcab", b"ab", false, true), b"ababc");
