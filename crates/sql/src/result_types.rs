@@ -961,13 +961,22 @@ fn is_literal(e: &Expr) -> bool {
 fn arithmetic(a: &Ty, op: &BinaryOperator, b: &Ty) -> Option<Ty> {
     use BinaryOperator as B;
     let nullable = a.nullable || b.nullable;
-    if a.class == Class::Null || b.class == Class::Null || !a.is_number() || !b.is_number() {
+    if a.class == Class::Null || b.class == Class::Null {
         return None;
     }
     if matches!(op, B::MyIntegerDivide) {
         let (p, _) = a.exact()?;
         b.exact()?;
         return Some(Ty::computed_int(p, false, true).with_len(p).bigint());
+    }
+    // A character string is read as a double (`c + 0`, `c / c` of a CHAR column).
+    let string = |t: &Ty| matches!(t.class, Class::Str | Class::Text);
+    if string(a) && (string(b) || b.is_number()) || a.is_number() && string(b) {
+        let nullable = nullable || matches!(op, B::Divide | B::Modulo);
+        return Some(Ty::new(Class::Double, 0, 0, nullable));
+    }
+    if !a.is_number() || !b.is_number() {
+        return None;
     }
     if matches!(op, B::Modulo) {
         return match (a.class, b.class, a.exact(), b.exact()) {

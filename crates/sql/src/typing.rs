@@ -689,9 +689,21 @@ fn comparison(
                     !d.starts_with("ENUM") && !d.starts_with("JSON") && d != crate::SET_DECL
                 }))
     };
-    // A DECIMAL column keeps its exact comparison with a string (by its collation, below).
-    let a_number = |e: &Expr, t: NumType| numeric(t) && !(is_column(e) && t == NumType::Decimal);
-    if plain_string(l, lt) && a_number(r, rt) || a_number(l, lt) && plain_string(r, rt) {
+    // A computed DECIMAL that reads a column meets a string constant as a DECIMAL
+    // (`d + 0 = '100000000000000000000002'` is exact in MariaDB; between constants, and
+    // with a string that is no constant, they compare as doubles).
+    let decimal_of_column = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && reads_column(e);
+    if decimal_of_column(l, lt) && string_constant(r, rt)
+        || string_constant(l, lt) && decimal_of_column(r, rt)
+    {
+        return Some(exact_comparison(l, op.clone(), r));
+    }
+    // A DECIMAL column keeps its exact comparison with a string constant (by its
+    // collation, below, and its index); with any other string it compares as a double.
+    let a_number = |e: &Expr, t: NumType, other: &Expr| {
+        numeric(t) && !(is_column(e) && t == NumType::Decimal && is_literal(other))
+    };
+    if plain_string(l, lt) && a_number(r, rt, l) || a_number(l, lt, r) && plain_string(r, rt) {
         return Some(double_comparison(l, op.clone(), r));
     }
     if stored(l) || stored(r) || !(computed(l, lt) || computed(r, rt)) {
@@ -1461,6 +1473,15 @@ fn unnested(e: &Expr) -> &Expr {
         Expr::Nested(inner) => unnested(inner),
         e => e,
     }
+}
+
+/// Whether `e` reads a column (is no constant to MariaDB).
+fn reads_column(e: &Expr) -> bool {
+    sqlparser::ast::visit_expressions(e, |x| match x {
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => std::ops::ControlFlow::Break(()),
+        _ => std::ops::ControlFlow::Continue(()),
+    })
+    .is_break()
 }
 
 fn is_literal(e: &Expr) -> bool {

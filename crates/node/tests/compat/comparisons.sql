@@ -102,3 +102,17 @@ DROP TABLE tq;
 SELECT a FROM (SELECT 1 AS a UNION SELECT 2) u WHERE a = '2.0';
 SELECT a FROM (SELECT 'a' AS a UNION ALL SELECT 'b') u WHERE a = 0 ORDER BY a;
 SELECT a FROM (SELECT 1 AS a UNION SELECT 'x') u WHERE a = 0;
+-- DECIMAL and strings: a computed DECIMAL of a column meets a string constant exactly; a DECIMAL column and a string column compare as doubles, in either order
+CREATE TABLE dv (id INT PRIMARY KEY, value DECIMAL(30,0), c VARCHAR(40), d DECIMAL(30,25));
+INSERT INTO dv VALUES (1, 100000000000000000000001, '0.1000000000000000000001', 0.1), (2, 100000000000000000000002, '0.1', 0.1000000000000000000001), (3, 100000000000000000000003, '1.5', 1.5);
+SELECT id FROM dv WHERE value + 0 = '100000000000000000000002';
+SELECT id, value * 1 = '100000000000000000000002', c = d, d = c, c < d, 100000000000000000000001 + 0 = '100000000000000000000002' FROM dv ORDER BY id;
+SELECT id FROM dv WHERE d = c ORDER BY id;
+DROP TABLE dv;
+-- a CHAR column in arithmetic is a double: in derived tables and quantified subqueries too
+CREATE TABLE cq (s1 CHAR PRIMARY KEY);
+INSERT INTO cq VALUES (1), (2);
+SELECT * FROM cq WHERE s1 = ALL (SELECT s1 / s1 FROM cq);
+SELECT * FROM cq WHERE NOT (s1 = ALL (SELECT s1 / s1 FROM cq));
+SELECT x.s1, d.q FROM cq x, (SELECT s1 / s1 AS q FROM cq) d WHERE x.s1 = d.q ORDER BY 1;
+DROP TABLE cq;
