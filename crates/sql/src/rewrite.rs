@@ -77,6 +77,10 @@ pub(crate) struct Rewriter<'a> {
     ordered_ci: Vec<Vec<usize>>,
     /// The FLOAT columns of the statement's UNION, if it is one (see `union_floats`).
     union_floats: crate::union_floats::UnionFloats,
+    /// The scales of the statement's UNION's DECIMAL columns (see `union_decimals`).
+    union_scales: Vec<Option<u32>>,
+    /// Per derived table being visited (innermost last): its UNION's DECIMAL scales.
+    derived_scales: Vec<Vec<Option<u32>>>,
 }
 
 fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
@@ -133,6 +137,8 @@ impl<'a> Rewriter<'a> {
             grouped_ci: Vec::new(),
             ordered_ci: Vec::new(),
             union_floats: Default::default(),
+            union_scales: Vec::new(),
+            derived_scales: Vec::new(),
         }
     }
 
@@ -258,7 +264,9 @@ impl<'a> Rewriter<'a> {
                     {
                         self.cte_scopes.insert(name.to_ascii_lowercase(), scope);
                     }
+                    let scales = self.union_plan(&cte.query);
                     self.query(&mut cte.query)?;
+                    exact_decimals(&mut cte.query.body, &scales);
                     if !with.recursive {
                         self.ctes.last_mut().expect("pushed").push(name);
                     }
@@ -281,7 +289,27 @@ impl<'a> Rewriter<'a> {
             self.lock = Some(self.lock.map_or(spec, |l| l.merge(spec)));
             q.locks.clear();
         }
+        if self.depth == 1 && !self.single_select {
+            self.union_scales = self.union_plan(q);
+        }
         fix_set_expr(&mut q.body)
+    }
+
+    /// The scales of a UNION's DECIMAL columns, from its SELECTs in MySQL form (see
+    /// `union_decimals`); empty for other queries.
+    fn union_plan(&self, q: &Query) -> Vec<Option<u32>> {
+        let Some(selects) = crate::derived::union_members(&q.body).filter(|m| m.len() > 1) else {
+            return Vec::new();
+        };
+        let types: Vec<_> = selects
+            .iter()
+            .map(|s| {
+                let mut scopes = self.ex.scopes.clone();
+                scopes.push(self.scope_of(&s.from));
+                result_types::of_projection(&s.projection, &s.from, &scopes)
+            })
+            .collect();
+        crate::union_decimals::plan(&selects, &types)
     }
 
     /// `GROUP BY ... WITH ROLLUP` → the grouping levels' UNION ALL (see `rollup`).
@@ -638,7 +666,11 @@ impl<'a> Rewriter<'a> {
                     quote_alias(a);
                 }
             }
-            TableFactor::Derived { alias, .. } => {
+            TableFactor::Derived {
+                alias, subquery, ..
+            } => {
+                let scales = self.union_plan(subquery);
+                self.derived_scales.push(scales);
                 if let Some(a) = alias {
                     quote_alias(a);
                 }
@@ -674,6 +706,7 @@ impl VisitorMut for Rewriter<'_> {
         self.depth -= 1;
         if self.depth == 0 && !self.single_select {
             std::mem::take(&mut self.union_floats).apply(&mut q.body);
+            crate::union_decimals::apply(&mut q.body, &std::mem::take(&mut self.union_scales));
         }
         let ordered_ci = self.ordered_ci.pop().unwrap_or_default();
         if let Some(OrderByKind::Expressions(items)) = q.order_by.as_mut().map(|o| &mut o.kind) {
@@ -798,6 +831,8 @@ impl VisitorMut for Rewriter<'_> {
         // A derived table's columns are typed as their items (see `derived`): a BIGINT
         // UNSIGNED column's keeps the stored form, which references to it read.
         if let TableFactor::Derived { subquery, .. } = tf {
+            let scales = self.derived_scales.pop().unwrap_or_default();
+            exact_decimals(&mut subquery.body, &scales);
             crate::big_unsigned::stored_results(&mut subquery.body);
         }
         ControlFlow::Continue(())
@@ -830,6 +865,13 @@ impl VisitorMut for Rewriter<'_> {
         crate::subquery::guard_scalar(e);
         ControlFlow::Continue(())
     }
+}
+
+/// A derived table's or CTE's DECIMALs as MariaDB shows them: a UNION's columns cast to
+/// their `scales`, a plain SELECT's literals kept whole (see `union_decimals`).
+fn exact_decimals(body: &mut SetExpr, scales: &[Option<u32>]) {
+    crate::union_decimals::apply(body, scales);
+    crate::union_decimals::exact_literals(body);
 }
 
 /// `AS "name"` for a table.

@@ -1808,6 +1808,11 @@ pub(crate) fn cast_decimal(
     ))
 }
 
+/// `tutti_dec_cast(x, precision, scale)` of a rewritten value.
+pub(crate) fn decimal_cast(x: Expr, precision: &str, scale: &str) -> Expr {
+    decimal_result("tutti_dec_cast", vec![x, number(precision), number(scale)])
+}
+
 /// `e` where MySQL reads it as a number: its hex and bit literals (`0x41`, `b'101'`, also as
 /// the result of `CASE`, `IF`, `COALESCE`, ...) become the integers they are in numeric
 /// context — MySQL's hybrid literals, binary strings elsewhere. (`x'41'` is a plain binary

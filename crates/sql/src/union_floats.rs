@@ -64,21 +64,7 @@ impl UnionFloats {
                 let Some(item) = s.projection.get_mut(i) else {
                     continue;
                 };
-                if let SelectItem::UnnamedExpr(e) = item {
-                    // The column keeps the name it had (`f`, not `CAST(f AS REAL)`).
-                    let alias = match &*e {
-                        Expr::Identifier(i) => i.value.clone(),
-                        Expr::CompoundIdentifier(ids) => {
-                            ids.last().map(|i| i.value.clone()).unwrap_or_default()
-                        }
-                        other => other.to_string(),
-                    };
-                    let expr = std::mem::replace(e, crate::ast_build::null());
-                    *item = SelectItem::ExprWithAlias {
-                        expr,
-                        alias: crate::names::quoted(alias),
-                    };
-                }
+                keep_name(item);
                 if let SelectItem::ExprWithAlias { expr: e, .. } = item {
                     let x = match std::mem::replace(e, crate::ast_build::null()) {
                         // the first SELECT's FLOAT shown as one (`typing::float_shown`)
@@ -94,8 +80,25 @@ impl UnionFloats {
     }
 }
 
+/// An unnamed item gets its name as an alias, so that a function wrapped around its
+/// expression leaves the column's name as it was (`f`, not `CAST(f AS REAL)`).
+pub(crate) fn keep_name(item: &mut SelectItem) {
+    if let SelectItem::UnnamedExpr(e) = item {
+        let alias = match &*e {
+            Expr::Identifier(i) => i.value.clone(),
+            Expr::CompoundIdentifier(ids) => ids.last().map(|i| i.value.clone()).unwrap_or_default(),
+            other => other.to_string(),
+        };
+        let expr = std::mem::replace(e, crate::ast_build::null());
+        *item = SelectItem::ExprWithAlias {
+            expr,
+            alias: crate::names::quoted(alias),
+        };
+    }
+}
+
 /// The SELECTs of a UNION, left to right (the order the rewriter visits them in).
-fn members<'a>(body: &'a mut SetExpr, out: &mut Vec<&'a mut Select>) {
+pub(crate) fn members<'a>(body: &'a mut SetExpr, out: &mut Vec<&'a mut Select>) {
     match body {
         SetExpr::Select(s) => out.push(s),
         SetExpr::SetOperation { left, right, .. } => {
