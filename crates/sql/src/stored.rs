@@ -56,10 +56,38 @@ enum Storage {
     /// BIT(n): its width.
     Bit(u64),
     /// ENUM: its members.
-    Enum(Vec<String>),
+    Enum(Members),
     /// SET: its members.
-    Set(Vec<String>),
+    Set(Members),
 }
+
+/// An ENUM's or SET's members, as its store function gets them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Members {
+    /// One argument each.
+    Listed(Vec<String>),
+    /// One argument for all: `(SELECT m FROM cte)`, a CTE of the statement holding them
+    /// packed (see [`shared_members`]).
+    Shared(String),
+}
+
+impl Members {
+    fn args(&self) -> Vec<Expr> {
+        match self {
+            Members::Listed(m) => m.iter().map(string).collect(),
+            Members::Shared(cte) => vec![crate::ast_build::verbatim(format!(
+                "(SELECT {MEMBER} FROM {cte})"
+            ))],
+        }
+    }
+}
+
+/// The column of a CTE of shared members.
+const MEMBER: &str = "m";
+/// A multi-row VALUES whose rows would list more members than this in all reads them from
+/// a CTE instead, listed once: `INSERT … VALUES` of thousands of rows into an ENUM of
+/// thousands of members would otherwise make a statement of millions of expressions.
+const MOST_LISTED: usize = 512;
 
 /// `tutti_str_store` flag: the limit counts bytes.
 const BYTES: i64 = 1;
@@ -144,10 +172,14 @@ fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
         return Some(Storage::Decimal(ty, unsigned));
     }
     if c.decl_type.to_ascii_uppercase().starts_with("ENUM") {
-        return table.enum_members(&c.name).map(Storage::Enum);
+        return table
+            .enum_members(&c.name)
+            .map(|m| Storage::Enum(Members::Listed(m)));
     }
     if c.decl_type == crate::SET_DECL {
-        return table.enum_members(&c.name).map(Storage::Set);
+        return table
+            .enum_members(&c.name)
+            .map(|m| Storage::Set(Members::Listed(m)));
     }
     integer_range(&c.decl_type)
         .map(|(min, max)| Storage::Integer(min, max))
@@ -338,16 +370,8 @@ fn store_as(
             vec![string(kind), number(fsp.to_string())],
         ),
         Storage::Bit(width) => (BIT_STORE, value, vec![number(width.to_string())]),
-        Storage::Enum(members) => (
-            "tutti_enum_store",
-            value,
-            members.iter().map(string).collect(),
-        ),
-        Storage::Set(members) => (
-            "tutti_set_store",
-            value,
-            members.iter().map(string).collect(),
-        ),
+        Storage::Enum(members) => ("tutti_enum_store", value, members.args()),
+        Storage::Set(members) => ("tutti_set_store", value, members.args()),
     };
     let mut args = vec![value];
     args.extend(type_args);
@@ -541,6 +565,64 @@ fn not_null(table: &TableInfo, column: &str, value: Expr, row: usize) -> Expr {
     )
 }
 
+/// The ENUM and SET columns of a multi-row VALUES that would list too many members (see
+/// [`MOST_LISTED`]) read them from a CTE added to the query, `tutti_members_i(m)`, whose
+/// one value packs them (NUL-separated bytes).
+fn shared_members(src: &mut sqlparser::ast::Query, types: &mut [Option<Storage>]) {
+    let SetExpr::Values(v) = src.body.as_ref() else {
+        return;
+    };
+    let rows = v.rows.len();
+    if rows < 2 || src.with.is_some() {
+        return;
+    }
+    let mut ctes = Vec::new();
+    for (i, kind) in types.iter_mut().enumerate() {
+        let Some(Storage::Enum(members) | Storage::Set(members)) = kind else {
+            continue;
+        };
+        let Members::Listed(listed) = &*members else {
+            continue;
+        };
+        if rows.saturating_mul(listed.len()) <= MOST_LISTED {
+            continue;
+        }
+        let name = format!("tutti_members_{i}");
+        let packed: Vec<u8> = listed.join("\0").into_bytes();
+        let hex: String = packed.iter().map(|b| format!("{b:02X}")).collect();
+        let body = select(
+            vec![SelectItem::UnnamedExpr(crate::ast_build::verbatim(
+                format!("X'{hex}'"),
+            ))],
+            vec![],
+            None,
+        );
+        ctes.push(sqlparser::ast::Cte {
+            alias: sqlparser::ast::TableAlias {
+                explicit: false,
+                name: Ident::new(&name),
+                columns: vec![sqlparser::ast::TableAliasColumnDef {
+                    name: Ident::new(MEMBER),
+                    data_type: None,
+                }],
+                at: None,
+            },
+            query: Box::new(query(SetExpr::Select(Box::new(body)))),
+            from: None,
+            materialized: None,
+            closing_paren_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+        });
+        *members = Members::Shared(name);
+    }
+    if !ctes.is_empty() {
+        src.with = Some(sqlparser::ast::With {
+            with_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
+            recursive: false,
+            cte_tables: ctes,
+        });
+    }
+}
+
 /// Wraps the values an INSERT writes into checked columns. `columns`: the column list
 /// (empty: all columns, in order).
 pub(crate) fn insert(
@@ -555,13 +637,14 @@ pub(crate) fn insert(
     } else {
         columns.iter().map(|c| c.value.clone()).collect()
     };
-    let types: Vec<Option<Storage>> = names.iter().map(|n| storage_of(table, n)).collect();
+    let mut types: Vec<Option<Storage>> = names.iter().map(|n| storage_of(table, n)).collect();
     if types.iter().all(Option::is_none) {
         return;
     }
     let Some(src) = ins.source.as_mut() else {
         return;
     };
+    shared_members(src, &mut types);
     if let SetExpr::Values(v) = src.body.as_mut() {
         // A single row outside strict mode still fails on a NULL (1048), unless IGNORE.
         let guard = ignore || !strict && v.rows.len() > 1;

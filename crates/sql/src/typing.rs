@@ -692,7 +692,8 @@ fn comparison(
     // A computed DECIMAL that reads a column meets a string constant as a DECIMAL
     // (`d + 0 = '100000000000000000000002'` is exact in MariaDB; between constants, and
     // with a string that is no constant, they compare as doubles).
-    let decimal_of_column = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && reads_column(e);
+    let decimal_of_column =
+        |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && reads_column(e);
     if decimal_of_column(l, lt) && string_constant(r, rt)
         || string_constant(l, lt) && decimal_of_column(r, rt)
     {

@@ -86,7 +86,9 @@ pub(crate) fn keep_name(item: &mut SelectItem) {
     if let SelectItem::UnnamedExpr(e) = item {
         let alias = match &*e {
             Expr::Identifier(i) => i.value.clone(),
-            Expr::CompoundIdentifier(ids) => ids.last().map(|i| i.value.clone()).unwrap_or_default(),
+            Expr::CompoundIdentifier(ids) => {
+                ids.last().map(|i| i.value.clone()).unwrap_or_default()
+            }
             other => other.to_string(),
         };
         let expr = std::mem::replace(e, crate::ast_build::null());

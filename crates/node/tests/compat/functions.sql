@@ -106,3 +106,12 @@ SELECT ROUND(2.5e0), ROUND(-2.5e0), ROUND(0.125e0, 2), ROUND(25e0, -1), ROUND(2.
 DROP TABLE rd;
 -- Bit operators round a DECIMAL or DOUBLE operand half away from zero
 SELECT 0 ^ 0.5, 0 | 0.5, 1.5 & 3, 2.5 | 0, '2.5' | 0, 2.5e0 | 0, ~0.5, 1 << 0.5, 3.5e0 | 0, -2.5e0 | 0, -0.5 | 0;
+-- RAND(n) is MySQL's seeded sequence: one per statement for a constant seed, re-seeded per row otherwise
+CREATE TABLE r3 (a INT PRIMARY KEY);
+INSERT INTO r3 VALUES (1), (2), (3);
+SELECT a, RAND(2), RAND(a), RAND(NULL), RAND(-1), CAST(RAND(2) * 1000 AS UNSIGNED) FROM r3 ORDER BY a;
+PREPARE stmt FROM 'SELECT CAST(RAND(2) * 1000 AS UNSIGNED), CAST(RAND(?) * 1000 AS UNSIGNED) FROM r3 WHERE a = 1';
+SET @var = 2;
+EXECUTE stmt USING @var;
+DEALLOCATE PREPARE stmt;
+DROP TABLE r3;

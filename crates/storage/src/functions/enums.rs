@@ -69,8 +69,15 @@ fn store_members(ctx: &Context<'_>) -> (Vec<String>, usize) {
     )
 }
 
-/// The text arguments `from..to`.
+/// The text arguments `from..to`; one BLOB argument instead packs them, NUL-separated
+/// (what a multi-row INSERT passes, reading them once from a CTE).
 fn members_from(ctx: &Context<'_>, from: usize, to: usize) -> Vec<String> {
+    if let (true, ValueRef::Blob(packed)) = (to == from + 1, ctx.get_raw(from)) {
+        return packed
+            .split(|b| *b == 0)
+            .map(|m| String::from_utf8_lossy(m).into_owned())
+            .collect();
+    }
     (from..to)
         .filter_map(|i| match ctx.get_raw(i) {
             ValueRef::Text(m) => Some(String::from_utf8_lossy(m).into_owned()),
@@ -290,6 +297,23 @@ mod tests {
                 r.get::<_, String>(0)
             })
             .is_err());
+    }
+
+    #[test]
+    fn members_packed_in_one_blob_read_as_listed_ones() {
+        let c = conn();
+        // 'a', 'b', 'C' NUL-separated, as a multi-row INSERT passes them
+        let packed = "X'6100620043'";
+        let set: String = one(
+            &c,
+            &format!("SELECT tutti_set_store('c,a', {packed}, 'c1', 1)"),
+        );
+        assert_eq!(set, "a,C");
+        let member: String = one(
+            &c,
+            &format!("SELECT tutti_enum_store(2, {packed}, 'c1', 1, 0)"),
+        );
+        assert_eq!(member, "b");
     }
 
     #[test]

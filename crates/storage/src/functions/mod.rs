@@ -29,6 +29,7 @@ mod like;
 mod locale;
 mod math;
 mod network;
+mod random;
 mod regex;
 mod settings;
 mod stored;
@@ -82,6 +83,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     aes::register(c)?;
     network::register(c)?;
     bit_sets::register(c)?;
+    random::register(c)?;
     regex::register(c)?;
     json::register(c)?;
     like::register(c)?;
@@ -205,13 +207,6 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         VOLATILE,
         |_| Ok(uuid::Uuid::new_v4().to_string()),
     )?;
-    c.create_scalar_function("rand", -1, VOLATILE, |_| Ok(rand::random::<f64>()))?;
-    // RANDOM_BYTES(n): n random bytes, for 0 <= n <= 1024 (else NULL, as in MariaDB).
-    c.create_scalar_function("random_bytes", 1, VOLATILE, |ctx| {
-        Ok(calendar::int_arg(ctx.get_raw(0))
-            .filter(|n| (0..=1024).contains(n))
-            .map(|n| (0..n).map(|_| rand::random::<u8>()).collect::<Vec<u8>>()))
-    })?;
     Ok(())
 }
 
