@@ -79,7 +79,7 @@ pub fn query_shaped(
     params: &[Value],
     known: Option<Arc<Shape>>,
 ) -> Result<ShapedRows, ExecError> {
-    let mut stmt = conn.prepare_cached(sql)?;
+    let mut stmt = prepare(conn, sql)?;
     let rows = run_rows(&mut stmt, params)?;
     // A schema change racing with the run recompiles the statement under a known shape.
     let known = known.filter(|k| k.columns.len() == stmt.column_count());
@@ -259,9 +259,48 @@ pub fn query_declared(
     sql: &str,
     params: &[Value],
 ) -> Result<(Vec<Declared>, Vec<Vec<Value>>), ExecError> {
-    let mut stmt = conn.prepare_cached(sql)?;
+    let mut stmt = prepare(conn, sql)?;
     let rows = run_rows(&mut stmt, params)?;
     Ok((Declared::all(&stmt), rows))
+}
+
+/// Statements longer than this are compiled for one run, not kept in the connection's
+/// statement cache: a multi-row INSERT of a megabyte is rarely sent twice, and its compiled
+/// program would hold its memory until a thousand others push it out.
+const CACHED_SQL_MAX: usize = 4096;
+
+/// A compiled statement: from the connection's cache, or for this run only.
+enum Prepared<'c> {
+    Cached(rusqlite::CachedStatement<'c>),
+    Once(Statement<'c>),
+}
+
+impl<'c> std::ops::Deref for Prepared<'c> {
+    type Target = Statement<'c>;
+    fn deref(&self) -> &Statement<'c> {
+        match self {
+            Prepared::Cached(s) => s,
+            Prepared::Once(s) => s,
+        }
+    }
+}
+
+impl<'c> std::ops::DerefMut for Prepared<'c> {
+    fn deref_mut(&mut self) -> &mut Statement<'c> {
+        match self {
+            Prepared::Cached(s) => s,
+            Prepared::Once(s) => s,
+        }
+    }
+}
+
+/// `sql` compiled: cached unless longer than [`CACHED_SQL_MAX`].
+fn prepare<'c>(conn: &'c Connection, sql: &str) -> rusqlite::Result<Prepared<'c>> {
+    if sql.len() > CACHED_SQL_MAX {
+        conn.prepare(sql).map(Prepared::Once)
+    } else {
+        conn.prepare_cached(sql).map(Prepared::Cached)
+    }
 }
 
 /// Binds and runs a statement, collecting its rows.
@@ -566,7 +605,7 @@ pub fn execute_write(
     };
     let matched = crate::matched::MatchedRows::start(w);
     let changes = {
-        let mut s = w.prepare_cached(stmt.sql)?;
+        let mut s = prepare(w, stmt.sql)?;
         bind(&mut s, stmt.params)?;
         tutti_storage::clear_assigned();
         tutti_storage::clear_conditions();

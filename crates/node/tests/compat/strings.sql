@@ -67,3 +67,8 @@ SET NAMES latin1;
 SELECT SUBSTRING_INDEX('aaaaaaaaa1', 'aa', -1), SUBSTRING_INDEX('aaaaaaaaa1', 'aa', -4), SUBSTRING_INDEX(_utf8mb4'aaaaaaaaa1', 'aa', -2);
 SET NAMES utf8mb4;
 SELECT SUBSTRING_INDEX('aaaaaaaaa1', 'aa', -1), SUBSTRING_INDEX(_latin1'aaaaaaaaa1', 'aa', -1), SUBSTRING_INDEX(CONVERT('aaaaaaaaa1' USING latin1), 'aa', -2), SUBSTRING_INDEX(BINARY 'aaaaaaaaa1', 'aa', -1);
+-- LEFT, RIGHT, REPEAT, REVERSE count the bytes of a binary string and keep it binary
+SELECT UNHEX('0032') IN (LEFT(UNHEX('003200'), 2), 'dog'), HEX(LEFT(x'c3a9', 1)), HEX(RIGHT(_binary'abc', 2)), HEX(REPEAT(x'00', 3)), HEX(REVERSE(x'0102')), LEFT('héllo', 2), REVERSE('héllo'), LEFT(NULL, 1), REPEAT('a', NULL);
+-- results longer than max_allowed_packet are NULL (a nested HEX no longer grows to SQLite's gigabyte)
+SELECT HEX(REPEAT('a', 9000000)) IS NULL, CONCAT(REPEAT('a', 9000000), REPEAT('a', 9000000)) IS NULL, TO_BASE64(REPEAT('a', 13000000)) IS NULL, INSERT(REPEAT('a', 9000000), 1, 1, REPEAT('b', 9000000)) IS NULL, LENGTH(HEX(REPEAT('a', 8000000)));
+SELECT HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX('x')))))))))))))))))))))))))))))) IS NULL;

@@ -522,8 +522,10 @@ fn hex(v: ValueRef<'_>, numeric_text: bool) -> Option<String> {
         ValueRef::Null => return None,
         ValueRef::Integer(i) => i as u64,
         ValueRef::Real(x) => real_bits(x),
+        // Longer than max_allowed_packet: NULL, as in MariaDB.
         ValueRef::Text(t) | ValueRef::Blob(t) if !numeric_text => {
-            return Some(t.iter().map(|b| format!("{b:02X}")).collect())
+            return (t.len().saturating_mul(2) <= super::MAX_ALLOWED_PACKET)
+                .then(|| t.iter().map(|b| format!("{b:02X}")).collect());
         }
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let t = String::from_utf8_lossy(t);

@@ -105,12 +105,16 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             "Subquery returns more than 1 row".into(),
         ))
     })?;
+    // NULL when longer than max_allowed_packet, as in MariaDB.
     c.create_scalar_function("concat", -1, PURE, |ctx| {
         let mut out = String::new();
         for i in 0..ctx.len() {
             match ctx.get_raw(i) {
                 ValueRef::Null => return Ok(None),
                 v => out.push_str(&text_of(v)),
+            }
+            if out.len() > MAX_ALLOWED_PACKET {
+                return Ok(None);
             }
         }
         Ok(Some(out))
@@ -135,21 +139,15 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             n => n.map(|_| 0),
         })
     })?;
-    c.create_scalar_function("left", 2, PURE, |ctx| {
-        str_n(ctx, |s, n| s.chars().take(n).collect::<String>())
-    })?;
+    // Characters of a text, bytes of a binary string (which stays binary, as in MariaDB:
+    // `LEFT(UNHEX('003200'), 2)` is the bytes 00 32).
+    c.create_scalar_function("left", 2, PURE, |ctx| str_n(ctx, left::<char>, left::<u8>))?;
     c.create_scalar_function("right", 2, PURE, |ctx| {
-        str_n(ctx, |s, n| {
-            let len = s.chars().count();
-            s.chars().skip(len.saturating_sub(n)).collect::<String>()
-        })
+        str_n(ctx, right::<char>, right::<u8>)
     })?;
     // Results longer than max_allowed_packet are NULL, as in MariaDB (warning 1301).
     c.create_scalar_function("repeat", 2, PURE, |ctx| {
-        Ok(str_n(ctx, |s, n| {
-            (s.len().saturating_mul(n) <= MAX_ALLOWED_PACKET).then(|| s.repeat(n))
-        })?
-        .flatten())
+        str_n(ctx, repeat_chars, repeat_bytes)
     })?;
     c.create_scalar_function("space", 1, PURE, |ctx| {
         let n = math::num(ctx, 0).map(math::Num::int);
@@ -159,7 +157,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         }))
     })?;
     c.create_scalar_function("reverse", 1, PURE, |ctx| {
-        Ok(opt_text(ctx, 0).map(|s| s.chars().rev().collect::<String>()))
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Null => SqlValue::Null,
+            ValueRef::Blob(b) => SqlValue::Blob(b.iter().rev().copied().collect()),
+            v => SqlValue::Text(text_of(v).chars().rev().collect()),
+        })
     })?;
     for name in ["char_length", "character_length"] {
         c.create_scalar_function(name, 1, PURE, |ctx| {
@@ -237,12 +239,44 @@ fn opt_text(ctx: &Context<'_>, i: usize) -> Option<String> {
 /// MariaDB's default `max_allowed_packet`, the longest string a function returns.
 pub(crate) const MAX_ALLOWED_PACKET: usize = 16 << 20;
 
-fn str_n<T>(ctx: &Context<'_>, f: impl Fn(&str, usize) -> T) -> Result<Option<T>> {
-    let Some(s) = opt_text(ctx, 0) else {
-        return Ok(None);
+/// `f(s, n)` of a string and a count: over the characters of a text (`text`), the bytes of a
+/// binary string (`bin`, the result binary too); NULL for NULL arguments and for a result
+/// `f` refuses.
+fn str_n(
+    ctx: &Context<'_>,
+    text: impl Fn(&[char], usize) -> Option<Vec<char>>,
+    bin: impl Fn(&[u8], usize) -> Option<Vec<u8>>,
+) -> Result<SqlValue> {
+    let n = match math::num(ctx, 1).map(math::Num::int) {
+        Some(n) => n.max(0) as usize,
+        None => return Ok(SqlValue::Null),
     };
-    let n = math::num(ctx, 1).map(math::Num::int);
-    Ok(n.map(|n| f(&s, n.max(0) as usize)))
+    Ok(match ctx.get_raw(0) {
+        ValueRef::Null => None,
+        ValueRef::Blob(b) => bin(b, n).map(SqlValue::Blob),
+        v => {
+            let chars: Vec<char> = text_of(v).chars().collect();
+            text(&chars, n).map(|c| SqlValue::Text(c.into_iter().collect()))
+        }
+    }
+    .unwrap_or(SqlValue::Null))
+}
+
+fn left<T: Clone>(s: &[T], n: usize) -> Option<Vec<T>> {
+    Some(s[..n.min(s.len())].to_vec())
+}
+
+fn right<T: Clone>(s: &[T], n: usize) -> Option<Vec<T>> {
+    Some(s[s.len().saturating_sub(n)..].to_vec())
+}
+
+fn repeat_bytes(s: &[u8], n: usize) -> Option<Vec<u8>> {
+    (s.len().saturating_mul(n) <= MAX_ALLOWED_PACKET).then(|| s.repeat(n))
+}
+
+fn repeat_chars(s: &[char], n: usize) -> Option<Vec<char>> {
+    let bytes: usize = s.iter().map(|c| c.len_utf8()).sum();
+    (bytes.saturating_mul(n) <= MAX_ALLOWED_PACKET).then(|| s.repeat(n))
 }
 
 fn hex(b: &[u8]) -> String {

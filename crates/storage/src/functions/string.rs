@@ -28,6 +28,16 @@ enum Str {
     Bin(Vec<u8>),
 }
 
+impl Str {
+    /// Its length in bytes.
+    fn len(&self) -> usize {
+        match self {
+            Str::Text(t) => t.len(),
+            Str::Bin(b) => b.len(),
+        }
+    }
+}
+
 fn arg(ctx: &Context<'_>, i: usize) -> Option<Str> {
     match ctx.get_raw(i) {
         ValueRef::Null => None,
@@ -552,6 +562,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         else {
             return Ok(None);
         };
+        let longest = s.len().saturating_add(new.len());
+        if longest > MAX_ALLOWED_PACKET {
+            // MariaDB's NULL for a result that may exceed max_allowed_packet.
+            return Ok(None);
+        }
         Ok(Some(match (s, new) {
             (Str::Text(s), Str::Text(new)) => {
                 let (s, new): (Vec<char>, Vec<char>) = (s.chars().collect(), new.chars().collect());
@@ -616,7 +631,9 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(arg(ctx, 0).map(|s| soundex(&String::from_utf8_lossy(&bytes(s)))))
     })?;
     c.create_scalar_function("to_base64", 1, PURE, |ctx| {
-        Ok(arg(ctx, 0).map(|s| {
+        // NULL when longer than max_allowed_packet, as in MariaDB.
+        let fits = |s: &Str| s.len().div_ceil(3).saturating_mul(4) <= MAX_ALLOWED_PACKET;
+        Ok(arg(ctx, 0).filter(fits).map(|s| {
             let b64 = base64::engine::general_purpose::STANDARD.encode(bytes(s));
             let lines: Vec<&str> = b64
                 .as_bytes()
