@@ -75,9 +75,14 @@ impl Members {
     fn args(&self) -> Vec<Expr> {
         match self {
             Members::Listed(m) => m.iter().map(string).collect(),
-            Members::Shared(cte) => vec![crate::ast_build::verbatim(format!(
-                "(SELECT {MEMBER} FROM {cte})"
-            ))],
+            Members::Shared(cte) => {
+                let text = format!("(SELECT {MEMBER} FROM {cte})");
+                let dialect = sqlparser::dialect::MySqlDialect {};
+                let parsed = sqlparser::parser::Parser::new(&dialect)
+                    .try_with_sql(&text)
+                    .and_then(|mut p| p.parse_expr());
+                vec![parsed.expect("a subquery of names tutti chose")]
+            }
         }
     }
 }
@@ -591,8 +596,8 @@ fn shared_members(src: &mut sqlparser::ast::Query, types: &mut [Option<Storage>]
         let packed: Vec<u8> = listed.join("\0").into_bytes();
         let hex: String = packed.iter().map(|b| format!("{b:02X}")).collect();
         let body = select(
-            vec![SelectItem::UnnamedExpr(crate::ast_build::verbatim(
-                format!("X'{hex}'"),
+            vec![SelectItem::UnnamedExpr(Expr::value(
+                SqlValue::HexStringLiteral(hex),
             ))],
             vec![],
             None,
