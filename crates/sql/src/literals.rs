@@ -25,7 +25,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// A blob literal `X'..'`.
-fn blob(bytes: &[u8]) -> Expr {
+pub(crate) fn blob(bytes: &[u8]) -> Expr {
     Expr::value(SqlValue::HexStringLiteral(hex(bytes)))
 }
 

@@ -68,21 +68,14 @@ enum Members {
     Listed(Vec<String>),
     /// One argument for all: `(SELECT m FROM cte)`, a CTE of the statement holding them
     /// packed (see [`shared_members`]).
-    Shared(String),
+    Shared(Box<Expr>),
 }
 
 impl Members {
     fn args(&self) -> Vec<Expr> {
         match self {
             Members::Listed(m) => m.iter().map(string).collect(),
-            Members::Shared(cte) => {
-                let text = format!("(SELECT {MEMBER} FROM {cte})");
-                let dialect = sqlparser::dialect::MySqlDialect {};
-                let parsed = sqlparser::parser::Parser::new(&dialect)
-                    .try_with_sql(&text)
-                    .and_then(|mut p| p.parse_expr());
-                vec![parsed.expect("a subquery of names tutti chose")]
-            }
+            Members::Shared(read) => vec![(**read).clone()],
         }
     }
 }
@@ -570,6 +563,16 @@ fn not_null(table: &TableInfo, column: &str, value: Expr, row: usize) -> Expr {
     )
 }
 
+/// `(SELECT m FROM cte)`: the packed members a CTE of [`shared_members`] holds.
+fn read_members(cte: &str) -> Expr {
+    let text = format!("(SELECT {MEMBER} FROM {cte})");
+    let dialect = sqlparser::dialect::MySqlDialect {};
+    sqlparser::parser::Parser::new(&dialect)
+        .try_with_sql(&text)
+        .and_then(|mut p| p.parse_expr())
+        .expect("a subquery of names tutti chose")
+}
+
 /// The ENUM and SET columns of a multi-row VALUES that would list too many members (see
 /// [`MOST_LISTED`]) read them from a CTE added to the query, `tutti_members_i(m)`, whose
 /// one value packs them (NUL-separated bytes).
@@ -593,15 +596,8 @@ fn shared_members(src: &mut sqlparser::ast::Query, types: &mut [Option<Storage>]
             continue;
         }
         let name = format!("tutti_members_{i}");
-        let packed: Vec<u8> = listed.join("\0").into_bytes();
-        let hex: String = packed.iter().map(|b| format!("{b:02X}")).collect();
-        let body = select(
-            vec![SelectItem::UnnamedExpr(Expr::value(
-                SqlValue::HexStringLiteral(hex),
-            ))],
-            vec![],
-            None,
-        );
+        let packed = crate::literals::blob(listed.join("\0").as_bytes());
+        let body = select(vec![SelectItem::UnnamedExpr(packed)], vec![], None);
         ctes.push(sqlparser::ast::Cte {
             alias: sqlparser::ast::TableAlias {
                 explicit: false,
@@ -617,7 +613,7 @@ fn shared_members(src: &mut sqlparser::ast::Query, types: &mut [Option<Storage>]
             materialized: None,
             closing_paren_token: sqlparser::ast::helpers::attached_token::AttachedToken::empty(),
         });
-        *members = Members::Shared(name);
+        *members = Members::Shared(Box::new(read_members(&name)));
     }
     if !ctes.is_empty() {
         src.with = Some(sqlparser::ast::With {
