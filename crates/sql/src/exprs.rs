@@ -213,6 +213,7 @@ impl ExprCtx<'_> {
             }
             Expr::InSubquery { expr, subquery, .. } => {
                 typing::in_decimal_subquery(expr, subquery, &self.scopes);
+                typing::in_subquery_collation(expr, subquery, &self.scopes);
                 None
             }
             Expr::Between {

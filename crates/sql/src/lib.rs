@@ -70,6 +70,7 @@ mod timestamps;
 mod types;
 mod types_map;
 mod typing;
+mod union_collations;
 mod union_decimals;
 mod union_floats;
 mod using_joins;

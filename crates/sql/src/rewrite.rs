@@ -504,9 +504,23 @@ impl<'a> Rewriter<'a> {
                 .collect(),
             _ => Vec::new(),
         };
+        // A GROUP BY name that is no column of the FROM tables is a select item's alias
+        // (MySQL looks at the columns first): the item decides.
+        let aliased = |name: &str| {
+            s.projection.iter().any(|i| {
+                matches!(i, SelectItem::ExprWithAlias { alias, expr }
+                    if alias.value.eq_ignore_ascii_case(name) && ci(expr))
+            })
+        };
+        let grouped_ci = |e: &Expr| match e {
+            Expr::Identifier(id) if crate::typing::decl_of(e, &self.ex.scopes).is_none() => {
+                aliased(&id.value)
+            }
+            e => ci(e),
+        };
         let groups = match &s.group_by {
             sqlparser::ast::GroupByExpr::Expressions(g, _) => {
-                (0..g.len()).filter(|&i| ci(&g[i])).collect()
+                (0..g.len()).filter(|&i| grouped_ci(&g[i])).collect()
             }
             _ => Vec::new(),
         };
@@ -708,6 +722,7 @@ impl VisitorMut for Rewriter<'_> {
             std::mem::take(&mut self.union_floats).apply(&mut q.body);
             crate::union_decimals::apply(&mut q.body, &std::mem::take(&mut self.union_scales));
         }
+        crate::union_collations::apply(&mut q.body);
         let ordered_ci = self.ordered_ci.pop().unwrap_or_default();
         if let Some(OrderByKind::Expressions(items)) = q.order_by.as_mut().map(|o| &mut o.kind) {
             items.iter_mut().for_each(|item| {

@@ -346,6 +346,26 @@ pub(crate) fn in_decimal_subquery(expr: &mut Expr, subquery: &mut Query, scopes:
     }
 }
 
+/// `x [NOT] IN (SELECT s ...)` of strings where no column or `COLLATE` decides the collation
+/// (`'x' IN (SELECT 'X')` is 1): the default collation goes to `x`, as `=` gives it.
+pub(crate) fn in_subquery_collation(expr: &mut Expr, subquery: &Query, scopes: &Scopes) {
+    let SetExpr::Select(s) = subquery.body.as_ref() else {
+        return;
+    };
+    let [SelectItem::UnnamedExpr(item) | SelectItem::ExprWithAlias { expr: item, .. }] =
+        s.projection.as_slice()
+    else {
+        return;
+    };
+    if type_of(item, &Vec::new()) == NumType::Str
+        && !collation_decided(item)
+        && type_of(expr, scopes) == NumType::Str
+        && !collation_decided(expr)
+    {
+        collate_general_ci(expr);
+    }
+}
+
 /// Functions whose value is a (character) string: compared with a number, MySQL reads it as
 /// a DOUBLE (`CONCAT('1') = 1` is true), where SQLite finds no text equal to a number.
 const STRING_FUNCTIONS: &[&str] = &[
@@ -1452,7 +1472,7 @@ fn mirrored(op: &BinaryOperator) -> BinaryOperator {
 }
 
 /// A column or an explicit `COLLATE` decides a comparison's collation (SQLite applies it).
-fn collation_decided(e: &Expr) -> bool {
+pub(crate) fn collation_decided(e: &Expr) -> bool {
     is_column(unnested(e)) || matches!(unnested(e), Expr::Collate { .. })
 }
 

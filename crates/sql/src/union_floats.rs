@@ -20,7 +20,7 @@ enum Member {
 #[derive(Default)]
 pub(crate) struct UnionFloats(Vec<Vec<Member>>);
 
-fn item_expr(item: &SelectItem) -> Option<&Expr> {
+pub(crate) fn item_expr(item: &SelectItem) -> Option<&Expr> {
     match item {
         SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => Some(e),
         _ => None,

@@ -116,3 +116,13 @@ SELECT * FROM cq WHERE s1 = ALL (SELECT s1 / s1 FROM cq);
 SELECT * FROM cq WHERE NOT (s1 = ALL (SELECT s1 / s1 FROM cq));
 SELECT x.s1, d.q FROM cq x, (SELECT s1 / s1 AS q FROM cq) d WHERE x.s1 = d.q ORDER BY 1;
 DROP TABLE cq;
+-- strings no column collates compare in the default collation: a UNION's duplicates, a GROUP BY alias, IN (SELECT ..)
+SELECT COUNT(*) FROM (SELECT 'test' AS a UNION SELECT 'TEST' UNION SELECT 'TeST ') u;
+SELECT COUNT(*) FROM (SELECT 'test' AS a UNION SELECT BINARY 'TEST') u;
+SELECT LOWER(a) FROM (SELECT 'b' AS a UNION SELECT 'A' UNION SELECT 'a') u ORDER BY a;
+SELECT 'x' IN (SELECT 'X'), 'x' NOT IN (SELECT 'X'), 'x' IN (SELECT BINARY 'X');
+CREATE TABLE gq (id INT PRIMARY KEY, a VARCHAR(10));
+INSERT INTO gq VALUES (1, 'a'), (2, 'A'), (3, 'b '), (4, 'b');
+SELECT LOWER(CONCAT(a, '')) AS x, COUNT(*) FROM gq GROUP BY x ORDER BY 1;
+SELECT COUNT(*) FROM (SELECT CONCAT(a, '') AS x FROM gq UNION SELECT 'B') u;
+DROP TABLE gq;
