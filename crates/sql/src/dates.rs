@@ -20,7 +20,7 @@ use sqlparser::ast::{
     FunctionArgExpr, FunctionArguments, Interval, TimezoneInfo,
 };
 
-use crate::ast_build::{func, string};
+use crate::ast_build::{func, number, string};
 use crate::typing::{self, Scopes};
 use crate::SqlError;
 
@@ -103,6 +103,106 @@ pub(crate) fn date_function(
         Expr::Interval(i) => add_interval(base, i, subtract, scopes)?,
         days => add_days(base, days.clone(), subtract, scopes),
     }))
+}
+
+/// Functions that read a date, and which of their arguments (by position; None: all) do.
+const DATE_READERS: [(&str, Option<usize>); 22] = [
+    ("date", None),
+    ("timestamp", Some(0)),
+    ("convert_tz", Some(0)),
+    ("year", None),
+    ("month", None),
+    ("day", None),
+    ("dayofmonth", None),
+    ("dayofweek", None),
+    ("dayofyear", None),
+    ("weekday", None),
+    ("week", Some(0)),
+    ("weekofyear", None),
+    ("yearweek", Some(0)),
+    ("quarter", None),
+    ("monthname", None),
+    ("dayname", None),
+    ("to_days", None),
+    ("to_seconds", None),
+    ("last_day", None),
+    ("datediff", None),
+    ("unix_timestamp", Some(0)),
+    ("timestampdiff", None),
+];
+
+/// A TIME value where a function reads a date (`DATE(TIME'10:00:00')`, `TIMESTAMP(t, i)`,
+/// `DATEDIFF(t, d)`): MariaDB reads it as that time of the current day, where its text
+/// would be read as a (wrong) date → `tutti_time_today(t)`.
+pub(crate) fn time_args_as_today(f: &mut Function, name: &str, scopes: &Scopes) {
+    let Some((_, which)) = DATE_READERS.iter().find(|(n, _)| *n == name) else {
+        return;
+    };
+    let FunctionArguments::List(list) = &mut f.args else {
+        return;
+    };
+    for (i, arg) in list.args.iter_mut().enumerate() {
+        if which.is_some_and(|w| w != i) {
+            continue;
+        }
+        if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = arg {
+            if is_time(e, scopes) {
+                let t = std::mem::replace(e, crate::ast_build::null());
+                *e = func("tutti_time_today", vec![t]);
+            }
+        }
+    }
+}
+
+/// `TIME(x)`, `SEC_TO_TIME(x)`, `ADDTIME(a, b)`, `SUBTIME`, `TIMEDIFF` of a DOUBLE or of a
+/// string read from a table: MariaDB gives the result six fraction digits (a non-constant
+/// string's or a double's precision is not known before it is read), where the value alone
+/// would show fewer → `tutti_fsp(f(..), 6)`.
+pub(crate) fn six_fraction_digits(f: &Function, scopes: &Scopes) -> Option<Expr> {
+    let unknown_precision = |e: &&Expr| match typing::type_of(e, scopes) {
+        _ if fraction_digits(e).is_some() => true,
+        typing::NumType::Double => true,
+        typing::NumType::Str => typing::reads_column(e) && typing::value_kind(e, scopes).is_none(),
+        _ => false,
+    };
+    typing::args(f)
+        .iter()
+        .any(unknown_precision)
+        .then(|| func("tutti_fsp", vec![Expr::Function(f.clone()), number("6")]))
+}
+
+/// The kind and fraction digits of `tutti_fsp(f(..), n)` (see `six_fraction_digits`): a
+/// TIME for the TIME functions, ADDTIME's and SUBTIME's first argument's kind for them.
+pub(crate) fn fraction_digits_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32)> {
+    let n = fraction_digits(e)?;
+    let Expr::Function(f) = typing::args(fsp_call(e)?).first().copied()? else {
+        return None;
+    };
+    let kind = match f.name.to_string().to_ascii_lowercase().as_str() {
+        "addtime" | "subtime" => match typing::value_kind(typing::args(f).first()?, scopes)? {
+            ("time", _) => "time",
+            ("date", _) | ("datetime", _) | ("timestamp", _) => "datetime",
+            _ => return None,
+        },
+        name if TIME_FUNCTIONS.contains(&name) => "time",
+        _ => return None,
+    };
+    Some((kind, n))
+}
+
+fn fsp_call(e: &Expr) -> Option<&Function> {
+    match e {
+        Expr::Function(f) if f.name.to_string() == "tutti_fsp" => Some(f),
+        _ => None,
+    }
+}
+
+/// The `n` of `tutti_fsp(x, n)`.
+fn fraction_digits(e: &Expr) -> Option<u32> {
+    match typing::args(fsp_call(e)?).get(1)? {
+        Expr::Value(v) => v.value.to_string().parse().ok(),
+        _ => None,
+    }
 }
 
 /// `DATE_FORMAT(t, format)` of a TIME value → `tutti_time_date_format(t, format)`: MariaDB
@@ -227,6 +327,14 @@ pub(crate) fn is_time(e: &Expr, scopes: &Scopes) -> bool {
     let name = f.name.to_string().to_ascii_lowercase();
     if TIME_FUNCTIONS.contains(&name.as_str()) {
         return true;
+    }
+    if name == "tutti_fsp" {
+        return typing::args(f).first().is_some_and(|x| is_time(x, scopes));
+    }
+    // GREATEST, COALESCE, ... of TIMEs
+    if typing::SAME_TYPE.contains(&name.as_str()) {
+        let a = typing::args(f);
+        return !a.is_empty() && a.iter().all(|x| is_time(x, scopes));
     }
     // `CAST(x AS TIME)` is `tutti_cast_temporal(x, 'time', fsp, ..)`.
     let FunctionArguments::List(list) = &f.args else {

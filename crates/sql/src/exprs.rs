@@ -544,6 +544,7 @@ impl ExprCtx<'_> {
                 return Ok(Some(e));
             }
         }
+        dates::time_args_as_today(f, &lname, &self.scopes);
         if lname == "unix_timestamp" {
             unix_timestamp_of_column(f, &self.scopes);
         }
@@ -641,8 +642,9 @@ impl ExprCtx<'_> {
             "timestampadd" => timestamp_add(f, &self.scopes),
             "addtime" | "subtime" => {
                 dates::add_time_to_date(f, &self.scopes);
-                Ok(None)
+                Ok(dates::six_fraction_digits(f, &self.scopes))
             }
+            "time" | "sec_to_time" | "timediff" => Ok(dates::six_fraction_digits(f, &self.scopes)),
             "date_format" => Ok(dates::date_format_of_time(f, &self.scopes)),
             "timestampdiff" => Ok(unit_argument(f, &lname)),
             // SQLite has no ISNULL() and wants two arguments to COALESCE.

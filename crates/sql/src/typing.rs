@@ -919,6 +919,9 @@ pub(crate) fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32
     if let Some(t) = temporal_value_kind(e) {
         return Some(t);
     }
+    if let Some(t) = crate::dates::fraction_digits_kind(unnested(e), scopes) {
+        return Some(t);
+    }
     let Expr::Function(f) = unnested(e) else {
         return None;
     };
@@ -926,6 +929,22 @@ pub(crate) fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32
     let name = function_name(f);
     if name == "date" && args(f).len() == 1 || DATE_FUNCTIONS.contains(&name.as_str()) {
         return Some(("date", 0));
+    }
+    const NOW_FUNCTIONS: [&str; 6] = [
+        "now",
+        "sysdate",
+        "utc_timestamp",
+        "current_timestamp",
+        "localtime",
+        "localtimestamp",
+    ];
+    if NOW_FUNCTIONS.contains(&name.as_str()) {
+        let fsp = match args(f).first() {
+            None => 0,
+            Some(Expr::Value(v)) => v.value.to_string().parse().ok()?,
+            Some(_) => return None,
+        };
+        return Some(("datetime", u32::min(fsp, 6)));
     }
     if name != "str_to_date" {
         return None;
@@ -1133,6 +1152,9 @@ fn year_of_constant(e: &Expr) -> Option<i64> {
 /// midnight (`'01-02-03 12:34:56' IN (d, dt)`).
 pub(crate) fn temporal_operands<'a>(operands: impl Iterator<Item = &'a mut Expr>, scopes: &Scopes) {
     let mut operands: Vec<&mut Expr> = operands.collect();
+    if times_among_dates(&mut operands, scopes) {
+        return;
+    }
     let x_kind = operands.first().and_then(|x| value_kind(x, scopes));
     let t = match x_kind {
         Some(t) => t,
@@ -1166,6 +1188,27 @@ pub(crate) fn temporal_operands<'a>(operands: impl Iterator<Item = &'a mut Expr>
             };
         }
     }
+}
+
+/// TIMEs among DATEs, DATETIMEs or TIMESTAMPs (`TIME'10:20:30' BETWEEN a AND b`): MariaDB
+/// compares them all as datetimes, a TIME as that time of the current day, a DATE at
+/// midnight. True when the operands were so converted.
+fn times_among_dates(operands: &mut [&mut Expr], scopes: &Scopes) -> bool {
+    let kinds: Vec<_> = operands.iter().map(|e| value_kind(e, scopes)).collect();
+    let is_time = |k: &Option<(&str, u32)>| k.is_some_and(|k| k.0 == "time");
+    let dated = |k: &Option<(&str, u32)>| k.is_some_and(|k| k.0 != "time");
+    if !kinds.iter().any(is_time) || !kinds.iter().any(dated) {
+        return false;
+    }
+    let fsp = kinds.iter().flatten().map(|k| k.1).max().unwrap_or(0);
+    for (e, k) in operands.iter_mut().zip(&kinds) {
+        match k {
+            Some(("time", _)) => **e = today_at(e, ("datetime", fsp)),
+            Some(("date", _)) => at_midnight(e, fsp),
+            _ => {}
+        }
+    }
+    true
 }
 
 /// The temporal kind operands of these kinds compare as: their own when they agree, a
@@ -1497,7 +1540,7 @@ fn unnested(e: &Expr) -> &Expr {
 }
 
 /// Whether `e` reads a column (is no constant to MariaDB).
-fn reads_column(e: &Expr) -> bool {
+pub(crate) fn reads_column(e: &Expr) -> bool {
     sqlparser::ast::visit_expressions(e, |x| match x {
         Expr::Identifier(_) | Expr::CompoundIdentifier(_) => std::ops::ControlFlow::Break(()),
         _ => std::ops::ControlFlow::Continue(()),
@@ -1754,7 +1797,7 @@ pub(crate) fn fixed_deviation(e: &Expr, scopes: &Scopes) -> Option<Expr> {
 }
 
 /// Functions whose result has their arguments' type (`MAX(d)` is a DATE for a DATE `d`).
-const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coalesce", "ifnull"];
+pub(crate) const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coalesce", "ifnull"];
 
 /// A FLOAT value: a FLOAT column, `CAST(x AS FLOAT)`, and `MAX`, `LEAST`, `COALESCE`,
 /// ... of FLOATs, which MariaDB types FLOAT too.
@@ -2131,8 +2174,9 @@ fn unsigned_digits(n: &str) -> bool {
 
 /// A DATE, DATETIME, TIMESTAMP or TIME column, or a function returning such a value.
 fn temporal(e: &Expr, scopes: &Scopes) -> bool {
-    const TEMPORAL_FUNCTIONS: [&str; 22] = [
+    const TEMPORAL_FUNCTIONS: [&str; 23] = [
         "convert_tz",
+        "tutti_fsp",
         "tutti_cast_temporal",
         "tutti_temporal",
         "tutti_temporal_literal",

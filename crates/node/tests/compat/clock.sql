@@ -81,3 +81,21 @@ SELECT * FROM tb ORDER BY id;
 SELECT CAST(9000000 AS TIME), CAST('900:00:00' AS TIME(6)), CAST('-900:00:00.5' AS TIME(1)), CAST(9000000.5 AS TIME(1)), CAST('838:59:59' AS TIME);
 SHOW WARNINGS;
 DROP TABLE tb;
+-- a DOUBLE or a string read from a table gives TIME(), SEC_TO_TIME(), ADDTIME() six fraction digits
+CREATE TABLE tfsp (id INT PRIMARY KEY, f1 VARCHAR(40), d DOUBLE);
+INSERT INTO tfsp VALUES (1, '10:00:00', 1.5), (2, '2010-10-10 00:00:00.0001', 2);
+SELECT time(f1), sec_to_time(d), addtime(20010101, d), time(f1) = '10:00:00', time(f1) + 0, time(f1) < '9:00' FROM tfsp ORDER BY id;
+SELECT sec_to_time(2.5e0), addtime(20010101, 1e0), ADDTIME(ADDTIME(20010101, 1e0), 0), timediff(f1, '00:00:00') FROM tfsp ORDER BY time(f1);
+DROP TABLE tfsp;
+-- a TIME where a date is read is that time of the current day
+SET timestamp = UNIX_TIMESTAMP('2001-02-03 10:20:30');
+SELECT date(time'10:00:00'), timestamp(time'10:00:00'), timestamp(time'10:00:00', '01:00:00'), convert_tz(time'10:00:00.5', '+00:00', '+01:00');
+SELECT year(time'10:00:00'), dayofmonth(time'10:00:00'), datediff(time'10:00:00', '2001-01-01'), timestampdiff(day, time'10:00:00', '2001-03-01');
+SELECT CONVERT_TZ(GREATEST(TIME('00:00:00'), TIME('00:00:00')), '+00:00', '+7:5');
+CREATE TABLE tnow (id INT PRIMARY KEY, f1 TIME, a TIMESTAMP, b TIMESTAMP, d DATE);
+INSERT INTO tnow VALUES (1, '23:38:57', '2001-02-03 00:00:00', '2001-02-03 23:59:59', '2001-02-03');
+SELECT timestamp(f1, '1'), f1 < now(), f1 > now(), d < now(), d = curdate() FROM tnow;
+SELECT id FROM tnow WHERE TIME'10:20:30' BETWEEN a AND b;
+SELECT TIME'10:20:30' BETWEEN d AND b, TIME'10:20:30' IN (a, d, '2001-02-03 10:20:30'), GREATEST(TIME'10:20:30', d) FROM tnow;
+DROP TABLE tnow;
+SET timestamp = DEFAULT;

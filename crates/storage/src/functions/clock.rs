@@ -232,6 +232,23 @@ fn time_out(us: i128, fsp: Option<u32>) -> String {
     temporal::time_text(&d, digits)
 }
 
+/// A TIME or DATETIME text with exactly `digits` fraction digits (cut or padded with
+/// zeros): the decimals MariaDB gives a temporal function from its arguments' types
+/// (`TIME(varchar_col)`, `SEC_TO_TIME(2.5e0)` show six), where the value alone would say
+/// fewer. Other text is returned as it is.
+fn with_fraction(t: &str, digits: usize) -> String {
+    if !t.contains(':') {
+        return t.to_string();
+    }
+    let (whole, fraction) = t.split_once('.').unwrap_or((t, ""));
+    let mut out = whole.to_string();
+    if digits > 0 {
+        out.push('.');
+        out.extend(fraction.chars().chain(std::iter::repeat('0')).take(digits));
+    }
+    out
+}
+
 /// `ADDTIME(a, b)` (`sign` 1) and `SUBTIME(a, b)` (-1).
 fn add_time(ctx: &Context<'_>, sign: i64) -> Option<String> {
     let (a, fa) = moment(ctx.get_raw(0))?;
@@ -343,6 +360,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(time_to_sec(ctx.get_raw(0)))
     })?;
     c.create_scalar_function("timestamp", -1, PURE, timestamp)?;
+    c.create_scalar_function("tutti_fsp", 2, PURE, |ctx| {
+        let digits = ctx.get::<i64>(1)?.clamp(0, 6) as usize;
+        let raw = ctx.get_raw(0);
+        Ok((!matches!(raw, ValueRef::Null)).then(|| with_fraction(&text_of(raw), digits)))
+    })?;
     for n in [2, 3] {
         c.create_scalar_function("str_to_date", n, PURE, |ctx| {
             let (s, f) = (ctx.get_raw(0), ctx.get_raw(1));
@@ -638,6 +660,19 @@ fn extract(format: &[u8], s: &[u8], mut v: usize, t: &mut Parts, nested: bool) -
 #[cfg(test)]
 mod tests {
     use super::super::calendar::tests::check;
+
+    #[test]
+    fn fraction_digits_by_type() {
+        check(
+            "
+            tutti_fsp('00:00:00.0001', 6) => 00:00:00.000100
+            tutti_fsp('2001-01-01 00:00:01', 6) => 2001-01-01 00:00:01.000000
+            tutti_fsp('-10:00:00.123456', 2) => -10:00:00.12
+            tutti_fsp('10:00:00.5', 0) => 10:00:00
+            tutti_fsp(NULL, 6) => NULL
+            ",
+        );
+    }
 
     #[test]
     fn addtime_and_subtime() {

@@ -291,10 +291,15 @@ fn convert_tz(ctx: &Context<'_>) -> Option<String> {
     Some(temporal::datetime_text(&out, s.fsp))
 }
 
-/// `tutti_time_today(t)`: the TIME `t` as a datetime of the session's current day
-/// (`YYYY-MM-DD HH:MM:SS.ffffff`), as MariaDB reads a TIME compared with a DATETIME.
+/// `tutti_time_today(t)`: the TIME `t` as a datetime of the session's current day, with
+/// `t`'s fraction digits, as MariaDB reads a TIME compared with a DATETIME or given to a
+/// function that reads a date.
 fn time_today(raw: ValueRef<'_>) -> Option<String> {
-    let t = temporal::parse_time(&text_of(raw))?;
+    let text = text_of(raw);
+    let t = temporal::parse_time(&text)?;
+    let digits = text.rsplit_once('.').map_or(0, |(_, f)| {
+        f.bytes().take_while(u8::is_ascii_digit).count().min(6) as u32
+    });
     let today = clock(false);
     let midnight = micros_of(&Parts {
         hour: 0,
@@ -303,7 +308,7 @@ fn time_today(raw: ValueRef<'_>) -> Option<String> {
         micros: 0,
         ..today
     });
-    at_micros(midnight as i128 + t.micros() as i128).map(|p| temporal::datetime_text(&p, 6))
+    at_micros(midnight as i128 + t.micros() as i128).map(|p| temporal::datetime_text(&p, digits))
 }
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
@@ -499,9 +504,9 @@ mod tests {
             convert_tz('1000-01-01 12:00:00', '+00:00', '+02:00') => 1000-01-01 12:00:00
             convert_tz(NULL, '+00:00', '+02:00') => NULL
             convert_tz('2022-00-00', '+00:00', '+07:05') => NULL
-            tutti_time_today('10:00:00.5') => 2001-09-09 10:00:00.500000
-            tutti_time_today('-23:00:06') => 2001-09-08 00:59:54.000000
-            tutti_time_today('48:00:00') => 2001-09-11 00:00:00.000000
+            tutti_time_today('10:00:00.5') => 2001-09-09 10:00:00.5
+            tutti_time_today('-23:00:06') => 2001-09-08 00:59:54
+            tutti_time_today('48:00:00') => 2001-09-11 00:00:00
             ",
         );
         set_function_settings(FunctionSettings::default());
