@@ -374,6 +374,26 @@ impl<'a> Rewriter<'a> {
             .collect()
     }
 
+    /// A scalar subquery of a FLOAT value (`(SELECT f FROM t)`) is a FLOAT to MariaDB, shown
+    /// with a FLOAT's digits: its item becomes `CAST(f AS FLOAT)`, which keeps the value
+    /// and which `typing::float_typed` sees from outside.
+    fn float_scalar_subquery(&self, q: &mut Query) {
+        let SetExpr::Select(s) = q.body.as_mut() else {
+            return;
+        };
+        let [SelectItem::UnnamedExpr(x) | SelectItem::ExprWithAlias { expr: x, .. }] =
+            s.projection.as_mut_slice()
+        else {
+            return;
+        };
+        let mut scopes = self.ex.scopes.clone();
+        scopes.push(self.scope_of(&s.from));
+        if crate::typing::float_typed(x, &scopes) {
+            let inner = std::mem::replace(x, crate::ast_build::null());
+            *x = crate::ast_build::cast(inner, sqlparser::ast::DataType::Float4);
+        }
+    }
+
     /// `ORDER BY e` of an ENUM column sorts by the members' order (see `enums`). Only a
     /// column named as such (not a select item's alias for something else).
     fn order_enums_by_index(&self, q: &mut Query) {
@@ -860,6 +880,9 @@ impl VisitorMut for Rewriter<'_> {
             return ControlFlow::Break(SqlError::Unsupported(
                 "assigning a user variable (@v := ...) inside a subquery".into(),
             ));
+        }
+        if let Expr::Subquery(q) = e {
+            self.float_scalar_subquery(q);
         }
         pre_rewrite(e, &self.ex.scopes);
         match crate::derivation::constant(e, &self.ex.scopes, self.ex.env) {

@@ -39,6 +39,8 @@ pub(crate) fn guard_scalar(e: &mut Expr) {
     let Some(column) = name_single_column(q) else {
         return;
     };
+    // a FLOAT item stays one seen from outside (`typing::float_typed`)
+    let float = float_item(q);
     let col = || Expr::Identifier(quoted(&column));
     let inner = std::mem::replace(
         &mut **q,
@@ -65,11 +67,25 @@ pub(crate) fn guard_scalar(e: &mut Expr) {
         conditions: vec![when("0", null()), when("1", func("min", vec![col()]))],
         else_result: Some(Box::new(func(TOO_MANY_ROWS_FN, vec![]))),
     };
+    let one_value = if float {
+        func(crate::typing::FLOAT_CAST, vec![one_value])
+    } else {
+        one_value
+    };
     **q = query(SetExpr::Select(Box::new(select(
         vec![SelectItem::UnnamedExpr(one_value)],
         vec![derived(first_two)],
         None,
     ))));
+}
+
+/// Whether `q`'s single item is `CAST(x AS FLOAT)` (see `rewrite`'s
+/// `float_scalar_subquery`).
+pub(crate) fn float_item(q: &Query) -> bool {
+    matches!(q.body.as_ref(), SetExpr::Select(s)
+        if matches!(s.projection.as_slice(),
+            [SelectItem::UnnamedExpr(Expr::Function(f)) | SelectItem::ExprWithAlias { expr: Expr::Function(f), .. }]
+                if f.name.to_string() == crate::typing::FLOAT_CAST))
 }
 
 /// `cmp`, a comparison with the row subquery `q` (several columns), failing with 1242

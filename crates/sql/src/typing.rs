@@ -1804,6 +1804,8 @@ pub(crate) const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coa
 pub(crate) fn float_typed(e: &Expr, scopes: &Scopes) -> bool {
     match unnested(e) {
         Expr::Function(f) if function_name(f) == FLOAT_CAST => true,
+        // a scalar subquery's (see `rewrite`'s `float_scalar_subquery`)
+        Expr::Subquery(q) => crate::subquery::float_item(q),
         Expr::Function(f) if SAME_TYPE.contains(&function_name(f).as_str()) => {
             let a = args(f);
             f.over.is_none() && !a.is_empty() && a.iter().all(|x| float_typed(x, scopes))

@@ -54,3 +54,9 @@ SELECT CAST(1e40 AS FLOAT), CAST(-1e40 AS FLOAT), CAST(0.671437 AS FLOAT), CONCA
 SELECT a FROM fl UNION SELECT 1 ORDER BY 1;
 SELECT a FROM fl UNION ALL SELECT a FROM fl;
 DROP TABLE fl;
+-- a scalar subquery of a FLOAT is a FLOAT: shown with a FLOAT's digits, a double in arithmetic
+CREATE TABLE fsq (id INT PRIMARY KEY, a FLOAT);
+INSERT INTO fsq VALUES (1, 0.671437);
+SELECT a, MAX(a), LEAST(a, a), (SELECT a FROM fsq) AS c, CONCAT((SELECT a FROM fsq)), (SELECT a FROM fsq) + 0, (SELECT MAX(a) FROM fsq) FROM fsq;
+SELECT id FROM fsq WHERE a = (SELECT a FROM fsq);
+DROP TABLE fsq;
