@@ -94,28 +94,36 @@ pub(crate) fn scope(
     let mut scopes = outer.clone();
     scopes.push(inner);
     let types = result_types::of_projection(&s.projection, &s.from, &scopes);
-    if types.len() != s.projection.len() {
+    // Each result column's name and whether it reads a column as is, `*` expanded.
+    let mut named: Vec<(String, bool)> = Vec::with_capacity(types.len());
+    for item in &s.projection {
+        match item {
+            SelectItem::ExprWithAlias { alias, .. } => {
+                named.push((alias.value.clone(), plain_column(item)))
+            }
+            SelectItem::UnnamedExpr(e) => named.push((item_name(e), plain_column(item))),
+            wildcard => {
+                let columns = result_types::wildcard_columns(wildcard, &s.from, &scopes)?;
+                named.extend(columns.into_iter().map(|(_, c)| (c.name.clone(), true)));
+            }
+        }
+    }
+    if types.len() != named.len() {
         return None; // a `*` that could not be expanded
     }
-    let columns = s
-        .projection
-        .iter()
+    let columns = named
+        .into_iter()
         .zip(types)
         .enumerate()
-        .map(|(i, (item, ty))| {
-            let name = match (names.get(i), item) {
-                (Some(n), _) => n.value.clone(),
-                (None, SelectItem::ExprWithAlias { alias, .. }) => alias.value.clone(),
-                (None, SelectItem::UnnamedExpr(e)) => item_name(e),
-                _ => String::new(),
-            };
+        .map(|(i, ((item_name, plain), ty))| {
+            let name = names.get(i).map_or(item_name, |n| n.value.clone());
             let mut decl_type = decl_of(ty);
-            if crate::big_unsigned::decl(&decl_type) && !plain_column(item) {
+            if crate::big_unsigned::decl(&decl_type) && !plain {
                 // `MAX(c)` of such a column is its value, not its stored form (see
                 // `big_unsigned`): a number, exact as a DECIMAL.
                 decl_type = big_unsigned_value_decl();
             }
-            if zoned_timestamps && crate::timestamps::decl(&decl_type) && !plain_column(item) {
+            if zoned_timestamps && crate::timestamps::decl(&decl_type) && !plain {
                 // A value read in the session's zone (see `timestamps`) is no stored
                 // TIMESTAMP: references must not convert it again.
                 decl_type = format!("DATETIME{}", &decl_type["TIMESTAMP".len()..]);

@@ -83,34 +83,45 @@ pub(crate) fn of_projection(
             SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
                 out.push(of_expr(e, scopes));
             }
-            SelectItem::Wildcard(_) | SelectItem::QualifiedWildcard(..) => {
-                let Some(tables) = plain_tables(from, scopes) else {
+            wildcard => {
+                let Some(columns) = wildcard_columns(wildcard, from, scopes) else {
                     return Vec::new();
                 };
-                let qualifier = match item {
-                    SelectItem::QualifiedWildcard(
-                        SelectItemQualifiedWildcardKind::ObjectName(n),
-                        _,
-                    ) => {
-                        n.0.last()
-                            .and_then(|p| p.as_ident())
-                            .map(|i| i.value.clone())
-                    }
-                    _ => None,
-                };
-                for t in tables {
-                    if qualifier.as_ref().is_some_and(|q| *q != t.alias) {
-                        continue;
-                    }
-                    for c in &t.table.columns {
-                        out.push(Some(ResultType::of_column(&t.table, c)));
-                    }
-                }
+                out.extend(
+                    columns
+                        .into_iter()
+                        .map(|(t, c)| Some(ResultType::of_column(t, c))),
+                );
             }
-            _ => return Vec::new(),
         }
     }
     out
+}
+
+/// The columns a `*` or `t.*` item of a SELECT stands for, in order; None when it cannot be
+/// expanded (see `of_projection`) or the item is no wildcard.
+pub(crate) fn wildcard_columns<'a>(
+    item: &SelectItem,
+    from: &[TableWithJoins],
+    scopes: &'a Scopes,
+) -> Option<Vec<(&'a TableInfo, &'a ColumnInfo)>> {
+    let qualifier = match item {
+        SelectItem::Wildcard(_) => None,
+        SelectItem::QualifiedWildcard(SelectItemQualifiedWildcardKind::ObjectName(n), _) => {
+            n.0.last()
+                .and_then(|p| p.as_ident())
+                .map(|i| i.value.clone())
+        }
+        _ => return None,
+    };
+    let tables = plain_tables(from, scopes)?;
+    Some(
+        tables
+            .iter()
+            .filter(|t| qualifier.as_ref().is_none_or(|q| *q == t.alias))
+            .flat_map(|t| t.table.columns.iter().map(move |c| (&t.table, c)))
+            .collect(),
+    )
 }
 
 /// The tables of a FROM clause in order, when each item is a table in scope and no join

@@ -1201,10 +1201,19 @@ fn times_among_dates(operands: &mut [&mut Expr], scopes: &Scopes) -> bool {
         return false;
     }
     let fsp = kinds.iter().flatten().map(|k| k.1).max().unwrap_or(0);
+    let first = kinds[0];
     for (e, k) in operands.iter_mut().zip(&kinds) {
-        match k {
-            Some(("time", _)) => **e = today_at(e, ("datetime", fsp)),
-            Some(("date", _)) => at_midnight(e, fsp),
+        match (k, first) {
+            (Some(("time", _)), _) => **e = today_at(e, ("datetime", fsp)),
+            (Some(("date", _)), _) => at_midnight(e, fsp),
+            // a number or string is read as the first operand's type (`TIME'10:20:30' IN
+            // (102030, TIMESTAMP'..')` reads 102030 as a TIME)
+            (None, Some(x)) if read_as_temporal(e, scopes) => {
+                **e = match x.0 {
+                    "time" => today_at(&compared_temporal(e, x), ("datetime", fsp)),
+                    _ => compared_temporal(e, ("datetime", fsp)),
+                }
+            }
             _ => {}
         }
     }
@@ -1840,10 +1849,15 @@ pub(crate) fn fixed_real_sum(e: &Expr, scopes: &Scopes) -> Option<Expr> {
 }
 
 /// The decimals MariaDB shows `SUM(x)` or `AVG(x)` of a FLOAT(M,D) or DOUBLE(M,D) column
-/// `x` with: D, D + 4.
+/// `x` with: D, D + 4; the window functions `CUME_DIST()` and `PERCENT_RANK()`, doubles
+/// of 10 decimals.
 pub(crate) fn fixed_real_decimals(e: &Expr, scopes: &Scopes) -> Option<u8> {
     let Expr::Function(f) = e else { return None };
-    let extra = match function_name(f).as_str() {
+    let name = function_name(f);
+    if matches!(name.as_str(), "cume_dist" | "percent_rank") && f.over.is_some() {
+        return Some(10);
+    }
+    let extra = match name.as_str() {
         "sum" => 0,
         "avg" => 4,
         _ => return None,

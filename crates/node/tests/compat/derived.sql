@@ -41,3 +41,10 @@ SELECT price FROM pr UNION SELECT 0 ORDER BY price;
 SELECT price FROM pr UNION SELECT 1.5 UNION SELECT 9.990 ORDER BY 1;
 SELECT n FROM pr UNION ALL SELECT price FROM pr ORDER BY 1;
 DROP TABLE pr;
+-- a derived table of SELECT * keeps its columns' types (JSON, DECIMAL, DATETIME)
+CREATE TABLE dstar (id INT PRIMARY KEY, a JSON, b JSON, d DECIMAL(10,2), t DATETIME);
+INSERT INTO dstar VALUES (1, '[1, 2, 3]', '{"a":"foo"}', 1.50, '2001-01-01 10:00:00');
+SELECT json_object('b', b) FROM (SELECT * FROM dstar) AS d;
+SELECT d.d, d.d > 1.2, d.t = 20010101100000, d.d + 1 FROM (SELECT * FROM dstar) d;
+SELECT x.* FROM (SELECT dstar.* FROM dstar) x;
+DROP TABLE dstar;

@@ -16,3 +16,13 @@ SET sql_mode = 'ANSI';
 INSERT INTO ns (id, i, y) VALUES (6, 300, 70);
 SET sql_mode = DEFAULT;
 SELECT * FROM ns ORDER BY id;
+-- binary data too long for its column is cut with warning 1265 where the mode is not strict
+SET sql_mode = '';
+CREATE TABLE lbl (id INT PRIMARY KEY, a BLOB, b VARBINARY(3));
+INSERT INTO lbl VALUES (1, REPEAT(0x61, 300), 0x41424344);
+SHOW WARNINGS;
+INSERT INTO lbl VALUES (2, 0x616263, 0x41424344);
+SELECT id, LENGTH(a), HEX(b) FROM lbl ORDER BY id;
+SET sql_mode = DEFAULT;
+INSERT INTO lbl VALUES (3, 1, 0x41424344);
+DROP TABLE lbl;

@@ -403,11 +403,17 @@ fn fitted_str(ctx: &Context<'_>, max: i64, flags: i64, target: &Target) -> Resul
         Value::Null => return Ok(Value::Null),
         Value::Text(t) => t.clone(),
         Value::Blob(b) => {
-            // Binary data: its length in bytes, kept as it is.
-            return if b.len() as i64 > max {
-                Err(target.too_long())
-            } else {
-                Ok(value)
+            // Binary data: its length in bytes, kept as it is; cut with warning 1265 where
+            // the mode is not strict.
+            return match usize::try_from(max) {
+                Ok(max) if b.len() > max => {
+                    if target.strict {
+                        return Err(target.too_long());
+                    }
+                    let cut = Value::Blob(b[..max].to_vec());
+                    target.adjust(CODE_TRUNCATED, target.truncated(), cut)
+                }
+                _ => Ok(value),
             };
         }
         Value::Integer(i) => i.to_string(),
