@@ -1368,6 +1368,17 @@ const BINARY_FUNCTIONS: [&str; 8] = [
     "char",
 ];
 
+/// String functions whose value is binary when their (first; CONCAT: any) argument is.
+const BINARY_PASSING: [&str; 7] = [
+    "concat",
+    "left",
+    "right",
+    "repeat",
+    "reverse",
+    "substr",
+    "substring",
+];
+
 /// How a binary string holds its collation: a literal or a function of one gives way to a
 /// column's collation (MariaDB's COERCIBLE), a BINARY column or cast does not (IMPLICIT).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1389,6 +1400,17 @@ fn binary_value(e: &Expr, scopes: &Scopes) -> Option<BinaryValue> {
         } if literal(unnested(expr)) => Some(BinaryValue::Coercible),
         Expr::Function(f) if BINARY_FUNCTIONS.contains(&function_name(f).as_str()) => {
             Some(BinaryValue::Coercible)
+        }
+        // a string function of a binary string (any of CONCAT's arguments)
+        Expr::Function(f) if BINARY_PASSING.contains(&function_name(f).as_str()) => {
+            let a = args(f);
+            let n = if function_name(f) == "concat" {
+                a.len()
+            } else {
+                1
+            };
+            let kinds = a.iter().take(n).filter_map(|x| binary_value(x, scopes));
+            kinds.reduce(|k, o| if o == BinaryValue::Implicit { o } else { k })
         }
         // `x COLLATE BINARY` (from `BINARY x`) is text SQLite compares by bytes already.
         Expr::Collate { .. } => None,
@@ -1592,6 +1614,19 @@ pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -
     }
     let t = type_of(x, scopes);
     let types: Vec<NumType> = list.iter().map(|e| type_of(e, scopes)).collect();
+    if binary_value(x, scopes).is_some()
+        && !is_column(unnested(x))
+        && types.iter().all(|t| *t == NumType::Str)
+    {
+        // A computed binary string among strings: compared as bytes, as `x = item` is
+        // (`bytes_comparison`). (A column keeps its index: the plain IN below.)
+        let as_bytes = |e: &Expr| cast(nested(e.clone()), DataType::Blob(None));
+        return Some(Expr::InList {
+            expr: Box::new(as_bytes(x)),
+            list: list.iter().map(as_bytes).collect(),
+            negated,
+        });
+    }
     let numbers = types.iter().any(|t| is_number(*t));
     if numbers && types.iter().all(|t| is_number(*t) || *t == NumType::Null) {
         if let Some(index) = enum_index(x, scopes) {

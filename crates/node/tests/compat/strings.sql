@@ -72,3 +72,13 @@ SELECT UNHEX('0032') IN (LEFT(UNHEX('003200'), 2), 'dog'), HEX(LEFT(x'c3a9', 1))
 -- results longer than max_allowed_packet are NULL (a nested HEX no longer grows to SQLite's gigabyte)
 SELECT HEX(REPEAT('a', 9000000)) IS NULL, CONCAT(REPEAT('a', 9000000), REPEAT('a', 9000000)) IS NULL, TO_BASE64(REPEAT('a', 13000000)) IS NULL, INSERT(REPEAT('a', 9000000), 1, 1, REPEAT('b', 9000000)) IS NULL, LENGTH(HEX(REPEAT('a', 8000000)));
 SELECT HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX(HEX('x')))))))))))))))))))))))))))))) IS NULL;
+-- CONCAT of a binary string is binary (its bytes kept) and compares as bytes, as LEFT, REPEAT, ... of one do
+SELECT HEX(CONCAT(UNHEX('E0'), UNHEX('E3'))), HEX(CONCAT('a', UNHEX('E0'))), HEX(QUOTE(CONCAT(CHAR(224), CHAR(227)))), CONCAT('a', 1, 2.5, 'é');
+SELECT CONCAT(UNHEX('41'), 'b') = 'Ab', CONCAT(UNHEX('41'), 'b') = 'ab', LEFT(UNHEX('4142'), 1) = 'A', CONCAT('A', _binary'b') = 'Ab', UNHEX('0032') IN (LEFT(UNHEX('003200'), 2), 'dog');
+SELECT CONCAT(UNHEX('41'), 'b') IN ('Ab', 'x'), UNHEX('41') IN ('a', 'b'), UNHEX('41') NOT IN ('a', 'A');
+CREATE TABLE cbin (id INT PRIMARY KEY, v VARBINARY(10), t VARCHAR(10));
+INSERT INTO cbin VALUES (1, 'Ab', 'Ab'), (2, 'ab', 'x'), (3, UNHEX('E0'), 'y');
+SELECT id, HEX(CONCAT(v, t)), CONCAT(v, '') = t, CONCAT(t, UNHEX('41')) = 'AbA' FROM cbin ORDER BY id;
+SELECT id FROM cbin WHERE v IN ('Ab', 'x');
+SELECT id FROM cbin WHERE v IN (UNHEX('E0'), 'x');
+DROP TABLE cbin;

@@ -105,19 +105,29 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             "Subquery returns more than 1 row".into(),
         ))
     })?;
-    // NULL when longer than max_allowed_packet, as in MariaDB.
+    // NULL when longer than max_allowed_packet, as in MariaDB; a binary argument makes the
+    // result binary (its bytes kept), as MariaDB's string type aggregation does.
     c.create_scalar_function("concat", -1, PURE, |ctx| {
-        let mut out = String::new();
+        let mut out = Vec::new();
+        let mut binary = false;
         for i in 0..ctx.len() {
             match ctx.get_raw(i) {
                 ValueRef::Null => return Ok(None),
-                v => out.push_str(&text_of(v)),
+                ValueRef::Blob(b) => {
+                    binary = true;
+                    out.extend_from_slice(b);
+                }
+                v => out.extend_from_slice(text_of(v).as_bytes()),
             }
             if out.len() > MAX_ALLOWED_PACKET {
                 return Ok(None);
             }
         }
-        Ok(Some(out))
+        Ok(Some(if binary {
+            SqlValue::Blob(out)
+        } else {
+            SqlValue::Text(String::from_utf8_lossy(&out).into_owned())
+        }))
     })?;
     c.create_scalar_function("isnull", 1, PURE, |ctx| {
         Ok(matches!(ctx.get_raw(0), ValueRef::Null))
