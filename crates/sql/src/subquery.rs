@@ -82,10 +82,8 @@ pub(crate) fn guard_scalar(e: &mut Expr) {
 /// Whether `q`'s single item is `CAST(x AS FLOAT)` (see `rewrite`'s
 /// `float_scalar_subquery`).
 pub(crate) fn float_item(q: &Query) -> bool {
-    matches!(q.body.as_ref(), SetExpr::Select(s)
-        if matches!(s.projection.as_slice(),
-            [SelectItem::UnnamedExpr(Expr::Function(f)) | SelectItem::ExprWithAlias { expr: Expr::Function(f), .. }]
-                if f.name.to_string() == crate::typing::FLOAT_CAST))
+    matches!(crate::typing::single_item(q),
+        Some(Expr::Function(f)) if f.name.to_string() == crate::typing::FLOAT_CAST)
 }
 
 /// `cmp`, a comparison with the row subquery `q` (several columns), failing with 1242

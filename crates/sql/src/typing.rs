@@ -299,16 +299,20 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
 /// known from its functions alone; a column of the subquery's own tables is not known here
 /// (the scopes in hand are the outer query's): Other.
 pub(crate) fn computed_item_type(q: &Query) -> NumType {
+    match single_item(q) {
+        Some(e) if !is_column(e) => type_of(e, &Vec::new()),
+        _ => NumType::Other,
+    }
+}
+
+/// The item of a query that is one SELECT of one item (`SELECT x FROM ..`).
+pub(crate) fn single_item(q: &Query) -> Option<&Expr> {
     let SetExpr::Select(s) = q.body.as_ref() else {
-        return NumType::Other;
+        return None;
     };
     match s.projection.as_slice() {
-        [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }]
-            if !is_column(e) =>
-        {
-            type_of(e, &Vec::new())
-        }
-        _ => NumType::Other,
+        [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }] => Some(e),
+        _ => None,
     }
 }
 
@@ -349,12 +353,7 @@ pub(crate) fn in_decimal_subquery(expr: &mut Expr, subquery: &mut Query, scopes:
 /// `x [NOT] IN (SELECT s ...)` of strings where no column or `COLLATE` decides the collation
 /// (`'x' IN (SELECT 'X')` is 1): the default collation goes to `x`, as `=` gives it.
 pub(crate) fn in_subquery_collation(expr: &mut Expr, subquery: &Query, scopes: &Scopes) {
-    let SetExpr::Select(s) = subquery.body.as_ref() else {
-        return;
-    };
-    let [SelectItem::UnnamedExpr(item) | SelectItem::ExprWithAlias { expr: item, .. }] =
-        s.projection.as_slice()
-    else {
+    let Some(item) = single_item(subquery) else {
         return;
     };
     if type_of(item, &Vec::new()) == NumType::Str
