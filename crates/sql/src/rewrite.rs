@@ -378,16 +378,14 @@ impl<'a> Rewriter<'a> {
     /// with a FLOAT's digits: its item becomes `CAST(f AS FLOAT)`, which keeps the value
     /// and which `typing::float_typed` sees from outside.
     fn float_scalar_subquery(&self, q: &mut Query) {
-        let SetExpr::Select(s) = q.body.as_mut() else {
-            return;
-        };
-        let [SelectItem::UnnamedExpr(x) | SelectItem::ExprWithAlias { expr: x, .. }] =
-            s.projection.as_mut_slice()
-        else {
+        let SetExpr::Select(s) = q.body.as_ref() else {
             return;
         };
         let mut scopes = self.ex.scopes.clone();
         scopes.push(self.scope_of(&s.from));
+        let Some(x) = crate::typing::single_item_mut(q) else {
+            return;
+        };
         if crate::typing::float_typed(x, &scopes) {
             let inner = std::mem::replace(x, crate::ast_build::null());
             *x = crate::ast_build::cast(inner, sqlparser::ast::DataType::Float4);

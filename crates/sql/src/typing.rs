@@ -305,6 +305,17 @@ pub(crate) fn computed_item_type(q: &Query) -> NumType {
     }
 }
 
+/// [`single_item`], to change.
+pub(crate) fn single_item_mut(q: &mut Query) -> Option<&mut Expr> {
+    let SetExpr::Select(s) = q.body.as_mut() else {
+        return None;
+    };
+    match s.projection.as_mut_slice() {
+        [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }] => Some(e),
+        _ => None,
+    }
+}
+
 /// The item of a query that is one SELECT of one item (`SELECT x FROM ..`).
 pub(crate) fn single_item(q: &Query) -> Option<&Expr> {
     let SetExpr::Select(s) = q.body.as_ref() else {

@@ -126,7 +126,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(Some(if binary {
             SqlValue::Blob(out)
         } else {
-            SqlValue::Text(String::from_utf8_lossy(&out).into_owned())
+            // the pieces are UTF-8 text: the whole is
+            SqlValue::Text(
+                String::from_utf8(out)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            )
         }))
     })?;
     c.create_scalar_function("isnull", 1, PURE, |ctx| {
