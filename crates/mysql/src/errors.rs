@@ -46,6 +46,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::NonUpdatableTable { .. } => ER_NON_UPDATABLE_TABLE,
             SqlError::NonUpdatableColumn(_) => ER_NONUPDATEABLE_COLUMN,
             SqlError::NonInsertableTable(_) => ER_NON_INSERTABLE_TABLE,
+            SqlError::UnknownStorageEngine(_) => ER_UNKNOWN_STORAGE_ENGINE,
         },
         E::Deadlock => ER_LOCK_DEADLOCK,
         E::LockWaitTimeout => ER_LOCK_WAIT_TIMEOUT,

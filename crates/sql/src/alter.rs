@@ -212,7 +212,15 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
         if w != "LOCK" || !p.peek_is(1, "TABLES") {
             p.next_token();
             p.eat(&Token::Eq);
-            p.next_token();
+            let value = p.next_token();
+            if w == "ENGINE" {
+                let name = match value.token {
+                    Token::Word(w) => w.value,
+                    Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
+                    t => t.to_string(),
+                };
+                crate::create_table::check_engine(&name)?;
+            }
             return Ok(());
         }
     }

@@ -45,6 +45,13 @@ struct Key {
 
 /// Translates `CREATE TABLE`.
 pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
+    for o in option_list(&ct.table_options) {
+        if let SqlOption::NamedParenthesizedList(l) = o {
+            if let Some(engine) = l.name.as_ref().filter(|_| l.key.value == "ENGINE") {
+                check_engine(&engine.value)?;
+            }
+        }
+    }
     if let Some(
         sqlparser::ast::CreateTableLikeKind::Plain(like)
         | sqlparser::ast::CreateTableLikeKind::Parenthesized(like),
@@ -286,6 +293,25 @@ fn option_list(options: &CreateTableOptions) -> &[SqlOption] {
         | CreateTableOptions::Options(o)
         | CreateTableOptions::TableProperties(o) => o,
         CreateTableOptions::None => &[],
+    }
+}
+
+/// `ENGINE = e`: every table is tutti's replicated table, which stores and reads rows as
+/// the engines that keep them do (InnoDB, MyISAM, Aria, MEMORY, CSV). The engines whose
+/// tables read other tables or nothing (MERGE, SEQUENCE, ...) are refused rather than
+/// turned into an ordinary table that answers differently; other names are unknown.
+pub(crate) fn check_engine(name: &str) -> Result<(), SqlError> {
+    const STORING: [&str; 7] = [
+        "InnoDB", "XtraDB", "MyISAM", "Aria", "MEMORY", "HEAP", "CSV",
+    ];
+    const OTHERS: [&str; 4] = ["MRG_MyISAM", "MERGE", "SEQUENCE", "PERFORMANCE_SCHEMA"];
+    let known = |list: &[&str]| list.iter().any(|e| e.eq_ignore_ascii_case(name));
+    if known(&STORING) {
+        Ok(())
+    } else if known(&OTHERS) {
+        Err(SqlError::Unsupported(format!("the {name} storage engine")))
+    } else {
+        Err(SqlError::UnknownStorageEngine(name.to_string()))
     }
 }
 

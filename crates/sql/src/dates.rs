@@ -185,6 +185,11 @@ pub(crate) fn fraction_digits_kind(e: &Expr, scopes: &Scopes) -> Option<(&'stati
             _ => return None,
         },
         name if TIME_FUNCTIONS.contains(&name) => "time",
+        // `temporal_numbers::rounded`: its kind is its fourth argument.
+        "tutti_temporal_round" => match typing::args(f).get(3)?.to_string().as_str() {
+            "'time'" => "time",
+            _ => "datetime",
+        },
         _ => return None,
     };
     Some((kind, n))

@@ -281,7 +281,6 @@ fn has_aggregate(e: &Expr) -> bool {
 
 /// Functions that make a string in the connection's collation out of other values.
 const CONNECTION_STRINGS: &[&str] = &[
-    "chr",
     "hex",
     "bin",
     "oct",
@@ -522,6 +521,14 @@ impl Context<'_> {
             // Its value is a string MariaDB derives as a number in latin1.
             "uuid" => Derived::new("latin1_swedish_ci", Derivation::Numeric),
             "charset" | "collation" => Derived::new(SYSTEM, Derivation::Coercible),
+            // MariaDB makes CHR's string in the current database's collation.
+            "chr" => match self
+                .env
+                .system_variable(VarScope::Session, "collation_database")
+            {
+                Some(Value::Text(c)) => Derived::new(&c, Derivation::Coercible),
+                _ => Derived::new(self.connection, Derivation::Coercible),
+            },
             n if CONNECTION_STRINGS.contains(&n) => {
                 Derived::new(self.connection, Derivation::Coercible)
             }

@@ -127,6 +127,9 @@ pub enum SqlError {
     /// A view column that is not a table's column (MySQL 1348).
     #[error("Column '{0}' is not updatable")]
     NonUpdatableColumn(String),
+    /// A storage engine MariaDB does not know (MySQL 1286).
+    #[error("Unknown storage engine '{0}'")]
+    UnknownStorageEngine(String),
     /// A view with computed columns given to INSERT (MySQL 1471).
     #[error("The target table {0} of the INSERT is not insertable-into")]
     NonInsertableTable(String),

@@ -110,7 +110,8 @@ impl ExprCtx<'_> {
                 }
                 match self.function(f)? {
                     Some(r) => Some(r),
-                    None => typing::function(f, &self.scopes),
+                    None => temporal_rounding(f, &self.scopes)
+                        .or_else(|| typing::function(f, &self.scopes)),
                 }
             }
             Expr::BinaryOp {
@@ -165,7 +166,9 @@ impl ExprCtx<'_> {
             } => {
                 typing::numeric(expr);
                 typing::enum_as_number(expr, &self.scopes);
-                typing::rounding("floor", expr, &self.scopes)
+                crate::temporal_numbers::numeric_argument("floor", expr, &self.scopes);
+                crate::temporal_numbers::rounded("floor", expr, None, &self.scopes)
+                    .or_else(|| typing::rounding("floor", expr, &self.scopes))
             }
             Expr::Ceil {
                 expr,
@@ -173,7 +176,9 @@ impl ExprCtx<'_> {
             } => {
                 typing::numeric(expr);
                 typing::enum_as_number(expr, &self.scopes);
-                typing::rounding("ceil", expr, &self.scopes)
+                crate::temporal_numbers::numeric_argument("ceil", expr, &self.scopes);
+                crate::temporal_numbers::rounded("ceil", expr, None, &self.scopes)
+                    .or_else(|| typing::rounding("ceil", expr, &self.scopes))
             }
             Expr::InList {
                 expr,
@@ -278,8 +283,17 @@ impl ExprCtx<'_> {
                 Some(instr)
             }
             Expr::Substring {
-                special, shorthand, ..
+                special,
+                shorthand,
+                substring_from,
+                substring_for,
+                ..
             } => {
+                crate::temporal_numbers::substring_bounds(
+                    substring_from.as_deref_mut(),
+                    substring_for.as_deref_mut(),
+                    &self.scopes,
+                );
                 *special = true;
                 *shorthand = false;
                 None
@@ -1144,12 +1158,14 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
         "round", "sign", "sin", "sqrt", "std", "stddev", "sum", "tan", "truncate",
     ];
     let name = f.name.to_string().to_ascii_lowercase();
-    if NUMERIC.contains(&name.as_str()) {
+    crate::temporal_numbers::count_arguments(&name, f, scopes);
+    if NUMERIC.contains(&name.as_str()) || crate::having::DEVIATIONS.contains(&name.as_str()) {
         typing::numeric_args(f, 0);
         if let FunctionArguments::List(l) = &mut f.args {
             for a in &mut l.args {
                 if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
                     typing::enum_as_number(e, scopes);
+                    crate::temporal_numbers::numeric_argument(&name, e, scopes);
                 }
             }
         }
@@ -1176,6 +1192,21 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
             }
         }
     }
+}
+
+/// `ROUND(x[, places])`, `TRUNCATE(x, places)`, `CEILING(x)` of a TIME or DATETIME `x`
+/// (see `temporal_numbers`).
+fn temporal_rounding(f: &Function, scopes: &Scopes) -> Option<Expr> {
+    let name = f.name.to_string().to_ascii_lowercase();
+    if !matches!(
+        name.as_str(),
+        "round" | "truncate" | "ceiling" | "floor" | "ceil"
+    ) || f.over.is_some()
+    {
+        return None;
+    }
+    let a = typing::args(f);
+    crate::temporal_numbers::rounded(&name, a.first()?, a.get(1).copied(), scopes)
 }
 
 /// The date functions read a DECIMAL argument as a number (`DATE(10101.0)` is 2001-01-01),

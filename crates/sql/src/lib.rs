@@ -65,6 +65,7 @@ mod spellings;
 mod stored;
 mod subquery;
 mod syntax;
+mod temporal_numbers;
 mod temporary;
 mod timestamps;
 mod types;

@@ -556,6 +556,12 @@ impl Infer<'_> {
     fn expr(&self, e: &Expr) -> Option<Ty> {
         match e {
             Expr::Nested(inner) => self.expr(inner),
+            // an exact value tutti computes (`typing::collated`)
+            Expr::Collate { expr, collation }
+                if collation.to_string() == crate::decimal::COLLATION =>
+            {
+                self.expr(expr)
+            }
             Expr::Function(f)
                 if [crate::big_unsigned::VALUE, crate::timestamps::READ]
                     .contains(&crate::typing::function_name(f).as_str()) =>
@@ -825,6 +831,17 @@ impl Infer<'_> {
                 _ => None,
             },
             "greatest" | "least" => aggregate(&args),
+            // a temporal value as a number (`typing::temporal_as_number`): its digits and
+            // fraction digits
+            "tutti_temporal_number" => {
+                let t = one().filter(Ty::is_temporal)?;
+                let digits = match t.class {
+                    Class::Date => 8,
+                    Class::Time => 7,
+                    _ => 14,
+                };
+                Some(Ty::decimal(digits + t.len, t.len, t.nullable))
+            }
             "round" | "truncate" => {
                 let a = args.first().filter(|a| a.class == Class::Decimal)?;
                 let (p, s) = a.exact()?;

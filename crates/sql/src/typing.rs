@@ -539,7 +539,7 @@ pub(crate) fn exact_item(e: Expr) -> Expr {
 }
 
 /// The plain arguments of `f` from the `skip`th on.
-fn args_from(f: &mut Function, skip: usize) -> impl Iterator<Item = &mut Expr> {
+pub(crate) fn args_from(f: &mut Function, skip: usize) -> impl Iterator<Item = &mut Expr> {
     let list = match &mut f.args {
         FunctionArguments::List(l) => l.args.as_mut_slice(),
         _ => &mut [],
@@ -1090,7 +1090,7 @@ fn read_as_temporal(e: &Expr, scopes: &Scopes) -> bool {
     if temporal_constant(e) {
         return true;
     }
-    if temporal(e, scopes) {
+    if is_temporal(e, scopes) {
         return false;
     }
     matches!(
@@ -1649,7 +1649,7 @@ pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -
         }
     }
     let strings = t == NumType::Str || types.contains(&NumType::Str);
-    let temporal_involved = temporal(x, scopes) || list.iter().any(|e| temporal(e, scopes));
+    let temporal_involved = is_temporal(x, scopes) || list.iter().any(|e| is_temporal(e, scopes));
     if strings && (numbers || is_number(t)) && !temporal_involved {
         // Strings and numbers: MariaDB compares `x` with each item as `x = item` would
         // (`'1.0' IN (1, 2)` as numbers, `s IN ('a', 1)` with 'a' as strings); SQLite
@@ -1731,7 +1731,7 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let name = function_name(f);
     let a = args(f);
     let first = type_of(a.first()?, scopes);
-    if NUMERIC_STORES.contains(&name.as_str()) && temporal(a[0], scopes) {
+    if NUMERIC_STORES.contains(&name.as_str()) && is_temporal(a[0], scopes) {
         // A date or time stored into a number column is its number, 20101112000000.000014.
         let mut g = f.clone();
         if let Some(x) = args_from(&mut g, 0).next() {
@@ -2089,7 +2089,9 @@ pub(crate) fn binary_operands(l: &mut Expr, op: &BinaryOperator, r: &mut Expr, s
 /// AND blob_col` is `0 <= 0 AND 0 <= 1`).
 pub(crate) fn between_operands(x: &mut Expr, low: &mut Expr, high: &mut Expr, scopes: &Scopes) {
     let types = [x as &Expr, low, high].map(|e| type_of(e, scopes));
-    let temporal_involved = [x as &Expr, low, high].iter().any(|e| temporal(e, scopes));
+    let temporal_involved = [x as &Expr, low, high]
+        .iter()
+        .any(|e| is_temporal(e, scopes));
     if temporal_involved || !types.contains(&NumType::Str) || !types.iter().any(|t| is_number(*t)) {
         return;
     }
@@ -2153,7 +2155,7 @@ pub(crate) fn bit_width(e: &Expr, scopes: &Scopes) -> Option<u64> {
 /// value MariaDB reads `x` as (DECIMALs round and clamp, temporal values become their digits,
 /// the rest wraps; see storage's `unsigned`).
 pub(crate) fn cast_int(x: Expr, unsigned: bool, scopes: &Scopes) -> Expr {
-    let kind = if temporal(&x, scopes) {
+    let kind = if is_temporal(&x, scopes) {
         "2"
     } else if type_of(&x, scopes) == NumType::Decimal {
         "1"
@@ -2234,7 +2236,7 @@ fn unsigned_digits(n: &str) -> bool {
 }
 
 /// A DATE, DATETIME, TIMESTAMP or TIME column, or a function returning such a value.
-fn temporal(e: &Expr, scopes: &Scopes) -> bool {
+pub(crate) fn is_temporal(e: &Expr, scopes: &Scopes) -> bool {
     const TEMPORAL_FUNCTIONS: [&str; 23] = [
         "convert_tz",
         "tutti_fsp",
@@ -2271,7 +2273,7 @@ fn temporal(e: &Expr, scopes: &Scopes) -> bool {
     let same_type = |f: &Function| {
         SAME_TYPE.contains(&function_name(f).as_str()) && {
             let a = args(f);
-            !a.is_empty() && a.iter().all(|x| temporal(x, scopes))
+            !a.is_empty() && a.iter().all(|x| is_temporal(x, scopes))
         }
     };
     // `d + INTERVAL ..` of a temporal `d` is one too.
@@ -2279,7 +2281,7 @@ fn temporal(e: &Expr, scopes: &Scopes) -> bool {
         matches!(
             function_name(f).as_str(),
             "tutti_date_add" | "tutti_date_sub"
-        ) && args(f).first().is_some_and(|x| temporal(x, scopes))
+        ) && args(f).first().is_some_and(|x| is_temporal(x, scopes))
     };
     temporal_kind(e, scopes).is_some()
         || matches!(unnested(e), Expr::Function(f)
@@ -2291,7 +2293,7 @@ fn temporal(e: &Expr, scopes: &Scopes) -> bool {
 /// A temporal value where MySQL reads it as a number (`d + 0` is 20010203, `CAST(t AS
 /// DECIMAL(20,6))` keeps the fraction): `tutti_temporal_number(x)`, a DECIMAL.
 pub(crate) fn temporal_as_number(e: &mut Expr, scopes: &Scopes) {
-    if temporal(e, scopes) {
+    if is_temporal(e, scopes) {
         let x = std::mem::replace(e, crate::ast_build::null());
         *e = collated(func("tutti_temporal_number", vec![x]));
     }

@@ -108,3 +108,14 @@ SELECT a FROM tin WHERE a IN (102030, TIME'10:20:31', TIMESTAMP'2001-01-01 10:20
 SELECT a FROM tin WHERE a IN ('10:20:33', TIMESTAMP'2001-01-01 10:20:32') ORDER BY a;
 DROP TABLE tin;
 SET timestamp = DEFAULT;
+-- numeric functions read a temporal value as its number; ROUND & co. keep a TIME or DATETIME
+CREATE TABLE tnum (id INT PRIMARY KEY, t TIME(1), d DATE, dt DATETIME(2));
+INSERT INTO tnum VALUES (1, '00:01:00.5', '2020-01-01', '2020-01-01 10:00:00'), (2, '00:00:30', '2020-01-02', '2020-01-01 10:00:01');
+SELECT sum(t), avg(t), sum(d), avg(d), sum(dt), avg(dt), std(t), variance(d), var_samp(t) FROM tnum;
+SELECT id, abs(t), sqrt(t), mod(t, 7), sign(t), power(d, 0), round(t), round(dt, 1), floor(dt), ceiling(t), truncate(t, 0), round(d) FROM tnum ORDER BY id;
+SELECT round(date('2020-12-12')), round(timestamp('2020-12-12 10:00:00.6')), floor(time('10:00:01.5')), ceil(time('10:00:01.5')), truncate(time('10:00:01.5'), 0), round(time('10:00:01.56'), 1);
+SELECT floor(time('-10:00:01.5')), ceil(time('-10:00:01.5')), round(time('-10:00:01.5')), truncate(time('-10:00:01.56'), 1), round(time('10:00:01.56'), -1), round(time('10:00:59.56'));
+SELECT round(time('838:59:59.6')), round(timestamp('9999-12-31 23:59:59.6')), round(time('10:00:01.5'), 8), round(timestamp('2020-12-31 23:59:59.5')), round(time('10:00:01.56'), NULL);
+SELECT ROUND(GREATEST('1', CAST('2020-12-12' AS DATE))), length(repeat('a', time('00:00:03'))), left('abcdef', time('00:00:03')), length(random_bytes(time('00:01')));
+SELECT lpad('a', time('00:00:03'), 'x'), substring('abcdef', time('00:00:02'), time('00:00:02')), mid('abcdef', time('00:00:02')), insert('abcdef', time('00:00:02'), time('00:00:01'), 'X'), locate('a', 'aaaa', time('00:00:02')), substring_index('a,b,c', ',', time('00:00:02')), elt(time('00:00:02'), 'a', 'b'), format(1.2345, time('00:00:02'));
+DROP TABLE tnum;

@@ -117,3 +117,6 @@ DEALLOCATE PREPARE stmt;
 DROP TABLE r3;
 -- CUME_DIST() and PERCENT_RANK() are doubles of 10 decimals
 SELECT a, CUME_DIST() OVER (ORDER BY a) c, PERCENT_RANK() OVER (ORDER BY a) p FROM (SELECT 1 a UNION ALL SELECT 2 UNION ALL SELECT 3) t ORDER BY a;
+-- CONCAT_WS shows numbers as MariaDB does; ROUND of a double past its digits
+SELECT concat_ws(',', 1e20, 1e-20, 5445796E25, NULL, 0.5), concat_ws(NULL, 'a'), ROUND('0', 309), STDDEV_SAMP(ROUND('0', 309));
+SELECT floor(log10(format(concat_ws(5445796E25, 5306463, 30837), -358821))) AS foo;

@@ -87,3 +87,9 @@ CREATE DATABASE gone;
 USE gone;
 DROP DATABASE gone;
 SELECT DATABASE();
+-- storage engines: those that store rows are accepted, others refused
+USE compat;
+CREATE TABLE teng (a INT PRIMARY KEY) ENGINE=MyISAM;
+DROP TABLE teng;
+CREATE TABLE teng (a INT PRIMARY KEY) ENGINE=blackhole;
+CREATE TABLE teng (a INT PRIMARY KEY) ENGINE=foo;

@@ -207,6 +207,24 @@ fn keys_constraints_and_default_index_names() {
 }
 
 #[test]
+fn storage_engines() {
+    assert!(one("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=MyISAM").is_ok());
+    assert!(one("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=memory").is_ok());
+    assert_eq!(
+        err("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=blackhole"),
+        SqlError::UnknownStorageEngine("blackhole".into())
+    );
+    assert!(matches!(
+        err("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=MERGE UNION=(t)"),
+        SqlError::Unsupported(_)
+    ));
+    assert_eq!(
+        err("ALTER TABLE t ENGINE=foo"),
+        SqlError::UnknownStorageEngine("foo".into())
+    );
+}
+
+#[test]
 fn tables_without_primary_key() {
     // Keyed by the rowid: no PRIMARY KEY clause, unique keys as usual.
     assert_eq!(

@@ -185,7 +185,7 @@ pub(crate) fn double_round(x: f64, d: i64, truncate: bool) -> f64 {
         } else {
             r(x / scale) * scale
         }
-    } else if (x * scale).is_infinite() {
+    } else if !(x * scale).is_finite() {
         x
     } else {
         r(x * scale) / scale

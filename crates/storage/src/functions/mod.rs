@@ -35,6 +35,7 @@ mod settings;
 mod stored;
 mod string;
 mod temporal;
+mod temporal_round;
 mod time;
 mod time_order;
 mod time_parts;
@@ -67,6 +68,41 @@ use std::sync::Arc;
 const PURE: FunctionFlags = FunctionFlags::SQLITE_UTF8.union(FunctionFlags::SQLITE_DETERMINISTIC);
 const VOLATILE: FunctionFlags = FunctionFlags::SQLITE_UTF8;
 
+/// The result of CONCAT and CONCAT_WS, piece by piece.
+#[derive(Default)]
+struct Joined {
+    bytes: Vec<u8>,
+    /// A piece was binary: so is the whole.
+    binary: bool,
+}
+
+impl Joined {
+    fn push(&mut self, v: ValueRef<'_>) {
+        match v {
+            ValueRef::Blob(b) => {
+                self.binary = true;
+                self.bytes.extend_from_slice(b);
+            }
+            v => self.bytes.extend_from_slice(text_of(v).as_bytes()),
+        }
+    }
+
+    /// The value, NULL when longer than max_allowed_packet.
+    fn finish(self) -> Option<SqlValue> {
+        if self.bytes.len() > MAX_ALLOWED_PACKET {
+            None
+        } else if self.binary {
+            Some(SqlValue::Blob(self.bytes))
+        } else {
+            // the pieces are UTF-8 text: the whole is
+            Some(SqlValue::Text(
+                String::from_utf8(self.bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            ))
+        }
+    }
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
     time::register(c)?;
     calendar::register(c)?;
@@ -75,6 +111,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     interval::register(c)?;
     time_parts::register(c)?;
     clock::register(c)?;
+    temporal_round::register(c)?;
     math::register(c)?;
     string::register(c)?;
     enums::register(c)?;
@@ -108,30 +145,34 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     // NULL when longer than max_allowed_packet, as in MariaDB; a binary argument makes the
     // result binary (its bytes kept), as MariaDB's string type aggregation does.
     c.create_scalar_function("concat", -1, PURE, |ctx| {
-        let mut out = Vec::new();
-        let mut binary = false;
+        let mut out = Joined::default();
         for i in 0..ctx.len() {
             match ctx.get_raw(i) {
                 ValueRef::Null => return Ok(None),
-                ValueRef::Blob(b) => {
-                    binary = true;
-                    out.extend_from_slice(b);
-                }
-                v => out.extend_from_slice(text_of(v).as_bytes()),
-            }
-            if out.len() > MAX_ALLOWED_PACKET {
-                return Ok(None);
+                v => out.push(v),
             }
         }
-        Ok(Some(if binary {
-            SqlValue::Blob(out)
-        } else {
-            // the pieces are UTF-8 text: the whole is
-            SqlValue::Text(
-                String::from_utf8(out)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-            )
-        }))
+        Ok(out.finish())
+    })?;
+    // CONCAT_WS(sep, ...): NULL arguments are skipped, a NULL separator makes NULL. The
+    // numbers are shown as MariaDB shows them (SQLite's own writes `1.0e+20`).
+    c.create_scalar_function("concat_ws", -1, PURE, |ctx| {
+        let separator = match ctx.get_raw(0) {
+            ValueRef::Null => return Ok(None),
+            v => v,
+        };
+        let mut out = Joined::default();
+        for (n, v) in (1..ctx.len())
+            .map(|i| ctx.get_raw(i))
+            .filter(|v| *v != ValueRef::Null)
+            .enumerate()
+        {
+            if n > 0 {
+                out.push(separator);
+            }
+            out.push(v);
+        }
+        Ok(out.finish())
     })?;
     c.create_scalar_function("isnull", 1, PURE, |ctx| {
         Ok(matches!(ctx.get_raw(0), ValueRef::Null))
