@@ -263,10 +263,13 @@ impl ExprCtx<'_> {
                 expr, data_type, ..
             } => Some(cast_to(take_box(expr), data_type, self.env, &self.scopes)?),
             Expr::Convert {
-                expr, data_type, ..
+                expr,
+                data_type,
+                charset,
+                ..
             } => match data_type {
                 Some(ty) => Some(cast_to(take_box(expr), ty, self.env, &self.scopes)?),
-                None => Some(take_box(expr)),
+                None => Some(converted(take_box(expr), charset.as_ref(), &self.scopes)),
             },
             Expr::Collate { collation, .. } => {
                 *collation = sqlite_collation(&collation.to_string());
@@ -638,8 +641,12 @@ impl ExprCtx<'_> {
                     .map(|max| func("tutti_cut_bytes", vec![Expr::Function(f.clone()), max])))
             }
             "str_to_date" => {
-                // The zero dates the session's mode forbids give NULL (third argument).
-                let flags = crate::stored::zero_date_flags(self.env);
+                // The zero dates the session's mode forbids give NULL (third argument); 4
+                // when the format is no constant: the result is then a DATETIME(6).
+                let constant = typing::args(f)
+                    .get(1)
+                    .is_some_and(|format| crate::typing::literal_format(format).is_some());
+                let flags = crate::stored::zero_date_flags(self.env) | if constant { 0 } else { 4 };
                 if let (FunctionArguments::List(list), true) = (&mut f.args, flags != 0) {
                     list.args
                         .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(number(
@@ -1192,6 +1199,29 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
             }
         }
     }
+}
+
+/// `CONVERT(x USING cs)`: to a UTF-8 character set, binary data and numbers become text as
+/// MariaDB converts them (`tutti_convert_utf8`, `CHAR(.. USING cs)` all or nothing); text
+/// is UTF-8 already (a column keeps its index), though 4-byte characters have no utf8mb3
+/// form. Other character sets keep the value (tutti holds text as UTF-8).
+fn converted(x: Expr, charset: Option<&ObjectName>, scopes: &Scopes) -> Expr {
+    let charset = charset.map(|c| c.to_string().to_ascii_lowercase());
+    let name = match charset.as_deref() {
+        Some("utf8" | "utf8mb3") => "utf8mb3",
+        Some("utf8mb4") => "utf8mb4",
+        _ => return x,
+    };
+    let text =
+        typing::type_of(&x, scopes) == typing::NumType::Str && !typing::is_binary_value(&x, scopes);
+    if text && name == "utf8mb4" {
+        return x;
+    }
+    let whole = matches!(&x, Expr::Function(f) if f.name.to_string().eq_ignore_ascii_case("char"));
+    func(
+        "tutti_convert_utf8",
+        vec![x, string(name), number(if whole { "1" } else { "0" })],
+    )
 }
 
 /// `ROUND(x[, places])`, `TRUNCATE(x, places)`, `CEILING(x)` of a TIME or DATETIME `x`

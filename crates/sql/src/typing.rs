@@ -959,12 +959,16 @@ pub(crate) fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32
     if name != "str_to_date" {
         return None;
     }
-    let [_, format] = args(f)[..] else {
-        return None;
+    let (format, flags) = match args(f)[..] {
+        [_, format] => (format, None),
+        [_, format, flags] => (format, Some(flags.to_string())),
+        _ => return None,
     };
-    let Expr::Value(v) = format else { return None };
-    let SqlValue::SingleQuotedString(format) = &v.value else {
-        return None;
+    let Some(format) = literal_format(format) else {
+        // a format known when the statement runs (see `exprs`): a DATETIME(6)
+        return flags
+            .filter(|f| f.parse::<u32>().is_ok_and(|f| f & 4 != 0))
+            .map(|_| ("datetime", 6));
     };
     let specifiers: Vec<char> = format
         .split('%')
@@ -980,6 +984,17 @@ pub(crate) fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32
         (true, false) => Some(("date", 0)),
         (true, true) => Some(("datetime", fsp)),
         (false, true) => Some(("time", fsp)),
+        _ => None,
+    }
+}
+
+/// The text of a string literal (STR_TO_DATE's format).
+pub(crate) fn literal_format(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => Some(s),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -1395,6 +1410,12 @@ const BINARY_PASSING: [&str; 7] = [
 enum BinaryValue {
     Coercible,
     Implicit,
+}
+
+/// Whether `e` is a binary string: a BINARY/BLOB column or cast, a hex literal, a function
+/// that makes bytes, or a string function of one.
+pub(crate) fn is_binary_value(e: &Expr, scopes: &Scopes) -> bool {
+    binary_value(e, scopes).is_some()
 }
 
 fn binary_value(e: &Expr, scopes: &Scopes) -> Option<BinaryValue> {

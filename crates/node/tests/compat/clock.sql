@@ -119,3 +119,18 @@ SELECT round(time('838:59:59.6')), round(timestamp('9999-12-31 23:59:59.6')), ro
 SELECT ROUND(GREATEST('1', CAST('2020-12-12' AS DATE))), length(repeat('a', time('00:00:03'))), left('abcdef', time('00:00:03')), length(random_bytes(time('00:01')));
 SELECT lpad('a', time('00:00:03'), 'x'), substring('abcdef', time('00:00:02'), time('00:00:02')), mid('abcdef', time('00:00:02')), insert('abcdef', time('00:00:02'), time('00:00:01'), 'X'), locate('a', 'aaaa', time('00:00:02')), substring_index('a,b,c', ',', time('00:00:02')), elt(time('00:00:02'), 'a', 'b'), format(1.2345, time('00:00:02'));
 DROP TABLE tnum;
+-- STR_TO_DATE with a format from a column is a DATETIME(6)
+CREATE TABLE tfmt (id INT PRIMARY KEY, a VARCHAR(20));
+INSERT INTO tfmt VALUES (1, '%Y-%m-%d'), (2, '%H:%i'), (3, NULL), (4, '%Y-%m-%d %H:%i:%s.%f');
+SELECT id, str_to_date('2020-01-02', a), str_to_date('10:30', a), str_to_date('', a), str_to_date('2020-01-02 10:11:12.5', a) FROM tfmt ORDER BY id;
+DROP TABLE tfmt;
+-- a TIME column outside strict mode takes as much of the text as is a time
+CREATE TABLE tpart (id INT PRIMARY KEY, t TIME);
+INSERT IGNORE INTO tpart VALUES (1, 9000000), (2, '900:00:00'), (3, 123456789), (4, '123456789'), (5, '10.22.22'), (6, '12.45a'), (7, 1234567), (8, '1:2:3:4'), (9, '12:30x'), (10, '-12.5.5'), (11, '1234567.5.5'), (12, '99999999.1.1');
+SHOW WARNINGS;
+SELECT * FROM tpart ORDER BY id;
+DROP TABLE tpart;
+CREATE TABLE tbig (id INT PRIMARY KEY, a TIME(6), b BIGINT);
+INSERT IGNORE INTO tbig VALUES (1, CAST(0xFFFFFFFF00000000 AS UNSIGNED), -9223372036854775808), (2, 20010101101112, 1e10), (3, 1e10, 123456789);
+SELECT id, a, CAST(b AS TIME), CAST(-9223372036854775808 AS TIME), TIME(b) FROM tbig ORDER BY id;
+DROP TABLE tbig;

@@ -82,3 +82,8 @@ SELECT id, HEX(CONCAT(v, t)), CONCAT(v, '') = t, CONCAT(t, UNHEX('41')) = 'AbA' 
 SELECT id FROM cbin WHERE v IN ('Ab', 'x');
 SELECT id FROM cbin WHERE v IN (UNHEX('E0'), 'x');
 DROP TABLE cbin;
+-- CONVERT(bytes USING utf8): bad bytes are '?', with warning 1300; CHAR(.. USING utf8) all or nothing
+SELECT CHAR(0xff, 0x8f USING utf8), CHAR(0xff, 0x8f USING utf8) IS NULL, char(65, 66 USING utf8mb4), hex(char(0xc3, 0xa9 USING utf8)), hex(char(0xff USING binary)), charset(char(65 USING utf8));
+SHOW WARNINGS;
+SELECT hex(convert(0x41ff42c3 USING utf8)), hex(convert(0xf09f9880 USING utf8)), hex(convert(0xf09f9880 USING utf8mb4)), convert(12 USING utf8) = '12', convert('abc' USING utf8mb4) LIKE 'A%';
+SHOW WARNINGS;

@@ -350,7 +350,12 @@ fn casts_and_functions() {
         ),
         ("CONVERT(x, SIGNED)", "tutti_cast_int(\"x\", 0, 0)"),
         ("CONVERT(x, CHAR(3))", "tutti_cast_char(\"x\", 3)"),
-        ("CONVERT(x USING utf8mb4)", "\"x\""),
+        ("CONVERT('x' USING utf8mb4)", "'x'"),
+        (
+            "CONVERT(x USING utf8mb4)",
+            "tutti_convert_utf8(\"x\", 'utf8mb4', 0)",
+        ),
+        ("CONVERT(CHAR(65) USING utf8)", "tutti_convert_utf8(CHAR(65), 'utf8mb3', 1)"),
         (
             "GROUP_CONCAT(x ORDER BY y DESC SEPARATOR '; ')",
             "group_concat(\"x\", '; ' ORDER BY \"y\" DESC, tutti_arrival() DESC)",

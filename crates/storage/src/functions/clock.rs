@@ -371,12 +371,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             if matches!(s, ValueRef::Null) || matches!(f, ValueRef::Null) {
                 return Ok(None);
             }
-            let zero_dates = match ctx.len() {
-                3 => ZeroDates::of_flags(ctx.get(2)?),
-                _ => ZeroDates::default(),
+            let flags = match ctx.len() {
+                3 => Flags::of(ctx.get(2)?),
+                _ => Flags::default(),
             };
             let s = text_of(s);
-            let out = str_to_date(s.as_bytes(), text_of(f).as_bytes(), zero_dates);
+            let out = str_to_date(s.as_bytes(), text_of(f).as_bytes(), flags);
             if out.is_none() {
                 diagnostics::warn(
                     1411,
@@ -419,21 +419,26 @@ fn yields(format: &[u8]) -> Yields {
     }
 }
 
-/// The zero dates a session's `sql_mode` forbids (the SQL front-end's flags: 1 for
-/// `NO_ZERO_IN_DATE`, 2 for `NO_ZERO_DATE`).
+/// STR_TO_DATE's third argument, the SQL front-end's flags: the zero dates a session's
+/// `sql_mode` forbids (1 for `NO_ZERO_IN_DATE`, 2 for `NO_ZERO_DATE`) and 4 for a format
+/// that is no constant.
 #[derive(Clone, Copy, Default)]
-struct ZeroDates {
+struct Flags {
     /// No zero month or day in a date that is not all zero.
     in_date: bool,
     /// No `0000-00-00` (`0000-00-00 00:00:00`).
     all: bool,
+    /// The format is not the statement's constant: the result is a DATETIME(6), whatever
+    /// the format reads (MariaDB types it before it knows the format).
+    any_format: bool,
 }
 
-impl ZeroDates {
-    fn of_flags(flags: i64) -> ZeroDates {
-        ZeroDates {
+impl Flags {
+    fn of(flags: i64) -> Flags {
+        Flags {
             in_date: flags & 1 != 0,
             all: flags & 2 != 0,
+            any_format: flags & 4 != 0,
         }
     }
 
@@ -451,11 +456,14 @@ impl ZeroDates {
 
 /// `STR_TO_DATE(s, format)`: None when `s` does not match, or when it is a date the
 /// session's `sql_mode` forbids.
-fn str_to_date(s: &[u8], format: &[u8], zero_dates: ZeroDates) -> Option<String> {
+fn str_to_date(s: &[u8], format: &[u8], flags: Flags) -> Option<String> {
     let mut t = Parts::default();
     extract(format, s, 0, &mut t, false)?;
-    let format_yields = yields(format);
-    if !matches!(format_yields, Yields::Time(_)) && zero_dates.forbid(&t) {
+    let format_yields = match flags.any_format {
+        true => Yields::DateTime(6),
+        false => yields(format),
+    };
+    if !matches!(format_yields, Yields::Time(_)) && flags.forbid(&t) {
         return None;
     }
     Some(match format_yields {

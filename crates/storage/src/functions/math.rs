@@ -44,7 +44,8 @@ impl Num {
     }
 }
 
-/// The numeric prefix of a string, as MySQL converts it (`'12abc'` → 12, `'x'` → 0).
+/// The numeric prefix of a string, as MySQL converts it (`'12abc'` → 12, `'x'` → 0,
+/// `'1e400'` → 1.7976931348623157e308).
 pub(crate) fn parse_prefix(s: &str) -> f64 {
     let t = s.trim_start();
     let b = t.as_bytes();
@@ -76,7 +77,13 @@ pub(crate) fn parse_prefix(s: &str) -> f64 {
             end = e_end;
         }
     }
-    t[..end].parse().unwrap_or(0.0)
+    // beyond the largest double: the largest (MariaDB's `my_strtod`)
+    let x: f64 = t[..end].parse().unwrap_or(0.0);
+    if x.is_infinite() {
+        f64::MAX.copysign(x)
+    } else {
+        x
+    }
 }
 
 /// Argument `i` as a number, or None for NULL.

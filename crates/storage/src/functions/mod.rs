@@ -42,6 +42,7 @@ mod time_parts;
 mod timestamps;
 mod unsigned;
 mod user_locks;
+mod utf8_convert;
 mod variables;
 
 pub use big_unsigned::decode as big_unsigned_value;
@@ -112,6 +113,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     time_parts::register(c)?;
     clock::register(c)?;
     temporal_round::register(c)?;
+    utf8_convert::register(c)?;
     math::register(c)?;
     string::register(c)?;
     enums::register(c)?;

@@ -555,9 +555,12 @@ fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
     }
 }
 
-/// A string that keeps less as a `kind` than it says (MariaDB's note 1265): a DATE given
-/// a time of day, a fraction of more than six digits.
+/// A value that keeps less as a `kind` than it says (MariaDB's note 1265): a DATE given
+/// a time of day, a TIME given a datetime, a fraction of more than six digits.
 fn loses_precision(raw: ValueRef<'_>, text: &str, kind: Kind) -> bool {
+    if kind == Kind::Time && temporal::is_datetime_time(text) {
+        return true;
+    }
     if !matches!(raw, ValueRef::Text(_)) {
         return false;
     }

@@ -336,15 +336,36 @@ const TIME_MAX_SECONDS: u64 = 838 * 3600 + 59 * 60 + 59;
 
 /// Parses a TIME string (None when MariaDB would not read it, or it is out of range).
 pub(crate) fn parse_time(text: &str) -> Option<Duration> {
-    let d = parse_duration(text)?;
-    let total = d.hours as u64 * 3600 + d.minutes as u64 * 60 + d.seconds as u64;
-    let over = total > TIME_MAX_SECONDS || total == TIME_MAX_SECONDS && d.micros > 0;
-    (!over).then_some(d)
+    parse_duration(text).filter(|d| !over_time_max(d))
 }
 
 /// Parses a TIME string whatever its hours (`'916:40:00'`: MariaDB clamps such a TIME, but
 /// reads an interval such as `ADDTIME`'s second argument as it is).
 pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
+    scan_duration(text)
+        .filter(|(_, whole)| *whole)
+        .map(|(d, _)| d)
+}
+
+/// Whether a TIME text is a datetime's time of day (`'2001-01-01 10:11:12'`,
+/// `20010101101112`): MariaDB notes the date it drops.
+pub(crate) fn is_datetime_time(text: &str) -> bool {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return false;
+    }
+    let t = t.strip_prefix('+').unwrap_or(t);
+    let whole = t.split('.').next().unwrap_or(t);
+    t.contains(['-', '/'])
+        || whole.bytes().all(|b| b.is_ascii_digit())
+            && whole
+                .parse::<u64>()
+                .is_ok_and(|n| (10_000_000..=99_991_231_235_959).contains(&n))
+}
+
+/// The TIME the text starts with, and whether that is all of it (`'10.22.22'` is 10.22
+/// seconds followed by more); None when its minutes or seconds are past 59.
+fn scan_duration(text: &str) -> Option<(Duration, bool)> {
     let t = text.trim();
     let (negative, body) = match t.strip_prefix('-') {
         Some(b) => (true, b.trim_start()),
@@ -360,7 +381,7 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
             seconds: p.second,
             micros: p.micros,
         };
-        return Some(d);
+        return Some((d, true));
     }
     let mut sc = Scan {
         s: body.as_bytes(),
@@ -370,6 +391,7 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
         negative,
         ..Duration::default()
     };
+    let start = sc.i;
     let (first, n) = sc.digits(usize::MAX)?;
     let days = if sc.peek() == Some(b' ') && n <= 3 {
         while sc.eat(|c| c == b' ') {}
@@ -392,42 +414,48 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
             d.seconds = sc.digits(2)?.0;
         }
     } else {
-        // Compact: [H..]HHMMSS from the right.
-        d.hours = first / 10000;
-        d.minutes = first / 100 % 100;
-        d.seconds = first % 100;
+        // Compact: [H..]HHMMSS from the right; as MariaDB's `number_to_time`, 8 to 14 digits
+        // are a datetime (its time of day), more are beyond every TIME.
+        let whole = body.as_bytes()[start..start + n].iter().fold(0u64, |v, b| {
+            v.saturating_mul(10).saturating_add((b - b'0') as u64)
+        });
+        if whole > 99_991_231_235_959 {
+            d.hours = u32::MAX;
+        } else if whole > 9_999_999 && !negative {
+            let p = datetime_of_number(whole as i64).filter(valid_datetime)?;
+            (d.hours, d.minutes, d.seconds) = (p.hour, p.minute, p.second);
+        } else {
+            d.hours = (whole / 10000) as u32;
+            d.minutes = (whole / 100 % 100) as u32;
+            d.seconds = (whole % 100) as u32;
+        }
     }
     d.micros = micros(&sc.fraction());
-    (sc.done() && d.minutes <= 59 && d.seconds <= 59).then_some(d)
+    (d.minutes <= 59 && d.seconds <= 59).then_some((d, sc.done()))
 }
 
 /// A TIME outside strict mode: as read when in range, beyond ±838:59:59 clamped (to
-/// 838:59:59.999999, cut to the column's fraction digits as MariaDB does), else 0.
+/// 838:59:59.999999, cut to the column's fraction digits as MariaDB does). Text that is
+/// not all a TIME is read as far as it is one (`'12:30x'` is 12:30:00, `'10.22.22'` 10.22
+/// seconds); a TIME with minutes or seconds past 59 is 0.
 pub(crate) fn clamped_time(text: &str) -> Duration {
-    if let Some(d) = parse_time(text) {
-        return d;
-    }
-    let t = text.trim();
-    let negative = t.starts_with('-');
-    let digits: String = t
-        .trim_start_matches('-')
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    let hours = digits
-        .parse::<u64>()
-        .map(|n| if t.contains(':') { n } else { n / 10000 });
-    if hours.is_ok_and(|h| h > 838) {
-        Duration {
-            negative,
+    match scan_duration(text) {
+        Some((d, _)) if over_time_max(&d) => Duration {
+            negative: d.negative,
             hours: 838,
             minutes: 59,
             seconds: 59,
             micros: 999_999,
-        }
-    } else {
-        Duration::default()
+        },
+        Some((d, _)) => d,
+        None => Duration::default(),
     }
+}
+
+/// Beyond 838:59:59.
+fn over_time_max(d: &Duration) -> bool {
+    let total = d.hours as u64 * 3600 + d.minutes as u64 * 60 + d.seconds as u64;
+    total > TIME_MAX_SECONDS || total == TIME_MAX_SECONDS && d.micros > 0
 }
 
 /// `.ffffff` cut to `fsp` digits ("" for 0).
@@ -592,5 +620,22 @@ mod tests {
         assert_eq!(clamped("-9000000"), "-838:59:59");
         assert_eq!(clamped("abc"), "00:00:00");
         assert_eq!(clamped("10:11:12"), "10:11:12");
+        // as much as is a TIME, none when its minutes or seconds are past 59 (MariaDB 10.11)
+        for (s, want) in [
+            ("10.22.22", "00:00:10"),
+            ("12.45a", "00:00:12"),
+            ("1:2:3:4", "01:02:03"),
+            ("12:30x", "12:30:00"),
+            ("-12.5.5", "-00:00:12"),
+            ("123456.5.5", "12:34:56"),
+            ("1234567.5.5", "00:00:00"),
+            ("123456789", "00:00:00"),
+            ("18446744069414584320", "838:59:59"),
+            ("-9223372036854775808", "-838:59:59"),
+            ("20010101101112", "10:11:12"),
+            ("99999999.1.1", "00:00:00"),
+        ] {
+            assert_eq!(clamped(s), want, "{s}");
+        }
     }
 }
