@@ -136,6 +136,7 @@ impl ExprCtx<'_> {
                 expr,
             } => {
                 typing::numeric(expr);
+                typing::temporal_as_number(expr, &self.scopes);
                 let exact = typing::negate(expr, &self.scopes);
                 if exact.is_none() && expr.to_string().starts_with('-') {
                     // `- -1` must not print as `--1`, a comment to SQLite.
@@ -1159,10 +1160,42 @@ fn typed_literal(t: &sqlparser::ast::TypedString) -> Expr {
 /// MySQL's numeric functions read hex and bit literals as numbers (`ROUND(0x41)` is 65; see
 /// `typing::numeric`); string functions (`HEX`, `CONCAT`, ...) read their bytes.
 fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
-    const NUMERIC: [&str; 31] = [
-        "abs", "acos", "asin", "atan", "atan2", "avg", "ceil", "ceiling", "char", "cos", "cot",
-        "degrees", "exp", "floor", "ln", "log", "log10", "log2", "mod", "pow", "power", "radians",
-        "round", "sign", "sin", "sqrt", "std", "stddev", "sum", "tan", "truncate",
+    const NUMERIC: [&str; 35] = [
+        "abs",
+        "acos",
+        "asin",
+        "atan",
+        "atan2",
+        "avg",
+        "bit_and",
+        "bit_count",
+        "bit_or",
+        "bit_xor",
+        "ceil",
+        "ceiling",
+        "char",
+        "cos",
+        "cot",
+        "degrees",
+        "exp",
+        "floor",
+        "ln",
+        "log",
+        "log10",
+        "log2",
+        "mod",
+        "pow",
+        "power",
+        "radians",
+        "round",
+        "sign",
+        "sin",
+        "sqrt",
+        "std",
+        "stddev",
+        "sum",
+        "tan",
+        "truncate",
     ];
     let name = f.name.to_string().to_ascii_lowercase();
     crate::temporal_numbers::count_arguments(&name, f, scopes);

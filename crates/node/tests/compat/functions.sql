@@ -120,3 +120,11 @@ SELECT a, CUME_DIST() OVER (ORDER BY a) c, PERCENT_RANK() OVER (ORDER BY a) p FR
 -- CONCAT_WS shows numbers as MariaDB does; ROUND of a double past its digits
 SELECT concat_ws(',', 1e20, 1e-20, 5445796E25, NULL, 0.5), concat_ws(NULL, 'a'), ROUND('0', 309), STDDEV_SAMP(ROUND('0', 309));
 SELECT floor(log10(format(concat_ws(5445796E25, 5306463, 30837), -358821))) AS foo;
+-- CONV's bases are cut to a C int
+SELECT CONV(10, 10, 18446744073709551614), CONV(10, 10, 4294967298), CONV(-29223372036854775809, -10, 18446744073709551614), CONV(10, 10, 2.6);
+-- BIT_COUNT; a temporal value negated or in a bit aggregate is its number
+SELECT bit_count(5), bit_count(-1), bit_count(NULL), bit_count('7'), bit_count(2.5), bit_count(18446744073709551615), bit_count(-9223372036854775808);
+CREATE TABLE tbits (id INT PRIMARY KEY, t TIME, d DATE, dt DATETIME(3), b BIT(8));
+INSERT INTO tbits VALUES (1, '10:11:12', '2020-01-02', '2020-01-02 10:11:12.5', b'1011');
+SELECT -t, -dt, bit_or(t), bit_and(d), bit_count(d), bit_count(b), bit_count(t), CAST(t AS SIGNED), t DIV 1, d % 7, dt | 0 FROM tbits;
+DROP TABLE tbits;

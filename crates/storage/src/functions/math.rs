@@ -415,6 +415,10 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             Ok(n.map(|n| round_fn(n, d, truncate)))
         })?;
     }
+    // BIT_COUNT(n): the bits set in n's 64-bit two's complement (-1 has 64).
+    c.create_scalar_function("bit_count", 1, PURE, |ctx| {
+        Ok(bit_operand(ctx, 0).map(u64::count_ones))
+    })?;
     c.create_scalar_function("sign", 1, PURE, |ctx| {
         Ok(num(ctx, 0).map(|n| match n {
             Num::Int(i) => i.signum(),
@@ -490,10 +494,10 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("atan", -1, PURE, |ctx| atan(ctx, 0))?;
     c.create_scalar_function("atan2", 2, PURE, |ctx| atan(ctx, 0))?;
     c.create_scalar_function("conv", 3, PURE, |ctx| {
-        let (Some(from), Some(to)) = (num(ctx, 1), num(ctx, 2)) else {
+        let (Some(from), Some(to)) = (conv_base(ctx, 1), conv_base(ctx, 2)) else {
             return Ok(None);
         };
-        Ok(conv(&ctx.get_raw(0), from.int(), to.int()))
+        Ok(conv(&ctx.get_raw(0), from, to))
     })?;
     for (name, base) in [("bin", 2), ("oct", 8)] {
         c.create_scalar_function(name, 1, PURE, move |ctx| {
@@ -520,6 +524,33 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(bytes)
     })?;
     Ok(())
+}
+
+/// An argument as the 64 bits MariaDB's bit functions read: a BIGINT UNSIGNED above 2^63
+/// (exact text) or an integer as they are, other numbers rounded.
+fn bit_operand(ctx: &Context<'_>, i: usize) -> Option<u64> {
+    if let ValueRef::Text(t) = ctx.get_raw(i) {
+        if let Ok(n) = String::from_utf8_lossy(t).trim().parse::<i128>() {
+            return Some(n.clamp(i64::MIN as i128, u64::MAX as i128) as u64);
+        }
+    }
+    num(ctx, i).map(|n| n.int() as u64)
+}
+
+/// A base of CONV as MariaDB reads it: the argument's 64-bit integer cut to a C `int`
+/// (`18446744073709551614` is -2, `4294967298` is 2).
+fn conv_base(ctx: &Context<'_>, i: usize) -> Option<i64> {
+    let wide: i128 = match ctx.get_raw(i) {
+        ValueRef::Text(t) => {
+            let t = String::from_utf8_lossy(t);
+            match t.trim().parse::<i128>() {
+                Ok(n) => n,
+                Err(_) => num(ctx, i)?.int() as i128,
+            }
+        }
+        _ => num(ctx, i)?.int() as i128,
+    };
+    Some(wide as u64 as i64 as i32 as i64)
 }
 
 /// `HEX(v)`: a string's bytes (with `numeric_text`, its number: an integer up to 2^64 − 1
