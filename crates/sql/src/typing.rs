@@ -2314,10 +2314,36 @@ pub(crate) fn is_temporal(e: &Expr, scopes: &Scopes) -> bool {
 /// A temporal value where MySQL reads it as a number (`d + 0` is 20010203, `CAST(t AS
 /// DECIMAL(20,6))` keeps the fraction): `tutti_temporal_number(x)`, a DECIMAL.
 pub(crate) fn temporal_as_number(e: &mut Expr, scopes: &Scopes) {
-    if is_temporal(e, scopes) {
+    if is_temporal(e, scopes) || temporal_choice(e, scopes) {
         let x = std::mem::replace(e, crate::ast_build::null());
         *e = collated(func("tutti_temporal_number", vec![x]));
     }
+}
+
+/// `CASE … THEN d1 … ELSE d2 END` or `IF(c, d1, d2)` whose values are all of one temporal
+/// kind (NULLs aside): MariaDB types it so, and reads it as that kind's number.
+fn temporal_choice(e: &Expr, scopes: &Scopes) -> bool {
+    let values: Vec<&Expr> = match unnested(e) {
+        Expr::Case {
+            conditions,
+            else_result,
+            ..
+        } => conditions
+            .iter()
+            .map(|w| &w.result)
+            .chain(else_result.as_deref())
+            .collect(),
+        Expr::Function(f) if function_name(f) == "if" => args(f).into_iter().skip(1).collect(),
+        _ => return false,
+    };
+    let kinds: Vec<Option<&str>> = values
+        .iter()
+        .filter(|x| !matches!(unnested(x), Expr::Value(v) if v.value == SqlValue::Null))
+        .map(|x| value_kind(x, scopes).map(|(kind, _)| kind))
+        .collect();
+    kinds
+        .first()
+        .is_some_and(|k| k.is_some() && kinds.iter().all(|o| o == k))
 }
 
 /// `DATE '..'`, `TIME '..'`, `TIMESTAMP '..'` (see `exprs::typed_literal`).
