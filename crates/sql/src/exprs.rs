@@ -164,23 +164,11 @@ impl ExprCtx<'_> {
             Expr::Floor {
                 expr,
                 field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
-            } => {
-                typing::numeric(expr);
-                typing::enum_as_number(expr, &self.scopes);
-                crate::temporal_numbers::numeric_argument("floor", expr, &self.scopes);
-                crate::temporal_numbers::rounded("floor", expr, None, &self.scopes)
-                    .or_else(|| typing::rounding("floor", expr, &self.scopes))
-            }
+            } => floor_or_ceiling("floor", expr, &self.scopes),
             Expr::Ceil {
                 expr,
                 field: CeilFloorKind::DateTimeField(DateTimeField::NoDateTime),
-            } => {
-                typing::numeric(expr);
-                typing::enum_as_number(expr, &self.scopes);
-                crate::temporal_numbers::numeric_argument("ceil", expr, &self.scopes);
-                crate::temporal_numbers::rounded("ceil", expr, None, &self.scopes)
-                    .or_else(|| typing::rounding("ceil", expr, &self.scopes))
-            }
+            } => floor_or_ceiling("ceil", expr, &self.scopes),
             Expr::InList {
                 expr,
                 list,
@@ -1255,6 +1243,16 @@ fn converted(x: Expr, charset: Option<&ObjectName>, scopes: &Scopes) -> Expr {
         "tutti_convert_utf8",
         vec![x, string(name), number(if whole { "1" } else { "0" })],
     )
+}
+
+/// `FLOOR(x)` or `CEIL(x)` (`name`): of a hex or bit literal, an ENUM or a temporal value
+/// as its number, of a TIME or DATETIME as one, of a DECIMAL exact.
+fn floor_or_ceiling(name: &str, x: &mut Expr, scopes: &Scopes) -> Option<Expr> {
+    typing::numeric(x);
+    typing::enum_as_number(x, scopes);
+    crate::temporal_numbers::numeric_argument(name, x, scopes);
+    crate::temporal_numbers::rounded(name, x, None, scopes)
+        .or_else(|| typing::rounding(name, x, scopes))
 }
 
 /// `ROUND(x[, places])`, `TRUNCATE(x, places)`, `CEILING(x)` of a TIME or DATETIME `x`
