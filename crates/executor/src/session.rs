@@ -844,4 +844,8 @@ impl Env for Session {
     fn is_temporary(&self, name: &TableName) -> bool {
         self.temporary(name).is_some()
     }
+
+    fn temporal_default(&self, value: &Value, kind: &str, fsp: u32) -> Option<Option<String>> {
+        Some(tutti_storage::temporal_default(value, kind, fsp))
+    }
 }

@@ -26,7 +26,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::ScaleAbovePrecision(_) => ER_M_BIGGER_THAN_D,
             SqlError::WrongFieldSpec(_) => ER_WRONG_FIELD_SPEC,
             SqlError::InvalidView(_) => ER_VIEW_INVALID,
-            SqlError::InvalidDefault => ER_INVALID_DEFAULT,
+            SqlError::InvalidDefault(_) => ER_INVALID_DEFAULT,
             SqlError::DuplicatedMember { .. } => ER_DUPLICATED_VALUE_IN_TYPE,
             SqlError::IllegalSetMember(_) => ER_ILLEGAL_VALUE_FOR_TYPE,
             SqlError::TooManySetMembers(_) => ER_TOO_BIG_SET,

@@ -271,7 +271,7 @@ pub(crate) fn default(e: &Expr) -> Option<Result<String, crate::SqlError>> {
     }
     Some(match n.parse::<u64>() {
         Ok(v) => Ok(format!("X'{v:016X}'")),
-        Err(_) => Err(crate::SqlError::InvalidDefault),
+        Err(_) => Err(crate::SqlError::InvalidDefault(String::new())),
     })
 }
 

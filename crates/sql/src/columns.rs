@@ -23,7 +23,8 @@
 //! functional key parts are refused.
 
 use sqlparser::ast::{
-    ColumnDef, ColumnOption, DataType, Expr, Ident, IndexColumn, OrderBySort, Value as SqlValue,
+    ColumnDef, ColumnOption, DataType, Expr, Ident, IndexColumn, OrderBySort, UnaryOperator,
+    Value as SqlValue,
 };
 use sqlparser::tokenizer::Token;
 
@@ -204,7 +205,9 @@ pub(crate) fn column(
             ColumnOption::Null => out.not_null = false,
             ColumnOption::NotNull => out.not_null = true,
             ColumnOption::Default(e) => {
-                out.default = Some(typed_default(&out.mapped.decl, env, e)?)
+                out.default = Some(
+                    typed_default(&out.mapped.decl, env, e).map_err(|e| e.in_column(&out.name))?,
+                )
             }
             ColumnOption::PrimaryKey(_) => out.primary_key = true,
             ColumnOption::Unique(_) => out.unique = true,
@@ -449,11 +452,68 @@ pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<Strin
             None => default_sql(env, e),
         },
         None if crate::timestamps::decl(decl) => {
+            if let Some(stored) = temporal_default(decl, env, e) {
+                return stored;
+            }
             let sql = default_sql(env, e)?;
             let offset = crate::timestamps::zone_offset(env);
             Ok(crate::timestamps::literal_in_utc(&sql, offset).unwrap_or(sql))
         }
-        None => default_sql(env, e),
+        None => match temporal_default(decl, env, e) {
+            Some(stored) => stored,
+            None => default_sql(env, e),
+        },
+    }
+}
+
+/// A DATE/DATETIME/TIMESTAMP/TIME column's literal DEFAULT as the column stores it (`0` is
+/// `'0000-00-00'`, `'2001-1-1'` of a DATETIME `'2001-01-01 00:00:00'`, a TIMESTAMP's in the
+/// session's zone); one the column cannot hold is 1067, as in MariaDB in every `sql_mode`.
+/// None for other columns and defaults, or where the environment cannot convert.
+fn temporal_default(decl: &str, env: &dyn Env, e: &Expr) -> Option<Result<String, SqlError>> {
+    let (kind, fsp) = crate::stored::temporal_of(decl)?;
+    let value = match e {
+        Expr::Value(v) => match &v.value {
+            SqlValue::Number(n, _) => number_value(n)?,
+            SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
+                Value::Text(s.clone())
+            }
+            _ => return None,
+        },
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => match expr.as_ref() {
+            Expr::Value(v) => match &v.value {
+                SqlValue::Number(n, _) => number_value(&format!("-{n}"))?,
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let timestamp = kind == "timestamp";
+    let read_as = if timestamp { "datetime" } else { kind };
+    let Some(text) = env.temporal_default(&value, read_as, fsp)? else {
+        return Some(Err(SqlError::InvalidDefault(String::new())));
+    };
+    let stored = format!("'{text}'");
+    if !timestamp {
+        return Some(Ok(stored));
+    }
+    let utc = crate::timestamps::literal_in_utc(&stored, crate::timestamps::zone_offset(env))
+        .unwrap_or(stored);
+    Some(match crate::timestamps::fits(&utc) {
+        true => Ok(utc),
+        false => Err(SqlError::InvalidDefault(String::new())),
+    })
+}
+
+/// A numeric literal as the value SQLite would bind: an integer, else a double.
+fn number_value(n: &str) -> Option<Value> {
+    match n.parse::<i64>() {
+        Ok(i) => Some(Value::Int(i)),
+        Err(_) => n.parse::<f64>().ok().map(Value::Real),
     }
 }
 
@@ -507,7 +567,7 @@ fn decimal_default(
     match literal {
         Some(text) => match ty.literal(text.trim()) {
             Some(canonical) => Ok(format!("'{canonical}'")),
-            None => Err(SqlError::InvalidDefault),
+            None => Err(SqlError::InvalidDefault(String::new())),
         },
         None => default_sql(env, e),
     }
@@ -523,7 +583,7 @@ fn bit_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
                 .and_then(|v| i64::try_from(v).ok())
             {
                 Some(v) => Ok(v.to_string()),
-                None => Err(SqlError::InvalidDefault),
+                None => Err(SqlError::InvalidDefault(String::new())),
             };
         }
     }
@@ -533,7 +593,7 @@ fn bit_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
         Some(Value::Blob(b)) if b.len() <= 8 => {
             i64::try_from(b.iter().fold(0u64, |acc, &x| (acc << 8) | u64::from(x))).ok()
         }
-        Some(_) => return Err(SqlError::InvalidDefault),
+        Some(_) => return Err(SqlError::InvalidDefault(String::new())),
         None => None,
     };
     match bits {

@@ -165,10 +165,29 @@ pub(crate) fn six_fraction_digits(f: &Function, scopes: &Scopes) -> Option<Expr>
         typing::NumType::Str => typing::reads_column(e) && typing::value_kind(e, scopes).is_none(),
         _ => false,
     };
-    typing::args(f)
-        .iter()
-        .any(unknown_precision)
-        .then(|| func("tutti_fsp", vec![Expr::Function(f.clone()), number("6")]))
+    let args = typing::args(f);
+    if args.iter().any(unknown_precision) {
+        return Some(func(
+            "tutti_fsp",
+            vec![Expr::Function(f.clone()), number("6")],
+        ));
+    }
+    decimal_seconds(f, &args, scopes)
+}
+
+/// `SEC_TO_TIME(d)` of a computed DECIMAL (`SEC_TO_TIME(n / 6.21)`): as many fraction digits
+/// as the DECIMAL's scale (at most 6), where its text alone would say six.
+fn decimal_seconds(f: &Function, args: &[&Expr], scopes: &Scopes) -> Option<Expr> {
+    let [d] = args else {
+        return None;
+    };
+    let computed =
+        !matches!(d, Expr::Value(_)) && typing::type_of(d, scopes) == typing::NumType::Decimal;
+    let scale = crate::result_types::exact_scale(d, scopes).filter(|_| computed)?;
+    Some(func(
+        "tutti_fsp",
+        vec![Expr::Function(f.clone()), number(scale.min(6).to_string())],
+    ))
 }
 
 /// The kind and fraction digits of `tutti_fsp(f(..), n)` (see `six_fraction_digits`): a

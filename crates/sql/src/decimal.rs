@@ -32,6 +32,25 @@ pub(crate) const MAX_PRECISION: u64 = 65;
 /// The most fraction digits a DECIMAL holds.
 const MAX_SCALE: u64 = 38;
 
+/// A DECIMAL literal's digits as MariaDB's parser keeps them: in at most 9 words of 9
+/// digits (81), leading zeros aside, the fraction cut to the words the integer part leaves
+/// (45 digits `.` 45 digits keeps 36 of the fraction); an integer part that alone needs more
+/// is the largest DECIMAL, 65 nines (MariaDB's overflow, warning 1916).
+pub(crate) fn bounded_literal(n: &str) -> String {
+    const WORDS: usize = 9;
+    let (int, frac) = n.split_once('.').unwrap_or((n, ""));
+    let int_words = int.trim_start_matches('0').len().div_ceil(9);
+    if int_words > WORDS {
+        return "9".repeat(MAX_PRECISION as usize);
+    }
+    let keep = frac.len().min((WORDS - int_words) * 9);
+    if keep == frac.len() {
+        n.to_string()
+    } else {
+        format!("{int}.{}", &frac[..keep])
+    }
+}
+
 /// `DECIMAL(precision, scale)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecimalType {

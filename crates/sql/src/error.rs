@@ -68,9 +68,10 @@ pub enum SqlError {
     /// A SET of more than 64 members (MySQL 1097).
     #[error("Too many strings for column {0} and SET")]
     TooManySetMembers(String),
-    /// A DEFAULT the column cannot hold (MySQL 1067).
-    #[error("Invalid default value")]
-    InvalidDefault,
+    /// A DEFAULT the column cannot hold (MySQL 1067), with the column's name (empty until
+    /// [`SqlError::in_column`] names it).
+    #[error("Invalid default value for '{0}'")]
+    InvalidDefault(String),
     /// `ON UPDATE` other than CURRENT_TIMESTAMP, or on a column that is no TIMESTAMP or
     /// DATETIME (MySQL 1294).
     #[error("Invalid ON UPDATE clause for '{0}' column")]
@@ -150,6 +151,7 @@ impl SqlError {
                 SqlError::TooBigDisplayWidth { column, max }
             }
             SqlError::WrongFieldSpec(_) => SqlError::WrongFieldSpec(column),
+            SqlError::InvalidDefault(_) => SqlError::InvalidDefault(column),
             other => other,
         }
     }

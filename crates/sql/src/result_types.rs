@@ -568,10 +568,49 @@ impl Infer<'_> {
             {
                 self.expr(crate::typing::args(f).first()?)
             }
+            Expr::Function(f) if exact_operator(f).is_some() => {
+                let [l, r] = crate::typing::args(f)[..] else {
+                    return None;
+                };
+                arithmetic(&self.operand(l)?, &exact_operator(f)?, &self.operand(r)?)
+            }
+            Expr::Function(f) if crate::typing::function_name(f) == "tutti_dec_cast" => {
+                // `tutti_dec_cast(x, p, s)`: CAST(x AS DECIMAL(p,s)) (`typing`).
+                let [x, p, s] = crate::typing::args(f)[..] else {
+                    return None;
+                };
+                let number = |e: &Expr| match e {
+                    Expr::Value(v) => match &v.value {
+                        SqlValue::Number(n, _) => n.parse().ok(),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                Some(Ty::decimal(
+                    number(p)?,
+                    number(s)?,
+                    self.operand(x)?.nullable,
+                ))
+            }
             Expr::Identifier(_) | Expr::CompoundIdentifier(_) => {
                 Ty::of_column(column(e, self.scopes)?.1)
             }
             Expr::Value(v) => literal(&v.value),
+            // `TIME'10:00:00.25'`: its kind, with the digits written.
+            Expr::TypedString(t) => {
+                let digits = match &t.value.value {
+                    SqlValue::SingleQuotedString(s) => text_fraction_digits(s),
+                    _ => return None,
+                };
+                Some(match t.data_type {
+                    DataType::Date => Ty::new(Class::Date, 0, 0, false),
+                    DataType::Time(..) => Ty::new(Class::Time, digits, 0, false),
+                    DataType::Timestamp(..) | DataType::Datetime(_) => {
+                        Ty::new(Class::Datetime, digits, 0, false)
+                    }
+                    _ => return None,
+                })
+            }
             Expr::UnaryOp { op, expr } => self.unary(op, expr),
             Expr::BinaryOp { left, op, right } => self.binary(left, op, right),
             Expr::IsNull(_) | Expr::IsNotNull(_) => Some(Ty::boolean(false)),
@@ -632,6 +671,18 @@ impl Infer<'_> {
             }
             Expr::Function(f) => self.function(f),
             _ => None,
+        }
+    }
+
+    /// An operand of tutti's exact arithmetic: a string there is a DECIMAL literal's text
+    /// (`typing::operand`).
+    fn operand(&self, e: &Expr) -> Option<Ty> {
+        match e {
+            Expr::Value(v) => match &v.value {
+                SqlValue::SingleQuotedString(s) => literal(&SqlValue::Number(s.clone(), false)),
+                _ => self.expr(e),
+            },
+            _ => self.expr(e),
         }
     }
 
@@ -792,6 +843,27 @@ impl Infer<'_> {
             }
         };
         match name.as_str() {
+            "time_to_sec" => {
+                // Its argument's fraction digits: a BIGINT without, else a DECIMAL.
+                let t = one()?;
+                let digits = match crate::typing::args(f).first() {
+                    Some(Expr::Value(v)) => match &v.value {
+                        SqlValue::SingleQuotedString(s) => Some(text_fraction_digits(s)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let digits = match (digits, t.class) {
+                    (Some(d), _) => d,
+                    (None, Class::Int(_) | Class::Date) => 0,
+                    (None, _) if t.is_temporal() => t.len,
+                    _ => return None,
+                };
+                Some(match digits {
+                    0 => Ty::computed_int(16, false, true),
+                    d => Ty::decimal(16 + d, d, true),
+                })
+            }
             "sum" => {
                 let t = one()?;
                 Some(match t.exact() {
@@ -981,6 +1053,27 @@ fn unsigned_bits(nullable: bool) -> Ty {
     }
 }
 
+/// The fraction digits a temporal string shows (`'0:30:47.25'` two), at most 6.
+fn text_fraction_digits(s: &str) -> u32 {
+    match s.trim().rsplit_once('.') {
+        Some((_, tail)) => tail.bytes().take_while(u8::is_ascii_digit).count().min(6) as u32,
+        None => 0,
+    }
+}
+
+/// The operator tutti's exact arithmetic stands for (`typing::binary` wrote `a / b` of
+/// DECIMALs as `tutti_dec_div(a, b)`).
+fn exact_operator(f: &Function) -> Option<BinaryOperator> {
+    Some(match crate::typing::function_name(f).as_str() {
+        "tutti_dec_add" => BinaryOperator::Plus,
+        "tutti_dec_sub" => BinaryOperator::Minus,
+        "tutti_dec_mul" => BinaryOperator::Multiply,
+        "tutti_dec_div" => BinaryOperator::Divide,
+        "tutti_dec_mod" => BinaryOperator::Modulo,
+        _ => return None,
+    })
+}
+
 fn is_literal(e: &Expr) -> bool {
     matches!(unnest(e), Expr::Value(_))
 }
@@ -1060,7 +1153,7 @@ fn arithmetic(a: &Ty, op: &BinaryOperator, b: &Ty) -> Option<Ty> {
 fn literal(v: &SqlValue) -> Option<Ty> {
     Some(match v {
         SqlValue::Number(n, _) if n.contains(['e', 'E']) => Ty::new(Class::Double, 0, 0, false),
-        SqlValue::Number(n, _) => match n.split_once('.') {
+        SqlValue::Number(n, _) => match crate::decimal::bounded_literal(n).split_once('.') {
             Some((int, frac)) => {
                 let p = (int.len() + frac.len()) as u32;
                 Ty::decimal(p, frac.len() as u32, false)

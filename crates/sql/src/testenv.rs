@@ -183,6 +183,10 @@ impl Env for TestEnv {
         self.user_vars.get(name).cloned().unwrap_or(Value::Null)
     }
 
+    fn temporal_default(&self, value: &Value, kind: &str, fsp: u32) -> Option<Option<String>> {
+        Some(tutti_storage::temporal_default(value, kind, fsp))
+    }
+
     fn session_function(&self, name: &str) -> Option<Value> {
         Some(match name {
             "database" | "schema" => self.db.clone().map(Value::Text).unwrap_or(Value::Null),

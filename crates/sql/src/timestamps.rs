@@ -87,6 +87,15 @@ pub(crate) fn wrapped(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// Whether a TIMESTAMP holds `'YYYY-MM-DD hh:mm:ss[.f]'` (SQLite text, in UTC): the zero
+/// value, or 1970-01-01 00:00:01 to 2038-01-19 03:14:07.999999.
+pub(crate) fn fits(sql: &str) -> bool {
+    let text = sql.trim_matches('\'');
+    let whole = text.get(..19).unwrap_or(text);
+    whole == "0000-00-00 00:00:00"
+        || ("1970-01-01 00:00:01"..="2038-01-19 03:14:07").contains(&whole)
+}
+
 /// A TIMESTAMP column's DEFAULT literal (`'2003-01-01 00:00:00[.f]'`, SQLite text) of a
 /// session `offset` seconds east of UTC, in UTC: MySQL fixes the point in time when the
 /// table is created. None for other text (and the zero value), kept as written.

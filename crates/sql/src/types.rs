@@ -132,6 +132,12 @@ pub trait Env {
     fn is_temporary(&self, _name: &TableName) -> bool {
         false
     }
+    /// `value` as a column of temporal `kind` (`date`, `datetime`, `time`) with `fsp`
+    /// fraction digits stores it: Some(None) when it is no such value; None when this
+    /// environment cannot tell (the value is then kept as written).
+    fn temporal_default(&self, _value: &Value, _kind: &str, _fsp: u32) -> Option<Option<String>> {
+        None
+    }
 }
 
 /// One translated statement.

@@ -500,7 +500,9 @@ pub(crate) fn operand(e: Expr) -> Expr {
 fn decimal_literal(e: &Expr) -> Option<String> {
     match e {
         Expr::Value(v) => match &v.value {
-            SqlValue::Number(n, _) if number_type(n) == NumType::Decimal => Some(n.clone()),
+            SqlValue::Number(n, _) if number_type(n) == NumType::Decimal => {
+                Some(crate::decimal::bounded_literal(n))
+            }
             _ => None,
         },
         _ => None,

@@ -72,10 +72,13 @@ pub(super) fn moment(raw: ValueRef<'_>) -> Option<(Moment, u32)> {
     }
 }
 
-/// A TIME string as signed microseconds, clamped to ±838:59:59 as MariaDB reads a TIME.
+/// A TIME string as signed microseconds, clamped to ±838:59:59.999999 as MariaDB reads a
+/// string (of unknown precision) as a TIME: `MICROSECOND('916:40:00')` is 999999, and a
+/// result shown with the text's digits cuts them (`TIMEDIFF('916:40:00', '0:0:0.5')` is
+/// 838:59:59.4).
 fn span(t: &str) -> Option<i64> {
     let d = temporal::parse_duration(t)?;
-    Some(clamp_time(d.micros() as i128, text_fsp(t)) as i64)
+    Some(clamp_time(d.micros() as i128, 6) as i64)
 }
 
 /// `raw` as `EXTRACT` reads it for its day and time units: an interval, not clamped to
@@ -316,6 +319,12 @@ fn time_to_sec(raw: ValueRef<'_>) -> Value {
         None => return Value::Null,
         Some((Moment::Day(_), _)) if text => return Value::Null,
         Some((Moment::Day(_), _)) => 0,
+        // A string's seconds at its own digits: cut to whole seconds without any, else
+        // rounded (`'916:40:00'`, read as 838:59:59.999999, is 3020399; with `.5` 3020400).
+        Some((Moment::Span(us), fsp)) if text => match 10i64.pow(6 - fsp.min(6)) {
+            1_000_000 => us / 1_000_000 * 1_000_000,
+            unit => (us + us.signum() * unit / 2) / unit * unit,
+        },
         Some((Moment::Span(us), _)) => us,
         Some((Moment::At(p), _)) => {
             (p.hour * 3600 + p.minute * 60 + p.second) as i64 * 1_000_000 + p.micros as i64

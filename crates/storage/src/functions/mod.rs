@@ -53,8 +53,8 @@ use gcvt::double_text;
 pub use gcvt::real_text;
 pub use settings::{set_function_settings, FunctionSettings, TimeZone};
 pub use stored::{
-    DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE,
-    OUT_OF_RANGE, TRUNCATED_INCORRECT,
+    temporal_default, DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL,
+    INCORRECT_VALUE, OUT_OF_RANGE, TRUNCATED_INCORRECT,
 };
 pub use timestamps::{session_in_utc, timestamp_in_session};
 pub use user_locks::{release_all_locks, set_current_connection, WAIT_ON_WRITER};

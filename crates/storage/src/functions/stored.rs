@@ -516,6 +516,22 @@ fn canonical(raw: ValueRef<'_>, text: &str, kind: Kind, fsp: u32) -> Option<Stri
     })
 }
 
+/// A literal as a column of `kind` (`date`, `datetime`, `time`) with `fsp` fraction digits
+/// stores it, for a DEFAULT (`DATETIME DEFAULT 0` is `'0000-00-00 00:00:00'`); None when it
+/// is no such value, which MariaDB refuses as a DEFAULT (1067).
+pub fn temporal_default(value: &tutti_wsrep::Value, kind: &str, fsp: u32) -> Option<String> {
+    use tutti_wsrep::Value as V;
+    let kind = Kind::of(kind).filter(|k| *k != Kind::Year && *k != Kind::Timestamp)?;
+    let raw = match value {
+        V::Null => return None,
+        V::Int(i) => ValueRef::Integer(*i),
+        V::Real(r) => ValueRef::Real(*r),
+        V::Text(t) => ValueRef::Text(t.as_bytes()),
+        V::Blob(b) => ValueRef::Blob(b),
+    };
+    canonical(raw, &text_of(raw)?, kind, fsp)
+}
+
 /// `tutti_temporal_store(x, kind, fsp, column, row)`.
 fn temporal_store(ctx: &Context<'_>) -> Result<Value> {
     let (kind, fsp) = kind_and_fsp(ctx)?;

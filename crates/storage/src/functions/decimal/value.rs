@@ -21,6 +21,8 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 /// The most digits a DECIMAL holds.
 pub(crate) const MAX_PRECISION: u32 = 65;
+/// The 9-digit words MariaDB's arithmetic holds a value in (81 digits).
+const WORDS: u32 = 9;
 /// The most fraction digits a DECIMAL holds (MariaDB's DECIMAL_MAX_SCALE).
 pub(crate) const MAX_SCALE: u32 = 38;
 /// Fraction digits a division adds to its dividend's (`div_precision_increment`).
@@ -332,13 +334,51 @@ impl Decimal {
         .capped()
     }
 
-    /// `self * other`.
+    /// `self * other`, as MariaDB's `decimal_mul` computes it: its result holds at most
+    /// [`WORDS`] words of 9 digits, so where the exact product's fraction would need more,
+    /// whole trailing 9-digit words of the factors' fractions are dropped first — a word of
+    /// zeros, else one of the factor with more fraction words, else the smaller of the two
+    /// last words (`12345678.0…01 * 987.0…02`, 36 fraction digits each, loses the `…01`).
     pub fn mul(&self, other: &Decimal) -> Decimal {
+        let (mut a, mut b) = (self.clone(), other.clone());
+        let int_words = (a.integer_digits() + b.integer_digits()).div_ceil(9);
+        let (mut wa, mut wb) = (a.scale.div_ceil(9), b.scale.div_ceil(9));
+        if int_words < WORDS {
+            while int_words + wa + wb > WORDS {
+                let (last_a, last_b) = (a.fraction_word(wa), b.fraction_word(wb));
+                let cut_a = match (last_a, last_b) {
+                    (0, _) => true,
+                    (_, 0) => false,
+                    _ if wa != wb => wa > wb,
+                    _ => last_a < last_b,
+                };
+                if cut_a {
+                    wa -= 1;
+                    a = a.truncate_to(a.scale.min(wa * 9));
+                } else {
+                    wb -= 1;
+                    b = b.truncate_to(b.scale.min(wb * 9));
+                }
+            }
+        }
         Decimal {
-            units: &self.units * &other.units,
-            scale: self.scale + other.scale,
+            units: &a.units * &b.units,
+            scale: a.scale + b.scale,
         }
         .capped()
+    }
+
+    /// Digits of the integer part as MariaDB counts them for a product's size (`0.5` has one).
+    fn integer_digits(&self) -> u32 {
+        self.truncate_to(0).units.magnitude().to_string().len() as u32
+    }
+
+    /// The `n`th 9-digit word of the fraction (1 is the first), zeros padding the scale.
+    fn fraction_word(&self, n: u32) -> u64 {
+        let padded = self.rescale(n * 9, false).units;
+        (padded.magnitude() % 1_000_000_000u32)
+            .to_u64()
+            .unwrap_or(0)
     }
 
     /// `self / other` with the dividend's scale plus `div_precision_increment`; None when
