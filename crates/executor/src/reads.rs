@@ -83,7 +83,12 @@ impl Session {
             }
         }
         self.found_rows = match &q.found_rows_sql {
-            // SQL_CALC_FOUND_ROWS: the rows without LIMIT, counted in the same read view.
+            // An OFFSET's skipped rows count too, if a row came after them.
+            Some(_) if !rs.rows.is_empty() && q.found_rows_offset.is_some() => {
+                q.found_rows_offset.unwrap_or(0) + rs.rows.len() as u64
+            }
+            // SQL_CALC_FOUND_ROWS: the rows without LIMIT; an OFFSET past the end: the
+            // rows before it; counted in the same read view.
             Some(count_sql) => {
                 let count = Query {
                     sql: count_sql.clone(),

@@ -110,6 +110,22 @@ fn set_system(
         }
         return Ok(());
     }
+    // Literals in a multi-byte-unit charset (UTF-16, UTF-32, UCS-2) would compare and
+    // convert as tutti cannot: refused rather than answered in UTF-8.
+    if let ("character_set_connection" | "collation_connection", Some(Value::Text(cs))) =
+        (name.as_str(), &value)
+    {
+        let charset = cs
+            .split('_')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        if matches!(charset.as_str(), "ucs2" | "utf16" | "utf16le" | "utf32") {
+            return Err(ExecError::Sql(tutti_sql::SqlError::Unsupported(format!(
+                "the connection character set {charset}"
+            ))));
+        }
+    }
     // the connection's collation follows its character set
     if let ("character_set_connection", Some(Value::Text(cs))) = (name.as_str(), &value) {
         let collation = Value::Text(tutti_sql::default_collation(cs));

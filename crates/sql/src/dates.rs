@@ -17,7 +17,7 @@
 
 use sqlparser::ast::{
     BinaryOperator, CastKind, DataType, DateTimeField, Expr, Function, FunctionArg,
-    FunctionArgExpr, FunctionArguments, Interval, TimezoneInfo,
+    FunctionArgExpr, FunctionArguments, Interval, TimezoneInfo, Value as SqlValue,
 };
 
 use crate::ast_build::{func, number, string};
@@ -172,7 +172,43 @@ pub(crate) fn six_fraction_digits(f: &Function, scopes: &Scopes) -> Option<Expr>
             vec![Expr::Function(f.clone()), number("6")],
         ));
     }
-    decimal_seconds(f, &args, scopes)
+    decimal_seconds(f, &args, scopes).or_else(|| typed_sum(f, &args, scopes))
+}
+
+/// `ADDTIME(t, x)`, `SUBTIME(t, x)` of a TIME, DATETIME or TIMESTAMP `t` (a column, a
+/// literal) and an `x` of known digits: the result has the more fraction digits of the two,
+/// also where it is clamped (`ADDTIME(TIME'-838:59:59.9', 876494155959)` is 838:59:59.9).
+fn typed_sum(f: &Function, args: &[&Expr], scopes: &Scopes) -> Option<Expr> {
+    if !matches!(typing::function_name(f).as_str(), "addtime" | "subtime") {
+        return None;
+    }
+    let [t, x] = args else {
+        return None;
+    };
+    let (_, t_digits) = typing::value_kind(t, scopes)?;
+    let x_digits = match typing::value_kind(x, scopes) {
+        Some((_, fsp)) => fsp,
+        None => match x {
+            Expr::Value(v) => match &v.value {
+                SqlValue::Number(n, _) if !n.contains(['e', 'E']) => {
+                    n.split_once('.').map_or(0, |(_, f)| f.len().min(6) as u32)
+                }
+                SqlValue::SingleQuotedString(s) => match s.trim().rsplit_once('.') {
+                    Some((_, f)) => f.bytes().take_while(u8::is_ascii_digit).count().min(6) as u32,
+                    None => 0,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        },
+    };
+    Some(func(
+        "tutti_fsp",
+        vec![
+            Expr::Function(f.clone()),
+            number(t_digits.max(x_digits).to_string()),
+        ],
+    ))
 }
 
 /// `SEC_TO_TIME(d)` of a computed DECIMAL (`SEC_TO_TIME(n / 6.21)`): as many fraction digits

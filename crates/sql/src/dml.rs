@@ -103,8 +103,43 @@ fn translate_select(
     if let (Stmt::Query(q), Statement::Query(query)) = (&mut s, &stmt) {
         q.row_lock = lock;
         q.found_rows_sql = calc_found_rows.then(|| count_without_limit(query));
+        if !calc_found_rows {
+            q.found_rows_offset = literal_offset(query);
+            q.found_rows_sql = q.found_rows_offset.map(|n| count_first(query, n));
+        }
     }
     Ok(s)
+}
+
+/// A query's literal OFFSET, when above 0.
+fn literal_offset(q: &sqlparser::ast::Query) -> Option<u64> {
+    use sqlparser::ast::LimitClause;
+    let offset = match q.limit_clause.as_ref()? {
+        LimitClause::LimitOffset {
+            offset: Some(o), ..
+        } => &o.value,
+        LimitClause::OffsetCommaLimit { offset, .. } => offset,
+        LimitClause::LimitOffset { offset: None, .. } => return None,
+    };
+    match offset {
+        Expr::Value(v) => match &v.value {
+            sqlparser::ast::Value::Number(n, _) => n.parse().ok().filter(|n| *n > 0),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `SELECT COUNT(*)` of the query's first `n` rows.
+fn count_first(q: &sqlparser::ast::Query, n: u64) -> String {
+    let mut first = q.clone();
+    first.order_by = None;
+    first.limit_clause = Some(sqlparser::ast::LimitClause::LimitOffset {
+        limit: Some(crate::ast_build::number(n.to_string())),
+        offset: None,
+        limit_by: vec![],
+    });
+    format!("SELECT COUNT(*) FROM ({first})")
 }
 
 /// `SELECT SQL_CALC_FOUND_ROWS ...` with a LIMIT (the modifier is on the first SELECT).
@@ -153,6 +188,7 @@ pub(crate) fn finish(
         fixed_decimals: rw.fixed_decimals.clone(),
         result_types: rw.result_types.clone().unwrap_or_default(),
         found_rows_sql: None,
+        found_rows_offset: None,
         offered_rows: None,
         marks_changes: false,
     })

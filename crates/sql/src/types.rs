@@ -345,6 +345,10 @@ pub struct Query {
     /// `SELECT SQL_CALC_FOUND_ROWS ... LIMIT n`: SQLite SQL (same parameters) counting the
     /// rows the query would return without its LIMIT, for `FOUND_ROWS()`.
     pub found_rows_sql: Option<String>,
+    /// A SELECT's literal `OFFSET n` (n > 0): MariaDB's `FOUND_ROWS()` counts the rows it
+    /// skipped too (`LIMIT 2, 3` of 10 rows is 5); when no row is returned,
+    /// `found_rows_sql` counts the query's first n rows.
+    pub found_rows_offset: Option<u64>,
     /// `INSERT IGNORE ... VALUES`: the rows offered; each one not inserted was a duplicate
     /// key MariaDB warns of (1062).
     pub offered_rows: Option<u64>,

@@ -650,9 +650,19 @@ fn temporal_constant(ctx: &Context<'_>) -> Result<Value> {
         return Ok(value);
     };
     if kind == Kind::Time {
-        // The constant keeps its own fraction ('10:20:31.123' is no TIME(0) 10:20:31).
         // Compared with a temporal value (a fourth argument 1), not only among strings.
         let compared = ctx.len() > 3 && ctx.get::<i64>(3)? == 1;
+        // Beyond the range, the largest TIME: at the constant's own digits among strings
+        // (`GREATEST('839:59:59.0', t)` is 838:59:59.9), at six in a comparison, as MariaDB
+        // clamps it.
+        if let (ValueRef::Text(_), Some(d)) = (raw, temporal::beyond_time_range(&text)) {
+            let digits = match compared {
+                true => 6,
+                false => super::calendar::text_fsp(&text).max(fsp),
+            };
+            return Ok(Value::Text(temporal::time_text(&d, digits)));
+        }
+        // The constant keeps its own fraction ('10:20:31.123' is no TIME(0) 10:20:31).
         let exact = canonical(raw, &text, kind, 6).or_else(|| match raw {
             ValueRef::Text(_) if compared => time_prefix(&text),
             _ => None,

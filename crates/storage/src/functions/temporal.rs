@@ -452,10 +452,17 @@ pub(crate) fn clamped_time(text: &str) -> Duration {
     }
 }
 
-/// Beyond 838:59:59.
+/// A TIME string beyond ±838:59:59, as the largest TIME of its sign (838:59:59.999999);
+/// None for any other text.
+pub(crate) fn beyond_time_range(text: &str) -> Option<Duration> {
+    let (d, _) = scan_duration(text)?;
+    over_time_max(&d).then(|| clamped_time(text))
+}
+
+/// Beyond 838:59:59.999999 (MariaDB's TIME'838:59:59.5' is a TIME).
 fn over_time_max(d: &Duration) -> bool {
     let total = d.hours as u64 * 3600 + d.minutes as u64 * 60 + d.seconds as u64;
-    total > TIME_MAX_SECONDS || total == TIME_MAX_SECONDS && d.micros > 0
+    total > TIME_MAX_SECONDS
 }
 
 /// `.ffffff` cut to `fsp` digits ("" for 0).
@@ -604,10 +611,11 @@ mod tests {
             ("-0:0:1", "-00:00:01.000000"),
             ("12", "00:00:12.000000"),
             ("1234", "00:12:34.000000"),
+            ("838:59:59.5", "838:59:59.500000"),
         ] {
             assert_eq!(t(s).as_deref(), Some(want), "{s}");
         }
-        for s in ["900:00:00", "10:60:00", "abc", "", "838:59:59.5"] {
+        for s in ["900:00:00", "10:60:00", "abc", "", "839:00:00"] {
             assert_eq!(t(s), None, "{s}");
         }
         let long = |s: &str| parse_duration(s).map(|d| time_text(&d, 0));
