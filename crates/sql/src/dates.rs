@@ -193,10 +193,7 @@ fn typed_sum(f: &Function, args: &[&Expr], scopes: &Scopes) -> Option<Expr> {
                 SqlValue::Number(n, _) if !n.contains(['e', 'E']) => {
                     n.split_once('.').map_or(0, |(_, f)| f.len().min(6) as u32)
                 }
-                SqlValue::SingleQuotedString(s) => match s.trim().rsplit_once('.') {
-                    Some((_, f)) => f.bytes().take_while(u8::is_ascii_digit).count().min(6) as u32,
-                    None => 0,
-                },
+                SqlValue::SingleQuotedString(s) => crate::result_types::text_fraction_digits(s),
                 _ => return None,
             },
             _ => return None,
@@ -345,13 +342,11 @@ fn time_literal_to_cast(e: &mut Expr) {
         return;
     }
     let text = t.value.value.clone().into_string().unwrap_or_default();
-    let fsp = text
-        .rsplit_once('.')
-        .map_or(0, |(_, f)| f.bytes().take_while(u8::is_ascii_digit).count());
+    let fsp = crate::result_types::text_fraction_digits(&text);
     *e = Expr::Cast {
         kind: CastKind::Cast,
         expr: Box::new(string(text)),
-        data_type: DataType::Time(Some(fsp.min(6) as u64), TimezoneInfo::None),
+        data_type: DataType::Time(Some(fsp.into()), TimezoneInfo::None),
         format: None,
     };
 }

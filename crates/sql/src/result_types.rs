@@ -1054,7 +1054,7 @@ fn unsigned_bits(nullable: bool) -> Ty {
 }
 
 /// The fraction digits a temporal string shows (`'0:30:47.25'` two), at most 6.
-fn text_fraction_digits(s: &str) -> u32 {
+pub(crate) fn text_fraction_digits(s: &str) -> u32 {
     match s.trim().rsplit_once('.') {
         Some((_, tail)) => tail.bytes().take_while(u8::is_ascii_digit).count().min(6) as u32,
         None => 0,
