@@ -444,6 +444,9 @@ pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<Strin
     if let Some(now) = current_timestamp_default(decl, e) {
         return Ok(now);
     }
+    if let Some(stored) = temporal_default(decl, env, e) {
+        return stored;
+    }
     match crate::decimal::DecimalType::of_decl(decl) {
         Some(ty) => decimal_default(ty, env, e),
         None if decl.starts_with("BIT(") => bit_default(env, e),
@@ -452,17 +455,11 @@ pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<Strin
             None => default_sql(env, e),
         },
         None if crate::timestamps::decl(decl) => {
-            if let Some(stored) = temporal_default(decl, env, e) {
-                return stored;
-            }
             let sql = default_sql(env, e)?;
             let offset = crate::timestamps::zone_offset(env);
             Ok(crate::timestamps::literal_in_utc(&sql, offset).unwrap_or(sql))
         }
-        None => match temporal_default(decl, env, e) {
-            Some(stored) => stored,
-            None => default_sql(env, e),
-        },
+        None => default_sql(env, e),
     }
 }
 

@@ -435,12 +435,7 @@ impl Context<'_> {
                 conditions,
                 else_result,
                 ..
-            } => self.chosen(
-                conditions
-                    .iter()
-                    .map(|c| &c.result)
-                    .chain(else_result.as_deref()),
-            )?,
+            } => self.chosen(crate::typing::case_results(conditions, else_result))?,
             Expr::Function(f) => self.function(f)?,
             Expr::Subquery(_) => return None,
             _ => Derived::numeric(),

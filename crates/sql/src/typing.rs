@@ -282,13 +282,7 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             conditions,
             else_result,
             ..
-        } => merge(
-            conditions
-                .iter()
-                .map(|c| &c.result)
-                .chain(else_result.as_deref())
-                .map(|e| type_of(e, scopes)),
-        ),
+        } => merge(case_results(conditions, else_result).map(|e| type_of(e, scopes))),
         Expr::Substring { .. } | Expr::Trim { .. } => NumType::Str,
         Expr::Subquery(q) => computed_item_type(q),
         _ => NumType::Other,
@@ -2054,11 +2048,7 @@ fn hybrid(e: &Expr) -> bool {
             conditions,
             else_result,
             ..
-        } => conditions
-            .iter()
-            .map(|c| &c.result)
-            .chain(else_result.as_deref())
-            .any(hybrid),
+        } => case_results(conditions, else_result).any(hybrid),
         Expr::Function(f) => {
             returned_arguments(f).is_some_and(|skip| args(f).into_iter().skip(skip).any(hybrid))
         }
@@ -2322,6 +2312,17 @@ pub(crate) fn temporal_as_number(e: &mut Expr, scopes: &Scopes) {
     }
 }
 
+/// A CASE's possible values: each THEN's result, and the ELSE's.
+pub(crate) fn case_results<'a>(
+    conditions: &'a [sqlparser::ast::CaseWhen],
+    else_result: &'a Option<Box<Expr>>,
+) -> impl Iterator<Item = &'a Expr> {
+    conditions
+        .iter()
+        .map(|c| &c.result)
+        .chain(else_result.as_deref())
+}
+
 /// `CASE … THEN d1 … ELSE d2 END` or `IF(c, d1, d2)` whose values are all of one temporal
 /// kind (NULLs aside): MariaDB types it so, and reads it as that kind's number.
 fn temporal_choice(e: &Expr, scopes: &Scopes) -> bool {
@@ -2330,11 +2331,7 @@ fn temporal_choice(e: &Expr, scopes: &Scopes) -> bool {
             conditions,
             else_result,
             ..
-        } => conditions
-            .iter()
-            .map(|w| &w.result)
-            .chain(else_result.as_deref())
-            .collect(),
+        } => case_results(conditions, else_result).collect(),
         Expr::Function(f) if function_name(f) == "if" => args(f).into_iter().skip(1).collect(),
         _ => return false,
     };
