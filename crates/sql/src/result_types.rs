@@ -563,8 +563,12 @@ impl Infer<'_> {
                 self.expr(expr)
             }
             Expr::Function(f)
-                if [crate::big_unsigned::VALUE, crate::timestamps::READ]
-                    .contains(&crate::typing::function_name(f).as_str()) =>
+                if [
+                    crate::big_unsigned::VALUE,
+                    crate::timestamps::READ,
+                    crate::typing::SHOWN,
+                ]
+                .contains(&crate::typing::function_name(f).as_str()) =>
             {
                 self.expr(crate::typing::args(f).first()?)
             }

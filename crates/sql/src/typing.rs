@@ -253,9 +253,8 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             let name = function_name(f);
             match name.as_str() {
                 "tutti_dec_cmp" | "tutti_int_op" | "tutti_interval" => NumType::Int,
-                "sqrt" | "exp" | "ln" | "log" | "log2" | "log10" | "pow" | "power" | "sin"
-                | "cos" | "tan" | "cot" | "asin" | "acos" | "atan" | "atan2" | "degrees"
-                | "radians" | "rand" | "tutti_double_round" | "tutti_float_cast" => NumType::Double,
+                n if DOUBLE_MATH.contains(&n) => NumType::Double,
+                "rand" | "tutti_double_round" | "tutti_float_cast" | HELD_DOUBLE => NumType::Double,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
                 "tutti_bitop" | "tutti_uint_op" | "tutti_u64" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
@@ -561,9 +560,69 @@ fn collated(e: Expr) -> Expr {
     }
 }
 
-/// A DECIMAL function's result.
+/// A DECIMAL function's result. An operand that holds more digits than it shows (a
+/// quotient) reaches the function with them; a result that may hold more is shown through
+/// `tutti_dec_shown` (see storage's `decimal::held`).
 fn decimal_result(name: &str, operands: Vec<Expr>) -> Expr {
-    collated(func(name, operands.into_iter().map(operand).collect()))
+    let mut holds = HOLDING.contains(&name);
+    let operands = operands
+        .into_iter()
+        .map(|e| match held(&e) {
+            Some(x) => {
+                holds |= PASSING_HELD.contains(&name);
+                x.clone()
+            }
+            None => operand(e),
+        })
+        .collect();
+    let call = func(name, operands);
+    collated(if holds { func(SHOWN, vec![call]) } else { call })
+}
+
+/// `tutti_dec_shown(x)`: a DECIMAL that may hold more digits than it shows, as shown.
+pub(crate) const SHOWN: &str = "tutti_dec_shown";
+/// The DECIMAL functions whose result may hold more digits than it shows: a quotient, an
+/// average.
+const HOLDING: [&str; 2] = ["tutti_dec_div", "tutti_dec_avg"];
+/// The DECIMAL functions whose result holds more digits than it shows when an operand
+/// does (`1/3*3` multiplies 0.333333333); the others read the held digits and return
+/// what they show (ROUND, FLOOR, CAST, a column's store).
+const PASSING_HELD: [&str; 8] = [
+    "tutti_dec_add",
+    "tutti_dec_sub",
+    "tutti_dec_mul",
+    "tutti_dec_div",
+    "tutti_dec_mod",
+    "tutti_dec_neg",
+    "tutti_dec_abs",
+    "tutti_dec_sum",
+];
+
+/// `tutti_dec_double(x)`: a held DECIMAL as the double MariaDB reads it (`(1/3)*1e0` is
+/// 0.333333333).
+const HELD_DOUBLE: &str = "tutti_dec_double";
+
+/// The functions of doubles that read a DECIMAL argument as one.
+const DOUBLE_MATH: [&str; 18] = [
+    "sqrt", "exp", "ln", "log", "log2", "log10", "pow", "power", "sin", "cos", "tan", "cot",
+    "asin", "acos", "atan", "atan2", "degrees", "radians",
+];
+
+/// A held DECIMAL where it meets a double (the other operand of `x`'s arithmetic, a
+/// function of doubles): the double of its held digits.
+fn held_as_double(x: &mut Expr) {
+    if let Some(inner) = held(x).cloned() {
+        *x = func(HELD_DOUBLE, vec![inner]);
+    }
+}
+
+/// The held value under `tutti_dec_shown(x)`: `x`.
+pub(crate) fn held(e: &Expr) -> Option<&Expr> {
+    match e {
+        Expr::Nested(x) | Expr::Collate { expr: x, .. } => held(x),
+        Expr::Function(f) if function_name(f) == SHOWN => args(f).first().copied(),
+        _ => None,
+    }
 }
 
 /// `tutti_dec_cmp(l, r) op 0`: `l op r` compared exactly.
@@ -1748,6 +1807,11 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let name = function_name(f);
     let a = args(f);
     let first = type_of(a.first()?, scopes);
+    if DOUBLE_MATH.contains(&name.as_str()) && a.iter().any(|x| held(x).is_some()) {
+        let mut g = f.clone();
+        args_from(&mut g, 0).for_each(held_as_double);
+        return Some(Expr::Function(g));
+    }
     if NUMERIC_STORES.contains(&name.as_str()) && is_temporal(a[0], scopes) {
         // A date or time stored into a number column is its number, 20101112000000.000014.
         let mut g = f.clone();
@@ -1758,6 +1822,15 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
                 let n = std::mem::replace(x, crate::ast_build::null());
                 *x = func("tutti_dec_truncate", vec![n, number("0"), number("1")]);
             }
+        }
+        return Some(Expr::Function(g));
+    }
+    if NUMERIC_STORES.contains(&name.as_str()) && held(a[0]).is_some() {
+        // A quotient's held digits are what the column rounds (`1/3` stores 0.333333 in a
+        // DECIMAL(10,6), as MariaDB).
+        let mut g = f.clone();
+        if let Some(x) = args_from(&mut g, 0).next() {
+            *x = held(x).cloned().unwrap_or_else(crate::ast_build::null);
         }
         return Some(Expr::Function(g));
     }
@@ -1802,6 +1875,13 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let mut g = f.clone();
     g.name = ObjectName::from(vec![Ident::new(exact_name)]);
     operand_args(&mut g, 0);
+    let mut holds = HOLDING.contains(&exact_name);
+    if let Some(x) = args_from(&mut g, 0).next() {
+        if let Some(inner) = held(x).cloned() {
+            *x = inner;
+            holds |= PASSING_HELD.contains(&exact_name);
+        }
+    }
     if matches!(exact_name, "tutti_dec_round" | "tutti_dec_truncate")
         && a.len() == 2
         && constant_places(a[1])
@@ -1813,7 +1893,8 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
                 .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(number("1"))));
         }
     }
-    Some(collated(Expr::Function(g)))
+    let g = Expr::Function(g);
+    Some(collated(if holds { func(SHOWN, vec![g]) } else { g }))
 }
 
 /// `OVER (ORDER BY d RANGE BETWEEN 0.1 PRECEDING AND ...)` over a DECIMAL `d`: SQLite
@@ -2080,6 +2161,14 @@ pub(crate) fn binary_operands(l: &mut Expr, op: &BinaryOperator, r: &mut Expr, s
             if !matches!(l, Expr::Interval(_)) && !matches!(r, Expr::Interval(_)) {
                 temporal_as_number(l, scopes);
                 temporal_as_number(r, scopes);
+            }
+            // DECIMAL op DOUBLE (or a string, read as one) is a double.
+            let double = |e: &Expr| matches!(type_of(e, scopes), NumType::Double | NumType::Str);
+            if double(r) {
+                held_as_double(l);
+            }
+            if double(l) {
+                held_as_double(r);
             }
         }
         B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq | B::Spaceship => {

@@ -276,7 +276,20 @@ fn operators() {
     );
     assert_eq!(
         s("SELECT 7 / 2 AS x"),
-        r#"SELECT tutti_dec_div(7, 2) COLLATE tutti_decimal AS "x""#
+        r#"SELECT tutti_dec_shown(tutti_dec_div(7, 2)) COLLATE tutti_decimal AS "x""#
+    );
+    // A quotient's held digits reach the next operation; showing it rounds them.
+    assert_eq!(
+        s("SELECT 1 / 3 * 3 AS x"),
+        r#"SELECT tutti_dec_shown(tutti_dec_mul(tutti_dec_div(1, 3), 3)) COLLATE tutti_decimal AS "x""#
+    );
+    assert_eq!(
+        s("SELECT 1 / 3 * 1e0 AS x"),
+        r#"SELECT tutti_dec_double(tutti_dec_div(1, 3)) * 1e0 AS "x""#
+    );
+    assert_eq!(
+        s("SELECT 1 / 3 = 0.3333 AS x"),
+        r#"SELECT tutti_dec_cmp(tutti_dec_shown(tutti_dec_div(1, 3)) COLLATE tutti_decimal, '0.3333') = 0 AS "x""#
     );
     assert_eq!(s("SELECT 7e0 / 2 AS x"), r#"SELECT 7e0 * 1.0 / 2 AS "x""#);
     assert_eq!(s("SELECT a MOD 3 AS x"), r#"SELECT mod("a", 3) AS "x""#);

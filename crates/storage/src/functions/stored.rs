@@ -36,6 +36,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Error, Result};
 
 use super::big_unsigned;
+use super::decimal::held::Held;
 use super::decimal::value::{Decimal, Parsed};
 use super::diagnostics::{self, Level};
 use super::gcvt;
@@ -185,6 +186,12 @@ impl Target {
             ValueRef::Null => return Ok(None),
             ValueRef::Integer(i) => Stored::Exact(Decimal::from_i64(i)),
             ValueRef::Real(x) => Stored::Double(x),
+            // A quotient's held digits: a column stores them rounded (see `held`).
+            ValueRef::Blob(b) if Held::decode(b).is_some() => Stored::Exact(
+                Held::decode(b)
+                    .map(|h| h.value)
+                    .unwrap_or_else(Decimal::zero),
+            ),
             ValueRef::Text(t) | ValueRef::Blob(t) => {
                 let text = String::from_utf8_lossy(t);
                 match Decimal::parse(&text) {

@@ -1,4 +1,5 @@
-//! Exact DECIMAL: the value type (`value`), the collation that makes stored DECIMAL text
+//! Exact DECIMAL: the value type (`value`), the digits arithmetic holds beyond those a
+//! value shows (`held`), the collation that makes stored DECIMAL text
 //! compare by number (`collation`), and the SQLite functions the SQL front-end rewrites
 //! DECIMAL expressions into (`sql`).
 //!
@@ -8,6 +9,7 @@
 //! `tutti_dec_store`. Reads return that text, which is also MySQL's wire form of a DECIMAL.
 
 pub(crate) mod collation;
+pub(crate) mod held;
 mod sql;
 pub(crate) mod value;
 

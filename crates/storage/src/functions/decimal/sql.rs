@@ -2,9 +2,12 @@
 //! the types it infers, which `+ - * / MOD`, comparisons, casts, roundings and sums are
 //! DECIMAL ones):
 //!
-//! * `tutti_dec_add/sub/mul/div/mod(a, b)`, `tutti_dec_neg(a)`: exact arithmetic; the
-//!   result is canonical text. A REAL argument makes it double arithmetic (MySQL: DECIMAL
-//!   op DOUBLE is a DOUBLE). Division or MOD by zero is NULL.
+//! * `tutti_dec_add/sub/mul/div/mod(a, b)`, `tutti_dec_neg(a)`, `tutti_dec_abs(a)`: exact
+//!   arithmetic; the result is canonical text, or a value holding more digits than it
+//!   shows (a quotient, see `held`). A REAL argument makes it double arithmetic (MySQL:
+//!   DECIMAL op DOUBLE is a DOUBLE). Division or MOD by zero is NULL.
+//! * `tutti_dec_shown(x)`: a held value as shown, rounded to its scale; others unchanged.
+//!   `tutti_dec_double(x)`: the double of a value's held digits.
 //! * `tutti_dec_intdiv(a, b)`: `a DIV b`, the exact quotient cut to a BIGINT (UNSIGNED
 //!   above 2^63 − 1, 1690 beyond).
 //! * `tutti_dec_cmp(a, b)`: -1, 0 or 1 (NULL with a NULL), compared as numbers.
@@ -16,17 +19,19 @@
 //!   refuses negative values): a value written to a DECIMAL(p, s) column, in
 //!   strict mode: rounded to s digits, error 1264 when out of range, 1366 when not a number.
 //! * `tutti_dec_round(x, d)`, `tutti_dec_truncate(x, d)`, `tutti_dec_floor(x)`,
-//!   `tutti_dec_ceil(x)`, `tutti_dec_abs(x)`: exact forms of the numeric functions.
-//! * Aggregates `tutti_dec_sum(x)` (scale of the inputs) and `tutti_dec_avg(x)` (scale + 4).
+//!   `tutti_dec_ceil(x)`: exact forms of the numeric functions.
+//! * Aggregates `tutti_dec_sum(x)` (scale of the inputs) and `tutti_dec_avg(x)` (scale + 4,
+//!   held as a quotient is).
 //!
-//! Arguments: INTEGER and TEXT (a stored DECIMAL, or a literal the front-end passes as text
-//! to keep all its digits) are exact; REAL is a double.
+//! Arguments: INTEGER, TEXT (a stored DECIMAL, or a literal the front-end passes as text
+//! to keep all its digits) and held values are exact; REAL is a double.
 
 use rusqlite::functions::{Aggregate, Context, WindowAggregate};
 use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
-use super::value::{div_precision_increment, Decimal, MAX_PRECISION, MAX_SCALE};
+use super::held::Held;
+use super::value::{Decimal, MAX_PRECISION, MAX_SCALE};
 use crate::functions::diagnostics;
 use crate::functions::stored::{Stored, Target, CODE_OUT_OF_RANGE};
 use crate::functions::PURE;
@@ -34,19 +39,20 @@ use crate::functions::PURE;
 /// A numeric argument.
 enum Arg {
     Null,
-    Exact(Decimal),
+    Exact(Held),
     Double(f64),
 }
 
 fn arg(v: ValueRef<'_>) -> Arg {
     match v {
         ValueRef::Null => Arg::Null,
-        ValueRef::Integer(i) => Arg::Exact(Decimal::from_i64(i)),
+        ValueRef::Integer(i) => Arg::Exact(Held::plain(Decimal::from_i64(i))),
         ValueRef::Real(x) => Arg::Double(x),
+        ValueRef::Blob(b) if Held::decode(b).is_some() => Arg::Exact(Held::decode(b).unwrap()),
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let s = String::from_utf8_lossy(t);
             match Decimal::parse(&s) {
-                (Some(d), _) => Arg::Exact(d),
+                (Some(d), _) => Arg::Exact(Held::plain(d)),
                 (None, _) => Arg::Double(super::super::math::parse_prefix(&s)),
             }
         }
@@ -55,7 +61,7 @@ fn arg(v: ValueRef<'_>) -> Arg {
 
 fn f64_of(a: &Arg) -> f64 {
     match a {
-        Arg::Exact(d) => d.to_f64(),
+        Arg::Exact(d) => d.value.to_f64(),
         Arg::Double(x) => *x,
         Arg::Null => 0.0,
     }
@@ -70,11 +76,11 @@ fn double(x: f64) -> Value {
     }
 }
 
-fn exact(d: Option<Decimal>) -> Value {
-    d.map_or(Value::Null, |d| Value::Text(d.to_string()))
+fn exact(d: Option<Held>) -> Value {
+    d.map_or(Value::Null, Held::into_value)
 }
 
-type Exact = fn(&Decimal, &Decimal) -> Option<Decimal>;
+type Exact = fn(&Held, &Held) -> Option<Held>;
 type Float = fn(f64, f64) -> f64;
 
 fn binary(ctx: &Context<'_>, exact_op: Exact, float_op: Float) -> Value {
@@ -90,7 +96,7 @@ fn int_arg(ctx: &Context<'_>, i: usize) -> Result<i64> {
         ValueRef::Integer(n) => n,
         ValueRef::Null => 0,
         v => match arg(v) {
-            Arg::Exact(d) => d.round_to(0).to_i64().unwrap_or(i64::MAX),
+            Arg::Exact(d) => d.value.round_to(0).to_i64().unwrap_or(i64::MAX),
             other => f64_of(&other) as i64,
         },
     })
@@ -154,11 +160,11 @@ fn cast(ctx: &Context<'_>) -> Result<Value> {
     let (p, mut s) = precision_scale(ctx, 1)?;
     if ctx.len() > 3 {
         // A deviation's scale: its argument's plus `div_precision_increment`, at most 30.
-        s = (s + div_precision_increment()).min(30);
+        s = (s + super::value::div_precision_increment()).min(30);
     }
     let d = match arg(ctx.get_raw(0)) {
         Arg::Null => return Ok(Value::Null),
-        Arg::Exact(d) => d,
+        Arg::Exact(d) => d.value,
         Arg::Double(x) => match Decimal::from_f64(x) {
             Some(d) => d,
             None => Decimal::max_of(p, s, x < 0.0),
@@ -186,11 +192,12 @@ fn round(ctx: &Context<'_>, round: bool) -> Result<Value> {
             let scale = if ctx.len() > 2 {
                 places.clamp(0, MAX_SCALE as i64) as u32
             } else if ctx.len() > 1 {
-                d.scale()
+                d.shown
             } else {
                 0
             };
-            Value::Text(d.round_places(places, round).with_scale(scale).to_string())
+            let rounded = d.value.round_places(places, round);
+            Value::Text(rounded.with_scale(scale).to_string())
         }
         // A double: the existing double functions apply (rounding half to even).
         Arg::Double(x) => Value::Real(super::super::math::double_round(x, places, !round)),
@@ -202,7 +209,7 @@ fn round(ctx: &Context<'_>, round: bool) -> Result<Value> {
 fn int_div(ctx: &Context<'_>) -> Result<Value> {
     let q = match (arg(ctx.get_raw(0)), arg(ctx.get_raw(1))) {
         (Arg::Null, _) | (_, Arg::Null) => return Ok(Value::Null),
-        (Arg::Exact(a), Arg::Exact(b)) => a.int_div(&b),
+        (Arg::Exact(a), Arg::Exact(b)) => a.value.int_div(&b.value),
         (a, b) => Decimal::from_f64((f64_of(&a) / f64_of(&b)).trunc()),
     };
     let Some(q) = q else {
@@ -237,7 +244,7 @@ fn integral(d: Decimal) -> Value {
     }
 }
 
-fn unary(ctx: &Context<'_>, f: fn(&Decimal) -> Value, g: fn(f64) -> f64) -> Value {
+fn unary(ctx: &Context<'_>, f: fn(&Held) -> Value, g: fn(f64) -> f64) -> Value {
     match arg(ctx.get_raw(0)) {
         Arg::Null => Value::Null,
         Arg::Exact(d) => f(&d),
@@ -248,7 +255,7 @@ fn unary(ctx: &Context<'_>, f: fn(&Decimal) -> Value, g: fn(f64) -> f64) -> Valu
 /// Running exact (or, once a double is seen, double) sum and count.
 #[derive(Default)]
 struct Sum {
-    exact: Option<Decimal>,
+    exact: Option<Held>,
     double: Option<f64>,
     count: u64,
 }
@@ -258,16 +265,16 @@ impl Sum {
         match a {
             Arg::Null => return,
             Arg::Exact(d) => match self.double.as_mut() {
-                Some(x) => *x += d.to_f64(),
+                Some(x) => *x += d.value.to_f64(),
                 None => {
                     self.exact = Some(match self.exact.take() {
-                        Some(s) => s.add(&d),
+                        Some(s) => s.add(&d, true),
                         None => d,
                     })
                 }
             },
             Arg::Double(x) => {
-                let so_far = self.exact.take().map_or(0.0, |d| d.to_f64());
+                let so_far = self.exact.take().map_or(0.0, |d| d.value.to_f64());
                 *self.double.get_or_insert(so_far) += x;
             }
         }
@@ -279,8 +286,8 @@ impl Sum {
         match a {
             Arg::Null => return,
             Arg::Exact(d) => match self.double.as_mut() {
-                Some(x) => *x -= d.to_f64(),
-                None => self.exact = self.exact.take().map(|s| s.sub(&d)),
+                Some(x) => *x -= d.value.to_f64(),
+                None => self.exact = self.exact.take().map(|s| s.add(&d, false)),
             },
             Arg::Double(x) => *self.double.get_or_insert(0.0) -= x,
         }
@@ -328,14 +335,14 @@ impl DecimalAggregate {
         if let Some(x) = acc.double {
             return Ok(double(if self.avg { x / acc.count as f64 } else { x }));
         }
-        let sum = acc.exact.clone().unwrap_or_else(Decimal::zero).capped();
+        let zero = || Held::plain(Decimal::zero());
+        // Added to zero: at most 38 fraction digits, as all arithmetic.
+        let sum = zero().add(acc.exact.as_ref().unwrap_or(&zero()), true);
         if !self.avg {
-            return Ok(Value::Text(sum.to_string()));
+            return Ok(sum.into_value());
         }
-        let scale = (sum.scale() + div_precision_increment()).min(MAX_SCALE);
-        let count = Decimal::from_i64(acc.count as i64);
-        let avg = sum.div(&count).map(|a| a.round_to(scale));
-        Ok(exact(avg))
+        let count = Held::plain(Decimal::from_i64(acc.count as i64));
+        Ok(exact(sum.div(&count)))
     }
 }
 
@@ -345,7 +352,7 @@ const DIVISION_BY_ZERO: u16 = 1365;
 /// A non-NULL value divided by zero: NULL, with MariaDB's warning.
 fn by_zero(ctx: &Context<'_>) -> bool {
     let zero = match arg(ctx.get_raw(1)) {
-        Arg::Exact(d) => d.is_zero(),
+        Arg::Exact(d) => d.value.is_zero(),
         Arg::Double(x) => x == 0.0,
         Arg::Null => false,
     };
@@ -354,11 +361,11 @@ fn by_zero(ctx: &Context<'_>) -> bool {
 
 pub(crate) fn register(c: &Connection) -> Result<()> {
     let ops: [(&str, Exact, Float); 5] = [
-        ("tutti_dec_add", |a, b| Some(a.add(b)), |a, b| a + b),
-        ("tutti_dec_sub", |a, b| Some(a.sub(b)), |a, b| a - b),
+        ("tutti_dec_add", |a, b| Some(a.add(b, true)), |a, b| a + b),
+        ("tutti_dec_sub", |a, b| Some(a.add(b, false)), |a, b| a - b),
         ("tutti_dec_mul", |a, b| Some(a.mul(b)), |a, b| a * b),
-        ("tutti_dec_div", Decimal::div, |a, b| a / b),
-        ("tutti_dec_mod", Decimal::rem, |a, b| a % b),
+        ("tutti_dec_div", Held::div, |a, b| a / b),
+        ("tutti_dec_mod", Held::rem, |a, b| a % b),
     ];
     for (name, e, f) in ops {
         let divides = matches!(name, "tutti_dec_div" | "tutti_dec_mod");
@@ -377,22 +384,41 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         }
         int_div(ctx)
     })?;
+    c.create_scalar_function("tutti_dec_shown", 1, PURE, |ctx| {
+        Ok(match ctx.get_raw(0) {
+            ValueRef::Blob(b) => match Held::decode(b) {
+                Some(h) => Value::Text(h.shown().to_string()),
+                None => Value::Blob(b.to_vec()),
+            },
+            ValueRef::Null => Value::Null,
+            ValueRef::Integer(i) => Value::Integer(i),
+            ValueRef::Real(x) => Value::Real(x),
+            ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
+        })
+    })?;
+    c.create_scalar_function("tutti_dec_double", 1, PURE, |ctx| {
+        Ok(match arg(ctx.get_raw(0)) {
+            Arg::Null => None,
+            a => Some(f64_of(&a)),
+        })
+    })?;
     c.create_scalar_function("tutti_dec_neg", 1, PURE, |ctx| {
-        Ok(unary(ctx, |d| Value::Text(d.neg().to_string()), |x| -x))
+        Ok(unary(ctx, |d| d.map(Decimal::neg).into_value(), |x| -x))
     })?;
     c.create_scalar_function("tutti_dec_abs", 1, PURE, |ctx| {
-        Ok(unary(ctx, |d| Value::Text(d.abs().to_string()), f64::abs))
+        Ok(unary(ctx, |d| d.map(Decimal::abs).into_value(), f64::abs))
     })?;
     c.create_scalar_function("tutti_dec_floor", 1, PURE, |ctx| {
-        Ok(unary(ctx, |d| integral(d.floor()), f64::floor))
+        Ok(unary(ctx, |d| integral(d.value.floor()), f64::floor))
     })?;
     c.create_scalar_function("tutti_dec_ceil", 1, PURE, |ctx| {
-        Ok(unary(ctx, |d| integral(d.ceil()), f64::ceil))
+        Ok(unary(ctx, |d| integral(d.value.ceil()), f64::ceil))
     })?;
     c.create_scalar_function("tutti_dec_cmp", 2, PURE, |ctx| {
         Ok(match (arg(ctx.get_raw(0)), arg(ctx.get_raw(1))) {
             (Arg::Null, _) | (_, Arg::Null) => None,
-            (Arg::Exact(a), Arg::Exact(b)) => Some(a.cmp(&b) as i64),
+            // Compared as shown (`1/3 = 0.3333` is true in MariaDB).
+            (Arg::Exact(a), Arg::Exact(b)) => Some(a.shown().cmp(&b.shown()) as i64),
             (a, b) => f64_of(&a).partial_cmp(&f64_of(&b)).map(|o| o as i64),
         })
     })?;

@@ -381,28 +381,24 @@ impl Decimal {
             .unwrap_or(0)
     }
 
-    /// `self / other` with the dividend's scale plus `div_precision_increment`; None when
-    /// dividing by zero.
-    ///
-    /// As MariaDB's `decimal_div`: the quotient is first cut to whole 9-digit words of
-    /// fraction (enough for s1 + s2 + increment digits), then rounded half up to the
-    /// result's scale — so with no fraction digits at all (`5/2` at increment 0) it is
-    /// truncated (2), and `1/16` at increment 1 is 0.1.
-    pub fn div(&self, other: &Decimal) -> Option<Decimal> {
+    /// `self / other` as MariaDB's `decimal_div` computes it, for a result shown at `shown`
+    /// digits: the quotient cut to whole 9-digit words of fraction, enough for s1 + s2 +
+    /// `div_precision_increment` digits (see `held`: these digits are what the next
+    /// operation computes with); None when dividing by zero. So with no fraction digits at
+    /// all (`5/2` at increment 0) the value shown is cut (2), and `1/16` at increment 1 is
+    /// 0.1.
+    pub fn quotient(&self, other: &Decimal, shown: u32) -> Option<Decimal> {
         if other.is_zero() {
             return None;
         }
-        let increment = div_precision_increment();
-        let scale = (self.scale + increment).min(MAX_SCALE);
-        let work = (self.scale + other.scale + increment).div_ceil(9) * 9;
-        let digits = work.max(scale);
+        let work = (self.scale + other.scale + div_precision_increment()).div_ceil(9) * 9;
+        let digits = work.max(shown);
         // units = self.units * 10^(digits - s1 + s2) / other.units, cut toward zero.
         let n = &self.units * pow10(digits - self.scale + other.scale);
-        let cut = Decimal {
+        Some(Decimal {
             units: &n / &other.units,
             scale: digits,
-        };
-        Some(cut.round_to(scale))
+        })
     }
 
     /// `self DIV other`: the exact quotient cut toward zero; None when `other` is zero.
