@@ -52,6 +52,7 @@ mod own_level;
 mod prepared;
 mod quantified;
 mod real;
+mod real_decimals;
 mod rebuild;
 mod result_types;
 mod rewrite;

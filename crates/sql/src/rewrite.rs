@@ -827,7 +827,9 @@ impl VisitorMut for Rewriter<'_> {
             self.decimal_columns = Some(names);
             for item in &mut s.projection {
                 if let SelectItem::ExprWithAlias { expr, alias } = item {
-                    if let Some(d) = crate::typing::fixed_real_decimals(expr, scopes) {
+                    let fixed = crate::typing::fixed_real_decimals(expr, scopes)
+                        .or_else(|| crate::real_decimals::fixed(expr, scopes));
+                    if let Some(d) = fixed {
                         self.fixed_decimals.push((alias.value.clone(), d));
                     }
                 }

@@ -254,7 +254,8 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             match name.as_str() {
                 "tutti_dec_cmp" | "tutti_int_op" | "tutti_interval" => NumType::Int,
                 n if DOUBLE_MATH.contains(&n) => NumType::Double,
-                "rand" | "tutti_double_round" | "tutti_float_cast" | HELD_DOUBLE => NumType::Double,
+                "rand" | "tutti_double_round" | "tutti_double_shown" | "tutti_float_cast"
+                | HELD_DOUBLE => NumType::Double,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
                 "tutti_bitop" | "tutti_uint_op" | "tutti_u64" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
@@ -1986,7 +1987,7 @@ pub(crate) fn fixed_real_sum(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     let d = fixed_real_decimals(e, scopes)?;
     // MariaDB's rounding keeps a negative zero's sign (`-0.00`).
     Some(func(
-        "tutti_double_round",
+        "tutti_double_shown",
         vec![e.clone(), number(d.to_string())],
     ))
 }

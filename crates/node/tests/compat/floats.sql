@@ -60,3 +60,12 @@ INSERT INTO fsq VALUES (1, 0.671437);
 SELECT a, MAX(a), LEAST(a, a), (SELECT a FROM fsq) AS c, CONCAT((SELECT a FROM fsq)), (SELECT a FROM fsq) + 0, (SELECT MAX(a) FROM fsq) FROM fsq;
 SELECT id FROM fsq WHERE a = (SELECT a FROM fsq);
 DROP TABLE fsq;
+-- A DOUBLE result shows MariaDB's fixed decimals: the most of its operands' (+ - * MOD IF IFNULL COALESCE GREATEST CASE ABS SUM MIN MAX), 4 more for / and AVG, n for ROUND(x, n).
+CREATE TABLE rf (f FLOAT(5,2), d DOUBLE(10,3), g DOUBLE, i INT, n DECIMAL(6,1));
+INSERT INTO rf VALUES (1.1, 2.25, 0.1, 3, 1.5);
+SELECT f*3, f+d, f-i, d*d, f/3, d/i, -f, f*n, f+n, ROUND(f,1), ROUND(g,2), ROUND(d), TRUNCATE(d,1), ABS(f), CEIL(f), SQRT(d), f DIV 1, f % 1, MOD(f, 1), IF(1,f,d), IFNULL(f,0), COALESCE(f,d), GREATEST(f,d), CASE WHEN 1 THEN f ELSE 1 END FROM rf;
+SELECT MIN(f)*2, SUM(f*2), AVG(d*2), MAX(d)/7 FROM rf;
+CREATE TABLE dd (x DOUBLE(60,30), y DOUBLE(40,0));
+INSERT INTO dd VALUES (0.1, 123456789012345678901234567890), (1/3, 2e20+1), (0.1e0 + 0.2e0, 1e22);
+SELECT x, y, x*1, y*1, ROUND(x, 25), 1e0 * x FROM dd ORDER BY x;
+DROP TABLE rf, dd;

@@ -85,9 +85,23 @@ pub fn double_text(x: f64) -> String {
 /// shortest exact digits for a DOUBLE.
 pub fn real_text(x: f64, single: bool, decimals: Option<u32>) -> String {
     match decimals {
-        Some(d) => format!("{x:.*}", d as usize),
+        Some(d) => fixed_text(x, d as usize),
         None => spell(x, WIDE, single).text,
     }
+}
+
+/// `x` with exactly `d` decimals as MariaDB's `my_fcvt` spells it: the double's shortest
+/// digits padded with zeros (`0.30000000000000004` at 25 decimals is
+/// `0.3000000000000000400000000`, 1e29 at none is a 1 and 29 zeros), rounded when they
+/// have more decimals.
+fn fixed_text(x: f64, d: usize) -> String {
+    let shortest = format!("{x}");
+    let decimals = shortest.split_once('.').map_or(0, |(_, f)| f.len());
+    if decimals > d || !x.is_finite() {
+        return format!("{x:.d$}");
+    }
+    let point = if decimals == 0 && d > 0 { "." } else { "" };
+    format!("{shortest}{point}{}", "0".repeat(d - decimals))
 }
 
 /// `tutti_real_text(x, single, decimals)` (decimals < 0: none): [`real_text`] of a FLOAT or
@@ -243,6 +257,21 @@ mod tests {
             (0.0, "0"),
         ] {
             assert_eq!(double_text(x), text, "{x:e}");
+        }
+    }
+
+    #[test]
+    fn fixed_decimals_pad_the_shortest_digits() {
+        for (x, d, text) in [
+            (0.1, 30, "0.100000000000000000000000000000"),
+            (0.1 + 0.2, 25, "0.3000000000000000400000000"),
+            (1.2345678901234568e29, 0, "123456789012345680000000000000"),
+            (3.3000000000000003, 2, "3.30"),
+            (2.5, 0, "2"),
+            (1e22, 2, "10000000000000000000000.00"),
+            (-1e-18, 2, "-0.00"),
+        ] {
+            assert_eq!(fixed_text(x, d), text, "{x} {d}");
         }
     }
 

@@ -386,13 +386,17 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         })?;
     }
     // `tutti_double_round(x, d)` is ROUND of a DOUBLE (the SQL front-end knows which REALs
-    // are doubles): half to even.
+    // are doubles): half to even. `tutti_double_shown(x, d)` is a DOUBLE(M,D) sum as
+    // MariaDB shows it: rounded the same, but a negative value that rounds to zero keeps
+    // its sign (`-0.00`), where ROUND's zero has none.
     let rounds = [
         ("round", false, -1, false),
         ("truncate", true, 2, false),
         ("tutti_double_round", false, -1, true),
+        ("tutti_double_shown", false, 2, true),
     ];
     for (name, truncate, args, double) in rounds {
+        let signed_zero = name == "tutti_double_shown";
         c.create_scalar_function(name, args, PURE, move |ctx| {
             if ctx.is_empty() || ctx.len() > 2 {
                 return Err(Error::UserFunctionError(
@@ -412,7 +416,10 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
                 Some(Num::Dec(x)) if double => Some(Num::Dbl(x)),
                 n => n,
             };
-            Ok(n.map(|n| round_fn(n, d, truncate)))
+            Ok(n.map(|n| match round_fn(n, d, truncate) {
+                Value::Real(z) if z == 0.0 && !signed_zero => Value::Real(0.0),
+                v => v,
+            }))
         })?;
     }
     // BIT_COUNT(n): the bits set in n's 64-bit two's complement (-1 has 64).
