@@ -383,6 +383,8 @@ impl ExprCtx<'_> {
             if let FunctionArg::Unnamed(FunctionArgExpr::Expr(e)) = a {
                 if let Some(text) = typing::decimal_literal_text(e) {
                     *e = text;
+                } else if let Some(text) = typing::real_as_text(e, &self.scopes) {
+                    *e = text;
                 } else if sqlite_builtin
                     && typing::type_of(e, &self.scopes) == typing::NumType::Double
                 {
@@ -401,8 +403,6 @@ impl ExprCtx<'_> {
                 if let Some(width) = typing::bit_width(e, &self.scopes) {
                     let col = std::mem::replace(e, crate::ast_build::null());
                     *e = func("tutti_bit_bytes", vec![col, number(width.to_string())]);
-                } else if let Some(text) = typing::real_as_text(e, &self.scopes) {
-                    *e = text;
                 }
             }
         }

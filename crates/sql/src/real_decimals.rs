@@ -5,7 +5,7 @@
 //! literal (`1e0`), a string or a function of doubles (`SQRT`) none ("not fixed", 31).
 //! `+ - * MOD`, `IF`, `IFNULL`, `COALESCE`, `GREATEST`, `LEAST`, `CASE`, `ABS`, `SUM`, `MIN`
 //! and `MAX` keep the most of their arguments, `/` and `AVG` add `div_precision_increment`
-//! (4), `ROUND(x, n)`/`TRUNCATE(x, n)` have n. A result with fixed decimals is shown with
+//! (4), `ROUND(x, n)`/`TRUNCATE(x, n)` have n, `PI()` 6. A result with fixed decimals is shown with
 //! exactly that many (`f*3` of a FLOAT(5,2) 1.1 is `3.30`, not the double's
 //! 3.3000000000000003); one that is not fixed, with the double's shortest digits.
 
@@ -83,6 +83,7 @@ fn decimals(e: &Expr, scopes: &Scopes) -> Option<u32> {
                     Some((decimals(a[0], scopes)? + DIV_PRECISION_INCREMENT).min(NOT_FIXED))
                 }
                 "if" if a.len() == 3 => most(&a[1..]),
+                "pi" => Some(6),
                 "ifnull" | "coalesce" | "greatest" | "least" | "mod" => most(&a),
                 _ => by_type(e, scopes),
             }

@@ -254,8 +254,8 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
             match name.as_str() {
                 "tutti_dec_cmp" | "tutti_int_op" | "tutti_interval" => NumType::Int,
                 n if DOUBLE_MATH.contains(&n) => NumType::Double,
-                "rand" | "tutti_double_round" | "tutti_double_shown" | "tutti_float_cast"
-                | HELD_DOUBLE => NumType::Double,
+                "pi" | "rand" | "tutti_double_round" | "tutti_double_shown"
+                | "tutti_float_cast" | HELD_DOUBLE => NumType::Double,
                 // Unsigned results above 2^63 − 1 are digits: exact arithmetic needs DECIMAL.
                 "tutti_bitop" | "tutti_uint_op" | "tutti_u64" => NumType::Decimal,
                 "tutti_cast_int" => match args(f).get(1) {
@@ -905,13 +905,22 @@ pub(crate) fn enum_index(e: &Expr, scopes: &Scopes) -> Option<Expr> {
 }
 
 /// A FLOAT or DOUBLE column read by a string function, as MariaDB shows it (a FLOAT's 6
-/// digits, a `(M,D)` type's fixed decimals): `tutti_real_text(c, single, decimals)`. None
-/// for other expressions and plain DOUBLE columns (which the string functions spell).
+/// digits, a `(M,D)` type's fixed decimals), also a computed double with fixed decimals
+/// (see `real_decimals`): `tutti_real_text(c, single, decimals)`. None for other
+/// expressions and plain DOUBLE columns (which the string functions spell).
 pub(crate) fn real_as_text(e: &Expr, scopes: &Scopes) -> Option<Expr> {
     if decl_of(e, scopes).is_none() && float_typed(e, scopes) {
         return Some(func(
             "tutti_real_text",
             vec![e.clone(), number("1"), number("-1")],
+        ));
+    }
+    if decl_of(e, scopes).is_none() && type_of(e, scopes) == NumType::Double {
+        // A computed double with fixed decimals (`f*3`, `PI()`): shown with them.
+        let d = crate::real_decimals::fixed(e, scopes)?;
+        return Some(func(
+            "tutti_real_text",
+            vec![e.clone(), number("0"), number(d.to_string())],
         ));
     }
     let ty = crate::real::RealType::of_decl(decl_of(e, scopes)?)?;

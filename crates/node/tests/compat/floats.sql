@@ -69,3 +69,8 @@ CREATE TABLE dd (x DOUBLE(60,30), y DOUBLE(40,0));
 INSERT INTO dd VALUES (0.1, 123456789012345678901234567890), (1/3, 2e20+1), (0.1e0 + 0.2e0, 1e22);
 SELECT x, y, x*1, y*1, ROUND(x, 25), 1e0 * x FROM dd ORDER BY x;
 DROP TABLE rf, dd;
+-- PI() has 6 fixed decimals; string functions read a double with fixed decimals as it is shown.
+CREATE TABLE rs (f FLOAT(5,2), d DOUBLE(10,3));
+INSERT INTO rs VALUES (1.1, 2.25);
+SELECT PI(), CRC32(PI()), CONCAT(PI()), PI()*2, ROUND(PI(),3), PI()+0e0, CONCAT(f*3), UPPER(f*3), LENGTH(f/3), CONCAT(ROUND(0.1e0, 3)), CONCAT(f), UPPER(f), LTRIM(d*2) FROM rs;
+DROP TABLE rs;
