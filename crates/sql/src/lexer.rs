@@ -48,7 +48,7 @@ use crate::syntax::Source;
 use crate::SqlError;
 
 /// The dialect every statement is tokenized and parsed with.
-pub(crate) static DIALECT: sqlparser::dialect::MySqlDialect = sqlparser::dialect::MySqlDialect {};
+pub(crate) static DIALECT: crate::dialect::MySql = crate::dialect::MySql;
 
 /// One statement's tokens, cleaned up and ready for the parser.
 #[derive(Debug)]

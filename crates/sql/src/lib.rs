@@ -31,6 +31,7 @@ mod ddl;
 mod decimal;
 mod derivation;
 mod derived;
+mod dialect;
 mod dispatch;
 mod dml;
 mod enums;

@@ -128,3 +128,5 @@ CREATE TABLE tbits (id INT PRIMARY KEY, t TIME, d DATE, dt DATETIME(3), b BIT(8)
 INSERT INTO tbits VALUES (1, '10:11:12', '2020-01-02', '2020-01-02 10:11:12.5', b'1011');
 SELECT -t, -dt, bit_or(t), bit_and(d), bit_count(d), bit_count(b), bit_count(t), CAST(t AS SIGNED), t DIV 1, d % 7, dt | 0 FROM tbits;
 DROP TABLE tbits;
+-- MySQL's operator precedence: XOR below AND, ^ above *, shifts between + and &.
+SELECT 1 = 1 XOR 2 = 3, 1 << 2 & 3, 2 * 3 ^ 1, 1 | 2 & 3, 8 >> 1 + 1, -2 ^ 1, 1 XOR 1 AND 0, 7 % 3 ^ 1, 5 | 2 & 4, 6 & 3 << 1, ((RPAD(1.0,2048,1)) + (0) ^ ('../'));
