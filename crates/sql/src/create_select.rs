@@ -125,13 +125,18 @@ impl CreateSelect {
 }
 
 /// A query's MySQL text, its placeholders (numbered `?1`, `?2` by the lexer) plain `?`
-/// again, in the same order.
+/// again, in the same order, and its hex numbers `0x41` again (sqlparser prints `X'41'`,
+/// which MySQL reads as a binary string: `CHAR(X'41')` is no `CHAR(65)`).
 fn mysql_text(query: &AstQuery) -> String {
     let mut q = query.clone();
     let _ = sqlparser::ast::visit_expressions_mut(&mut q, |e| {
         if let Expr::Value(v) = e {
-            if let SqlValue::Placeholder(p) = &mut v.value {
-                *p = "?".into();
+            match &mut v.value {
+                SqlValue::Placeholder(p) => *p = "?".into(),
+                SqlValue::HexStringLiteral(h) => {
+                    v.value = SqlValue::Number(format!("0x{h}"), false);
+                }
+                _ => {}
             }
         }
         std::ops::ControlFlow::<()>::Continue(())

@@ -7,13 +7,14 @@
 //! binary protocol's (`COM_STMT_PREPARE`), and runs them the same way: `?` placeholders
 //! bound to the `USING` values.
 
+use sqlparser::ast::{Expr, Value as SqlValue};
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::Token;
 
 use crate::cursor::Cursor;
 use crate::dispatch::{Fail, Res};
-use crate::set::expression;
-use crate::{Env, SetValue, Stmt};
+use crate::set::{expression, expression_value};
+use crate::{Env, SetValue, Stmt, Value};
 
 /// `PREPARE`, `EXECUTE`, `DEALLOCATE PREPARE` and `DROP PREPARE`.
 pub(crate) fn prepared(p: &mut Parser<'_>, env: &dyn Env) -> Res<Stmt> {
@@ -70,7 +71,16 @@ fn using(p: &mut Parser<'_>, env: &dyn Env) -> Res<Vec<SetValue>> {
     let mut out = Vec::new();
     if p.eat_word("USING") {
         loop {
-            out.push(expression(p, env)?);
+            let e = p.parse_expr()?;
+            // A DECIMAL literal is bound as its text, as a client binds a DECIMAL: a double
+            // would lose its scale (`LENGTH(?)` of 10.0 is 4, `CONCAT(?)` of 1.50 '1.50').
+            out.push(match crate::typing::decimal_literal_text(&e) {
+                Some(Expr::Value(v)) => match v.value {
+                    SqlValue::SingleQuotedString(t) => SetValue::Value(Value::Text(t)),
+                    other => expression_value(Expr::value(other), env)?,
+                },
+                _ => expression_value(e, env)?,
+            });
             if !p.eat(&Token::Comma) {
                 break;
             }

@@ -827,8 +827,10 @@ impl VisitorMut for Rewriter<'_> {
             self.decimal_columns = Some(names);
             for item in &mut s.projection {
                 if let SelectItem::ExprWithAlias { expr, alias } = item {
+                    // (A UNION's decimals are those of all its SELECTs.)
+                    let single = self.single_select;
                     let fixed = crate::typing::fixed_real_decimals(expr, scopes)
-                        .or_else(|| crate::real_decimals::fixed(expr, scopes));
+                        .or_else(|| single.then(|| crate::real_decimals::fixed(expr, scopes))?);
                     if let Some(d) = fixed {
                         self.fixed_decimals.push((alias.value.clone(), d));
                     }

@@ -182,7 +182,11 @@ fn value(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
 
 /// An expression, evaluated now when it is constant, else by the executor.
 pub(crate) fn expression(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
-    let mut e = p.parse_expr()?;
+    expression_value(p.parse_expr()?, env)
+}
+
+/// The value of the parsed expression `e`, as [`expression`].
+pub(crate) fn expression_value(mut e: sqlparser::ast::Expr, env: &dyn Env) -> Res<SetValue> {
     let mut rw = Rewriter::new(env);
     rw.expr(&mut e)?;
     Ok(match const_value(&e) {

@@ -75,3 +75,7 @@ CREATE TABLE ce2 SELECT * FROM ce1;
 SHOW CREATE TABLE ce2;
 SELECT id, c1, c1 + 0 FROM ce2 ORDER BY id;
 DROP TABLE ce1, ce2;
+-- A hex number keeps its meaning when the SELECT is run again to fill the table.
+CREATE TABLE chx AS SELECT CHAR(0x414243) AS c1, 0x41 + 1 AS n, x'43' AS b;
+SELECT HEX(c1), n, b FROM chx;
+DROP TABLE chx;
