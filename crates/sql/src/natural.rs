@@ -5,11 +5,13 @@
 //! mirrored `LEFT JOIN`) — then the other columns of the first table, then those of the
 //! second. SQLite keeps the first table's columns in place and drops the second's
 //! duplicates, and for a `RIGHT JOIN` shows the first table's (NULL) copy. So the `*` becomes
-//! the explicit list, each column qualified by its table. Only plain tables and nested joins
-//! of them are expanded; a derived table in the join leaves the `*` as it is.
+//! the explicit list, each column qualified by its table. Plain tables, nested joins of
+//! them and derived tables whose SELECT names its columns (or `*` over such a FROM) are
+//! expanded; anything else in the join leaves the `*` as it is.
 
 use sqlparser::ast::{
-    Expr, Ident, JoinConstraint, JoinOperator, ObjectName, SelectItem, TableFactor, TableWithJoins,
+    Expr, Ident, JoinConstraint, JoinOperator, ObjectName, Query, SelectItem, SetExpr, TableFactor,
+    TableWithJoins,
 };
 
 use crate::types::INVISIBLE_KEY;
@@ -182,8 +184,54 @@ fn factor(tf: &TableFactor, columns: &TableColumns) -> Option<Vec<Column>> {
             table_with_joins,
             alias: None,
         } => joined(table_with_joins, columns),
+        TableFactor::Derived {
+            subquery,
+            alias: Some(alias),
+            ..
+        } => {
+            let names: Vec<String> = if alias.columns.is_empty() {
+                derived_names(subquery, columns)?
+            } else {
+                alias.columns.iter().map(|c| c.name.value.clone()).collect()
+            };
+            Some(
+                names
+                    .into_iter()
+                    .map(|name| Column {
+                        table: alias.name.value.clone(),
+                        name,
+                    })
+                    .collect(),
+            )
+        }
         _ => None,
     }
+}
+
+/// The column names of a derived table's plain SELECT: its aliases and columns, a `*`
+/// expanded over its own FROM (a merging join's columns in MySQL's order too). None for
+/// anything else (a UNION, `t.*`, an unnamed expression).
+fn derived_names(q: &Query, columns: &TableColumns) -> Option<Vec<String>> {
+    let SetExpr::Select(s) = &*q.body else {
+        return None;
+    };
+    let mut names = Vec::new();
+    for item in &s.projection {
+        match item {
+            SelectItem::ExprWithAlias { alias, .. } => names.push(alias.value.clone()),
+            SelectItem::UnnamedExpr(Expr::Identifier(i)) => names.push(i.value.clone()),
+            SelectItem::UnnamedExpr(Expr::CompoundIdentifier(parts)) => {
+                names.push(parts.last()?.value.clone())
+            }
+            SelectItem::Wildcard(_) => {
+                for twj in &s.from {
+                    names.extend(joined(twj, columns)?.into_iter().map(|c| c.name));
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(names)
 }
 
 #[cfg(test)]
