@@ -558,6 +558,9 @@ pub(crate) fn capture(
 pub struct Written {
     /// Rows it changed.
     pub affected: u64,
+    /// SQLite's count of the rows it inserted, updated or deleted (an upsert's updates
+    /// and a REPLACE's inserts included, the rows REPLACE deleted not).
+    pub changes: u64,
     /// First AUTO_INCREMENT id it generated.
     pub insert_id: Option<i64>,
     /// Every row an UPDATE rewrote, changed or not: (SQLite table, rowid and current values).
@@ -647,6 +650,7 @@ pub fn execute_write(
         .and_then(|_| autoinc.first_generated());
     Ok(Written {
         affected,
+        changes,
         insert_id,
         rewritten,
     })

@@ -384,7 +384,7 @@ impl Session {
         };
         *self.info.interrupt.lock() = Some(temp.conn.get_interrupt_handle());
         let written = temp.atomic(|c| sqlite::execute_write(c, &temp.autoinc, &stmt, c"temp"))?;
-        Ok(self.written(&written))
+        Ok(self.written(q, &written))
     }
 
     /// Fails a statement that would read replicated tables without the changes the open

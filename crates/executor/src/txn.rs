@@ -292,15 +292,18 @@ impl Session {
             }
             txn.changes = captured.changeset;
             txn.lock_keys.extend(rewritten);
-            return Ok(self.written(&captured.written));
+            return Ok(self.written(q, &captured.written));
         }
         unreachable!("the last attempt always returns")
     }
 
     /// The response to a write statement; its first generated id becomes LAST_INSERT_ID().
-    pub(crate) fn written(&mut self, w: &sqlite::Written) -> Response {
+    pub(crate) fn written(&mut self, q: &Query, w: &sqlite::Written) -> Response {
         if let Some(id) = w.insert_id {
             self.last_insert_id = id as u64;
+        }
+        if q.counts_selected {
+            self.found_rows = w.changes;
         }
         Response::Ok {
             affected_rows: w.affected,

@@ -191,6 +191,7 @@ pub(crate) fn finish(
         found_rows_offset: None,
         offered_rows: None,
         marks_changes: false,
+        counts_selected: false,
     })
 }
 
@@ -353,9 +354,14 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     };
     let sql = format!("{ins}{clauses}");
     let mut stmt = finish(info, &rw, sql, kind, Some(target), autoinc);
+    let selected = !matches!(
+        ins.source.as_ref().map(|s| s.body.as_ref()),
+        Some(SetExpr::Values(_)) | None
+    );
     if let Stmt::Query(q) = &mut stmt {
         q.offered_rows = offered_rows;
         q.marks_changes = marks_changes;
+        q.counts_selected = selected;
     }
     Ok(stmt)
 }

@@ -356,6 +356,9 @@ pub struct Query {
     /// (`tutti_changed_to`, see storage's `changed`): the executor counts affected rows from
     /// the marks instead of reading the statement's own changeset.
     pub marks_changes: bool,
+    /// `INSERT ... SELECT`: `FOUND_ROWS()` is then the rows its SELECT produced, each of
+    /// them inserted, replaced or updated (a row `INSERT IGNORE` skipped is not counted).
+    pub counts_selected: bool,
 }
 
 /// The rows a locking SELECT reads, and how to lock them.
