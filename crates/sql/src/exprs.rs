@@ -95,6 +95,33 @@ impl ExprCtx<'_> {
         if crate::big_unsigned::stored_form(e) {
             return Ok(());
         }
+        match e {
+            Expr::Case {
+                conditions,
+                else_result,
+                ..
+            } => typing::temporal_results(
+                conditions
+                    .iter_mut()
+                    .map(|c| &mut c.result)
+                    .chain(else_result.as_deref_mut()),
+                &self.scopes,
+            ),
+            Expr::Function(f) => {
+                let named = |n: &str| matches!(f.name.0.as_slice(), [ObjectNamePart::Identifier(i)] if i.value.eq_ignore_ascii_case(n));
+                let skip = if named("if") {
+                    Some(1)
+                } else if ["ifnull", "coalesce", "nvl"].into_iter().any(named) {
+                    Some(0)
+                } else {
+                    None
+                };
+                if let Some(skip) = skip {
+                    typing::temporal_results(typing::args_from(f, skip), &self.scopes);
+                }
+            }
+            _ => {}
+        }
         let replacement = match e {
             Expr::Identifier(id) => self.identifier(id)?,
             Expr::CompoundIdentifier(ids) => self.compound(ids)?,

@@ -1280,6 +1280,39 @@ pub(crate) fn temporal_operands<'a>(operands: impl Iterator<Item = &'a mut Expr>
     }
 }
 
+/// The results of `CASE`, `IF`, `IFNULL` or `COALESCE`, all temporal (NULLs aside): of
+/// different kinds MariaDB's result is a DATETIME (`IF(c, d, t)` of a DATE and a TIME: a
+/// TIME is that time of the current day, a DATE its midnight), of one kind that kind;
+/// either at the most fraction digits among them (`IFNULL(t, dt)` of a DATETIME(2) shows
+/// `.00`). A string or number among them makes the result a string: left as it is.
+pub(crate) fn temporal_results<'a>(results: impl Iterator<Item = &'a mut Expr>, scopes: &Scopes) {
+    let null = |e: &Expr| matches!(unnested(e), Expr::Value(v) if v.value == SqlValue::Null);
+    let mut results: Vec<&mut Expr> = results.filter(|e| !null(e)).collect();
+    let Some(kinds) = results
+        .iter()
+        .map(|e| value_kind(e, scopes))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    let Some(fsp) = kinds.iter().map(|k| k.1).max() else {
+        return;
+    };
+    let kind = if kinds.iter().all(|k| k.0 == kinds[0].0) {
+        kinds[0].0
+    } else {
+        "datetime"
+    };
+    for (e, k) in results.iter_mut().zip(&kinds) {
+        match (k.0, kind) {
+            (from, to) if from == to && k.1 == fsp => {}
+            ("time", "datetime") => **e = today_at(e, ("datetime", fsp)),
+            ("date", "datetime") => at_midnight(e, fsp),
+            _ => **e = as_temporal(e, (kind, fsp)),
+        }
+    }
+}
+
 /// TIMEs among DATEs, DATETIMEs or TIMESTAMPs (`TIME'10:20:30' BETWEEN a AND b`): MariaDB
 /// compares them all as datetimes, a TIME as that time of the current day, a DATE at
 /// midnight. True when the operands were so converted.
