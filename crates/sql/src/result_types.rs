@@ -567,6 +567,7 @@ impl Infer<'_> {
                     crate::big_unsigned::VALUE,
                     crate::timestamps::READ,
                     crate::typing::SHOWN,
+                    crate::typing::HELD_DOUBLE,
                 ]
                 .contains(&crate::typing::function_name(f).as_str()) =>
             {

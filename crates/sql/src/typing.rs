@@ -600,8 +600,8 @@ const PASSING_HELD: [&str; 8] = [
 ];
 
 /// `tutti_dec_double(x)`: a held DECIMAL as the double MariaDB reads it (`(1/3)*1e0` is
-/// 0.333333333).
-const HELD_DOUBLE: &str = "tutti_dec_double";
+/// 0.333333333, `STD(a/b)` the deviation of the quotients' held digits).
+pub(crate) const HELD_DOUBLE: &str = "tutti_dec_double";
 
 /// The functions of doubles that read a DECIMAL argument as one.
 const DOUBLE_MATH: [&str; 18] = [
@@ -1850,7 +1850,9 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let name = function_name(f);
     let a = args(f);
     let first = type_of(a.first()?, scopes);
-    if DOUBLE_MATH.contains(&name.as_str()) && a.iter().any(|x| held(x).is_some()) {
+    let of_doubles = DOUBLE_MATH.contains(&name.as_str())
+        || crate::having::DEVIATIONS.contains(&name.as_str()) && f.over.is_none();
+    if of_doubles && a.iter().any(|x| held(x).is_some()) {
         let mut g = f.clone();
         args_from(&mut g, 0).for_each(held_as_double);
         return Some(Expr::Function(g));
