@@ -565,18 +565,24 @@ fn collated(e: Expr) -> Expr {
 /// quotient) reaches the function with them; a result that may hold more is shown through
 /// `tutti_dec_shown` (see storage's `decimal::held`).
 fn decimal_result(name: &str, operands: Vec<Expr>) -> Expr {
-    let mut holds = HOLDING.contains(&name);
+    let mut any_held = false;
     let operands = operands
         .into_iter()
         .map(|e| match held(&e) {
             Some(x) => {
-                holds |= PASSING_HELD.contains(&name);
+                any_held = true;
                 x.clone()
             }
             None => operand(e),
         })
         .collect();
-    let call = func(name, operands);
+    held_result(name, any_held, func(name, operands))
+}
+
+/// The call of DECIMAL function `name`, shown through `tutti_dec_shown` when its result
+/// may hold more digits than it shows (`any_held`: an operand did).
+fn held_result(name: &str, any_held: bool, call: Expr) -> Expr {
+    let holds = HOLDING.contains(&name) || any_held && PASSING_HELD.contains(&name);
     collated(if holds { func(SHOWN, vec![call]) } else { call })
 }
 
@@ -1920,11 +1926,11 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
     let mut g = f.clone();
     g.name = ObjectName::from(vec![Ident::new(exact_name)]);
     operand_args(&mut g, 0);
-    let mut holds = HOLDING.contains(&exact_name);
+    let mut any_held = false;
     if let Some(x) = args_from(&mut g, 0).next() {
         if let Some(inner) = held(x).cloned() {
             *x = inner;
-            holds |= PASSING_HELD.contains(&exact_name);
+            any_held = true;
         }
     }
     if matches!(exact_name, "tutti_dec_round" | "tutti_dec_truncate")
@@ -1938,8 +1944,7 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
                 .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(number("1"))));
         }
     }
-    let g = Expr::Function(g);
-    Some(collated(if holds { func(SHOWN, vec![g]) } else { g }))
+    Some(held_result(exact_name, any_held, Expr::Function(g)))
 }
 
 /// `OVER (ORDER BY d RANGE BETWEEN 0.1 PRECEDING AND ...)` over a DECIMAL `d`: SQLite
