@@ -492,10 +492,9 @@ pub struct Ids {
 impl Ids {
     /// The ids of a statement into `table`, as InnoDB's consecutive mode hands them out.
     pub fn new(table: String, grid: (u64, u64), ids: &tutti_sql::InsertIds) -> Ids {
-        let reserve = match (ids.values, ids.reads_target) {
-            (Some(rows), _) => Reserve::Rows(rows),
-            (None, true) => Reserve::Each,
-            (None, false) => Reserve::Doubling,
+        let reserve = match ids.values {
+            Some(rows) => Reserve::Rows(rows),
+            None => Reserve::Doubling,
         };
         let plan = IdPlan {
             reserve,

@@ -3,9 +3,10 @@
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
+    BinaryOperator, CastKind, Cte, DataType, Expr, Function, FunctionArg, FunctionArgExpr,
     FunctionArgumentList, FunctionArguments, GroupByExpr, Ident, ObjectName, Parens, Query, Select,
-    SelectFlavor, SelectItem, SetExpr, TableFactor, TableWithJoins, Value, Values,
+    SelectFlavor, SelectItem, SetExpr, TableAlias, TableAliasColumnDef, TableFactor,
+    TableWithJoins, Value, Values, With,
 };
 
 use crate::names::quoted;
@@ -181,6 +182,59 @@ pub(crate) fn derived(q: Query) -> TableWithJoins {
         },
         joins: vec![],
     }
+}
+
+/// `WITH name(cols) AS (inner) SELECT projection FROM name`: the rows of `inner` with
+/// columns named by position (its own names may be missing or repeated).
+pub(crate) fn through_named(
+    name: &str,
+    cols: &[String],
+    inner: Query,
+    projection: Vec<SelectItem>,
+) -> Query {
+    let from = TableWithJoins {
+        relation: TableFactor::Table {
+            name: ObjectName::from(vec![quoted(name)]),
+            alias: None,
+            args: None,
+            with_hints: vec![],
+            version: None,
+            with_ordinality: false,
+            partitions: vec![],
+            json_path: None,
+            sample: None,
+            index_hints: vec![],
+        },
+        joins: vec![],
+    };
+    let mut q = query(SetExpr::Select(Box::new(select(
+        projection,
+        vec![from],
+        None,
+    ))));
+    q.with = Some(With {
+        with_token: AttachedToken::empty(),
+        recursive: false,
+        cte_tables: vec![Cte {
+            alias: TableAlias {
+                explicit: false,
+                name: quoted(name),
+                columns: cols
+                    .iter()
+                    .map(|c| TableAliasColumnDef {
+                        name: quoted(c),
+                        data_type: None,
+                    })
+                    .collect(),
+                at: None,
+            },
+            query: Box::new(inner),
+            from: None,
+            materialized: None,
+            closing_paren_token: AttachedToken::empty(),
+        }],
+    });
+    q
 }
 
 /// `SELECT * FROM (q)`: a query usable where SQLite wants a simple SELECT.

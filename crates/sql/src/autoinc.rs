@@ -10,9 +10,9 @@
 //!   `tutti_autoinc(NULL)`.
 //! * `INSERT ... SELECT` with the column omitted from a column list:
 //!   `INSERT INTO t (.., "id") SELECT *, tutti_autoinc(NULL) FROM (<select>)`.
-//! * `INSERT ... SELECT` that provides the column (listed, or no column list): left alone —
-//!   the SELECT's values are used as they are (a NULL or 0 there gets SQLite's rowid
-//!   allocation rather than a node-safe id).
+//! * `INSERT ... SELECT` that provides the column (listed, or no column list): the SELECT's
+//!   rows are named by position in a CTE and its value wrapped,
+//!   `WITH tutti_ids(c1, c2) AS (<select>) SELECT tutti_autoinc(c1), c2 FROM tutti_ids`.
 //! * A table without a PRIMARY KEY: its invisible key ([`crate::INVISIBLE_KEY`]) is never
 //!   listed, so it is always appended; without a column list, the visible columns are
 //!   listed first (the rows give exactly those).
@@ -20,9 +20,9 @@
 //! [`insert_ids`] tells the executor what the ids depend on: InnoDB reserves ids per
 //! statement and gives back those of rows it skips (see `tutti_storage`'s `autoinc`).
 
-use sqlparser::ast::{Ident, Insert, SelectItem, SetExpr, SqliteOnConflict};
+use sqlparser::ast::{Expr, Ident, Insert, Query, SelectItem, SetExpr, SqliteOnConflict};
 
-use crate::ast_build::{autoinc, derived, null, query, select, values};
+use crate::ast_build::{autoinc, derived, null, query, select, through_named, values};
 use crate::names::quoted;
 use crate::{InsertIds, TableInfo, TableName};
 
@@ -48,7 +48,6 @@ pub(crate) fn insert_ids(
     });
     InsertIds {
         values,
-        reads_target,
         restore: skips && !reads_target,
     }
 }
@@ -134,8 +133,39 @@ pub(crate) fn rewrite_insert(
             **src = query(SetExpr::Select(Box::new(s)));
             true
         }
-        _ => false,
+        _ => {
+            let (count, position) = match listed {
+                Some(p) => (columns.len(), p),
+                None => {
+                    let names = table.columns.iter();
+                    match names.clone().position(|c| c.name.eq_ignore_ascii_case(col)) {
+                        Some(p) => (names.count(), p),
+                        None => return false,
+                    }
+                }
+            };
+            let inner = std::mem::replace(src.as_mut(), values(vec![]));
+            **src = through_ids(inner, count, position);
+            true
+        }
     }
+}
+
+/// An `INSERT … SELECT` whose SELECT gives the id in column `position` of `count`:
+/// `WITH tutti_ids(c1, .., cn) AS (<select>) SELECT c1, .., tutti_autoinc(cp), .. FROM
+/// tutti_ids`, so a NULL or 0 there gets an id as in `VALUES`. The ids are taken as the
+/// SELECT's rows come out, after its ORDER BY, LIMIT and DISTINCT.
+fn through_ids(inner: Query, count: usize, position: usize) -> Query {
+    let cols: Vec<String> = (1..=count).map(|i| format!("c{i}")).collect();
+    let projection = cols
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let value = Expr::Identifier(quoted(c.as_str()));
+            SelectItem::UnnamedExpr(if i == position { autoinc(value) } else { value })
+        })
+        .collect();
+    through_named("tutti_ids", &cols, inner, projection)
 }
 
 /// `DEFAULT VALUES` or `VALUES ()`: rows that give no value at all.

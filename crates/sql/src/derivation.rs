@@ -271,6 +271,12 @@ fn connection_collation(env: &dyn Env) -> String {
     }
 }
 
+/// Whether the connection's character set is `binary` (`SET NAMES binary`): a
+/// `CAST(x AS CHAR(n))` is then a binary string, zero-padded to `n` bytes.
+pub(crate) fn binary_connection(env: &dyn Env) -> bool {
+    connection_collation(env) == BINARY
+}
+
 fn has_aggregate(e: &Expr) -> bool {
     sqlparser::ast::visit_expressions(e, |e| match e {
         Expr::Function(f) if crate::having::is_aggregate(f) => ControlFlow::Break(()),

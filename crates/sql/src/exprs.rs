@@ -1377,11 +1377,16 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
     }
     let zero_dates = crate::stored::zero_date_flags(env);
     // A length cuts the string to that many characters (bytes for BINARY, which also pads
-    // with zero bytes), as MariaDB does.
+    // with zero bytes, as CHAR does under `SET NAMES binary`), as MariaDB does.
     match ty {
         T::Char(Some(n)) | T::Character(Some(n)) | T::Varchar(Some(n)) | T::Nvarchar(Some(n)) => {
             if let CharacterLength::IntegerLength { length, .. } = n {
-                return Ok(func("tutti_cast_char", vec![x, number(length.to_string())]));
+                let cast = if crate::derivation::binary_connection(env) {
+                    "tutti_cast_binary"
+                } else {
+                    "tutti_cast_char"
+                };
+                return Ok(func(cast, vec![x, number(length.to_string())]));
             }
         }
         T::Binary(Some(n)) | T::Varbinary(Some(BinaryLength::IntegerLength { length: n })) => {

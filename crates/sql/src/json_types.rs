@@ -45,6 +45,10 @@ pub(crate) fn mark_values(e: &mut Expr, scopes: &Scopes) {
 
 /// Wraps the value `x` in the mark of its type, if it needs one.
 fn mark(x: &mut Expr, scopes: &Scopes) {
+    if let Some(doc) = relaid_document(x) {
+        *x = func("tutti_json_doc", vec![doc]);
+        return;
+    }
     let (mark, inner) = if boolean(x) {
         ("tutti_json_bool", None)
     } else if typing::decl_of(x, scopes).is_some_and(|d| d.to_ascii_uppercase().starts_with("JSON"))
@@ -58,6 +62,24 @@ fn mark(x: &mut Expr, scopes: &Scopes) {
     };
     let value = std::mem::replace(x, crate::ast_build::null());
     *x = func(mark, vec![inner.unwrap_or(value)]);
+}
+
+/// The document argument of `JSON_COMPACT`/`JSON_LOOSE`/`JSON_DETAILED`/`JSON_PRETTY`:
+/// MariaDB puts a re-laid-out document into another one as its argument's text, unchanged
+/// (`JSON_OBJECT('a', JSON_COMPACT('{"b":  1}'))` is `{"a": {"b":  1}}`).
+fn relaid_document(x: &Expr) -> Option<Expr> {
+    let Expr::Function(f) = x else { return None };
+    let layout = ["json_compact", "json_loose", "json_detailed", "json_pretty"];
+    if !layout.contains(&typing::function_name(f).as_str()) {
+        return None;
+    }
+    let FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    match list.args.first() {
+        Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(doc))) => Some(doc.clone()),
+        _ => None,
+    }
 }
 
 /// Whether MariaDB types `e` as a boolean.
@@ -151,5 +173,16 @@ mod tests {
         assert!(!s.contains("tutti_json_bool('k')"), "{s}");
         let s = sql("SELECT JSON_SET('{}', '$.a', a > 1) FROM t");
         assert!(s.contains("tutti_json_bool(\"a\" > 1)"), "{s}");
+    }
+
+    #[test]
+    fn relaid_documents_go_in_as_their_argument() {
+        let s = sql(
+            "SELECT JSON_OBJECT('a', JSON_COMPACT('[1,  2]'), 'b', JSON_DETAILED(j, 2)) FROM t",
+        );
+        assert!(s.contains("tutti_json_doc('[1,  2]')"), "{s}");
+        assert!(s.contains("tutti_json_doc(\"j\")"), "{s}");
+        let call = s.split(" AS ").next().unwrap_or_default();
+        assert!(!call.contains("JSON_COMPACT"), "{s}");
     }
 }

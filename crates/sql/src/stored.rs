@@ -29,9 +29,7 @@
 use crate::big_unsigned;
 use crate::modes::SqlMode;
 use sqlparser::ast::{
-    helpers::attached_token::AttachedToken, Cte, Expr, Ident, Insert, Query, SelectItem, SetExpr,
-    TableAlias, TableAliasColumnDef, TableFactor, TableWithJoins, UnaryOperator, Value as SqlValue,
-    With,
+    Expr, Ident, Insert, Query, SelectItem, SetExpr, UnaryOperator, Value as SqlValue,
 };
 
 use crate::ast_build::{func, number, query, select, string};
@@ -698,8 +696,7 @@ pub(crate) fn insert(
     **src = through_cte(inner, &names, &types, strict);
 }
 
-const SOURCE: &str = "tutti_src";
-
+/// `WITH tutti_src(c1, .., cn) AS (inner) SELECT <ci stored> AS ci, .. FROM tutti_src`.
 fn through_cte(inner: Query, names: &[String], types: &[Option<Storage>], strict: bool) -> Query {
     let cols: Vec<String> = (1..=names.len()).map(|i| format!("c{i}")).collect();
     let projection = cols
@@ -716,47 +713,5 @@ fn through_cte(inner: Query, names: &[String], types: &[Option<Storage>], strict
             }
         })
         .collect();
-    let from = TableWithJoins {
-        relation: TableFactor::Table {
-            name: sqlparser::ast::ObjectName::from(vec![quoted(SOURCE.to_string())]),
-            alias: None,
-            args: None,
-            with_hints: vec![],
-            version: None,
-            with_ordinality: false,
-            partitions: vec![],
-            json_path: None,
-            sample: None,
-            index_hints: vec![],
-        },
-        joins: vec![],
-    };
-    let mut q = query(SetExpr::Select(Box::new(select(
-        projection,
-        vec![from],
-        None,
-    ))));
-    q.with = Some(With {
-        with_token: AttachedToken::empty(),
-        recursive: false,
-        cte_tables: vec![Cte {
-            alias: TableAlias {
-                explicit: false,
-                name: quoted(SOURCE.to_string()),
-                columns: cols
-                    .into_iter()
-                    .map(|c| TableAliasColumnDef {
-                        name: quoted(c),
-                        data_type: None,
-                    })
-                    .collect(),
-                at: None,
-            },
-            query: Box::new(inner),
-            from: None,
-            materialized: None,
-            closing_paren_token: AttachedToken::empty(),
-        }],
-    });
-    q
+    crate::ast_build::through_named("tutti_src", &cols, inner, projection)
 }

@@ -300,8 +300,6 @@ impl QueryKind {
 pub struct InsertIds {
     /// The rows of its `VALUES` list (None: the rows come from a SELECT).
     pub values: Option<u64>,
-    /// Its SELECT reads the table it writes: MariaDB buffers the rows, so it knows them.
-    pub reads_target: bool,
     /// A row may be skipped (IGNORE) or become an update (ON DUPLICATE KEY UPDATE), and
     /// SQLite inserts each row before computing the next (it does not read its target): a
     /// row that is not inserted gives its id back to the next.

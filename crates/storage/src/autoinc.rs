@@ -9,9 +9,8 @@
 //! InnoDB's rules, which applications and MariaDB's tests see as the ids' gaps:
 //!
 //! * **Reservation.** The first generated id of a statement reserves an interval: as many
-//!   ids as the `VALUES` list has rows, or for `INSERT … SELECT` 1, then 2, 4, 8, … ids
-//!   each time the interval runs out; an `INSERT … SELECT` reading its own table knows its
-//!   rows first (MariaDB buffers them) and reserves one id at a time. When an explicit id
+//!   ids as the `VALUES` list has rows, or for `INSERT … SELECT` (from its own table too)
+//!   1, then 2, 4, 8, … ids each time the interval runs out. When an explicit id
 //!   moved past the interval, the next one reserves as many ids as rows are left. Reserved
 //!   ids are spent even when the statement fails or its transaction rolls back: the next
 //!   statement starts after them.

@@ -130,3 +130,6 @@ SELECT -t, -dt, bit_or(t), bit_and(d), bit_count(d), bit_count(b), bit_count(t),
 DROP TABLE tbits;
 -- MySQL's operator precedence: XOR below AND, ^ above *, shifts between + and &.
 SELECT 1 = 1 XOR 2 = 3, 1 << 2 & 3, 2 * 3 ^ 1, 1 | 2 & 3, 8 >> 1 + 1, -2 ^ 1, 1 XOR 1 AND 0, 7 % 3 ^ 1, 5 | 2 & 4, 6 & 3 << 1, ((RPAD(1.0,2048,1)) + (0) ^ ('../'));
+-- A re-laid-out document goes into another as its argument's text; deviations of overflowing doubles.
+SELECT JSON_OBJECT('a', JSON_COMPACT('{"b":   "abcd", "c":[1,  2]}')), JSON_ARRAY(JSON_LOOSE('{"b":1}'), JSON_DETAILED('[1,  2]'));
+SELECT STDDEV(f), STDDEV_POP(f) FROM (SELECT 1.7976931348623157e+308 AS f UNION SELECT -1.7976931348623157e+308 AS f) tbl;

@@ -87,3 +87,8 @@ SELECT CHAR(0xff, 0x8f USING utf8), CHAR(0xff, 0x8f USING utf8) IS NULL, char(65
 SHOW WARNINGS;
 SELECT hex(convert(0x41ff42c3 USING utf8)), hex(convert(0xf09f9880 USING utf8)), hex(convert(0xf09f9880 USING utf8mb4)), convert(12 USING utf8) = '12', convert('abc' USING utf8mb4) LIKE 'A%';
 SHOW WARNINGS;
+-- Under SET NAMES binary, CAST(x AS CHAR(n)) is a binary string zero-padded to n bytes.
+SET NAMES binary;
+SELECT HEX(CAST(_latin1'a' AS CHAR(2))), HEX(CAST('a' AS CHAR(3))), HEX(CAST('abcd' AS CHAR(3)));
+SET NAMES utf8mb4;
+SELECT HEX(CAST('abcd' AS BINARY(3))), HEX(CAST('a' AS CHAR(3)));

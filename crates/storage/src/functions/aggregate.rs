@@ -118,7 +118,15 @@ impl Aggregate<Welford, Option<f64>> for Variance {
             return Ok(None);
         };
         let var = w.m2 / (w.n - u64::from(self.sample)) as f64;
-        Ok(Some(if self.root { var.sqrt() } else { var }))
+        Ok(match (self.root, var.is_finite()) {
+            (true, true) => Some(var.sqrt()),
+            (false, true) => Some(var),
+            // Overflowed: a deviation is the largest double, NULL if the running mean
+            // became NaN, as MariaDB's (MDEV-10468); a variance is out of range (1690,
+            // where MariaDB shows 0).
+            (true, false) => (!var.is_nan()).then_some(f64::MAX),
+            (false, false) => Some(f64::INFINITY),
+        })
     }
 }
 
@@ -230,6 +238,17 @@ mod tests {
         assert_eq!(q("SELECT STDDEV(v) FROM t WHERE id=5"), Value::Null);
         assert_eq!(f("SELECT STDDEV_SAMP(v) FROM t WHERE g=1"), "4.4347");
         assert_eq!(q("SELECT STDDEV_SAMP(v) FROM t WHERE g=3"), Value::Null);
+        let big = "(SELECT 1.7976931348623157e308 AS x UNION ALL SELECT -1.7976931348623157e308)";
+        assert_eq!(
+            q(&format!("SELECT STD(x) FROM {big}")),
+            Value::Real(f64::MAX)
+        );
+        assert_eq!(
+            q(&format!("SELECT VAR_POP(x) FROM {big}")),
+            Value::Real(f64::INFINITY)
+        );
+        let nan = "(SELECT 1.7e308 AS x UNION ALL SELECT -1.7e308 UNION ALL SELECT 0)";
+        assert_eq!(q(&format!("SELECT STD(x) FROM {nan}")), Value::Null);
         assert_eq!(q("SELECT BIT_AND(v) FROM t"), Value::Integer(0));
         assert_eq!(q("SELECT BIT_OR(v) FROM t"), Value::Integer(15));
         assert_eq!(q("SELECT BIT_XOR(v) FROM t"), Value::Integer(12));

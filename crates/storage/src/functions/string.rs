@@ -369,6 +369,24 @@ fn cast_char(ctx: &Context<'_>) -> Result<Option<String>> {
     }
 }
 
+/// `tutti_cast_binary(x, n)`: `CAST(x AS BINARY(n))`, `x`'s first `n` bytes, zero-padded
+/// to `n`, with MariaDB's warning 1292 when it cuts.
+fn cast_binary(ctx: &Context<'_>) -> Result<Option<Value>> {
+    let n = ctx.get::<i64>(1)?.max(0) as usize;
+    Ok(arg(ctx, 0).map(|s| {
+        let mut b = bytes(s);
+        if b.len() > n {
+            let text = String::from_utf8_lossy(&b);
+            super::diagnostics::warn(
+                1292,
+                format!("Truncated incorrect BINARY({n}) value: '{text}'"),
+            );
+        }
+        b.resize(n, 0);
+        Value::Blob(b)
+    }))
+}
+
 /// MariaDB's `CHAR(n, ...)`: each number's bytes, big-endian without leading zero bytes
 /// (`CHAR(256)` is `0x0100`), NULLs skipped; a binary string.
 fn char_bytes(ctx: &Context<'_>) -> Result<Value> {
@@ -416,14 +434,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             ValueRef::Null => Value::Null,
         })
     })?;
-    c.create_scalar_function("tutti_cast_binary", 2, PURE, |ctx| {
-        let n = ctx.get::<i64>(1)?.max(0) as usize;
-        Ok(arg(ctx, 0).map(|s| {
-            let mut b = bytes(s);
-            b.resize(n, 0);
-            Value::Blob(b)
-        }))
-    })?;
+    c.create_scalar_function("tutti_cast_binary", 2, PURE, cast_binary)?;
     c.create_scalar_function("ascii", 1, PURE, |ctx| {
         Ok(arg(ctx, 0).map(|s| bytes(s).first().map_or(0, |&b| b as i64)))
     })?;
