@@ -12,7 +12,7 @@ use tutti_sql::{ColumnInfo, TableInfo};
 
 use crate::result::flags::*;
 use crate::result::{ColumnKind, TableColumnDef};
-use crate::show_table::{display_type, is_text, Definition};
+use crate::show_table::{is_text, Definition};
 
 /// Bytes a character takes in the connection's character set (utf8mb4).
 const MBMAXLEN: u32 = 4;
@@ -24,8 +24,7 @@ pub(crate) fn table_defs(info: &TableInfo) -> Vec<TableColumnDef> {
     info.columns
         .iter()
         .map(|c| {
-            let mysql_type = display_type(&c.decl_type, def.enum_members(&c.name));
-            let mut d = of_type(&mysql_type);
+            let mut d = of_type(&def.mysql_type(c));
             let exact_text = is_text(&c.decl_type) && !def.collated.contains(&c.name);
             if exact_text || c.decl_type.eq_ignore_ascii_case("JSON TEXT") {
                 d.flags |= BINARY;
@@ -85,6 +84,8 @@ fn key_flags(info: &TableInfo, c: &ColumnInfo) -> u16 {
 /// `decimal(10,2)`, `enum('a','b')`, `datetime(3)`, ...), before keys and collation.
 fn of_type(mysql_type: &str) -> TableColumnDef {
     let t = mysql_type.to_ascii_lowercase();
+    let zerofill = t.ends_with(" zerofill");
+    let t = t.trim_end_matches(" zerofill");
     let unsigned = t.ends_with(" unsigned");
     let t = t.trim_end_matches(" unsigned");
     let (base, args) = match t.split_once('(') {
@@ -101,7 +102,7 @@ fn of_type(mysql_type: &str) -> TableColumnDef {
         binary_charset,
         length,
         decimals: decimals.min(u32::from(u8::MAX)) as u8,
-        flags: flags | if unsigned { UNSIGNED } else { 0 },
+        flags: flags | if unsigned { UNSIGNED } else { 0 } | if zerofill { ZEROFILL } else { 0 },
     };
     let number = |kind, length| def(kind, true, length, 0, 0);
     // Fractional seconds add a point and their digits.
@@ -218,6 +219,9 @@ mod tests {
         use ColumnKind::*;
         assert_eq!(sent("tinyint(2)"), (Tiny, true, 2, 0, 0));
         assert_eq!(sent("smallint(5) unsigned"), (Short, true, 5, 0, UNSIGNED));
+        let zerofill = UNSIGNED | ZEROFILL;
+        assert_eq!(sent("int(5) unsigned zerofill"), (Long, true, 5, 0, zerofill));
+        assert_eq!(sent("decimal(6,2) unsigned zerofill").2, 7);
         assert_eq!(sent("float(7,3)"), (Float, true, 7, 3, 0));
         assert_eq!(sent("double"), (Double, true, 22, 31, 0));
         assert_eq!(sent("decimal(5,0)"), (Decimal, true, 6, 0, 0));

@@ -49,12 +49,17 @@ pub(crate) struct Definition {
     foreign_keys: Vec<Option<String>>,
     /// ENUM members by column, from the member checks (`"c" IN ('a', 'b')`).
     enums: Vec<(String, Vec<String>)>,
+    /// The ZEROFILL columns.
+    zerofill: Vec<String>,
 }
 
 impl Definition {
     /// Reads the definition of a table from its SQLite `CREATE TABLE` text.
     pub(crate) fn parse(sql: &str) -> Definition {
-        let mut def = Definition::default();
+        let mut def = Definition {
+            zerofill: tutti_sql::zerofill_columns(sql),
+            ..Definition::default()
+        };
         let Ok(tokens) = Tokenizer::new(&SQLiteDialect {}, sql).tokenize() else {
             return def;
         };
@@ -115,6 +120,16 @@ impl Definition {
             .iter()
             .find(|(c, _)| c == column)
             .map(|(_, m)| m.as_slice())
+    }
+
+    /// A column's type as `SHOW CREATE TABLE` shows it (`int(5) unsigned zerofill`).
+    pub(crate) fn mysql_type(&self, c: &ColumnInfo) -> String {
+        let shown = display_type(&c.decl_type, self.enum_members(&c.name));
+        if self.zerofill.contains(&c.name) {
+            format!("{shown} zerofill")
+        } else {
+            shown
+        }
     }
 }
 
@@ -395,7 +410,7 @@ impl Table {
     }
 
     fn column_type(&self, c: &ColumnInfo) -> String {
-        display_type(&c.decl_type, self.def.enum_members(&c.name))
+        self.def.mysql_type(c)
     }
 
     /// A text column compared exactly (declared without tutti's case-insensitive collation).

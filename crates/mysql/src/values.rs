@@ -6,7 +6,7 @@
 
 use opensrv_mysql::{Column, ColumnFlags, ColumnType, ToMysqlValue, ValueInner};
 use std::io::{self, Write};
-use tutti_executor::{real_text, Column as ExecColumn, ColumnKind};
+use tutti_executor::{flags, real_text, Column as ExecColumn, ColumnKind};
 use tutti_wsrep::Value;
 
 /// The wire column for an executor column.
@@ -176,6 +176,17 @@ impl Cell<'_> {
         }
     }
     fn text(&self) -> Vec<u8> {
+        let text = self.plain_text();
+        match &self.1.table {
+            Some(def) if def.flags & flags::ZEROFILL != 0 && def.kind != ColumnKind::Year => {
+                zero_filled(text, def.length as usize)
+            }
+            _ => text,
+        }
+    }
+
+    /// The text of the cell, before ZEROFILL.
+    fn plain_text(&self) -> Vec<u8> {
         match self.0 {
             Value::Null => Vec::new(),
             Value::Int(i) => i.to_string().into_bytes(),
@@ -190,6 +201,16 @@ impl Cell<'_> {
             Value::Blob(b) => b.clone(),
         }
     }
+}
+
+/// A ZEROFILL column's number, left-padded with zeros to the column's display width.
+fn zero_filled(text: Vec<u8>, width: usize) -> Vec<u8> {
+    if text.is_empty() || text.len() >= width {
+        return text;
+    }
+    let mut padded = vec![b'0'; width - text.len()];
+    padded.extend(text);
+    padded
 }
 
 /// Parses 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]' into (y, m, d, h, mi, s, us).
@@ -444,6 +465,29 @@ mod tests {
         assert_eq!(text(1e15, ColumnKind::Double, None), "1e15");
         assert_eq!(text(f64::from(1.1f32), ColumnKind::Float, None), "1.1");
         assert_eq!(text(0.0, ColumnKind::Double, Some(2)), "0.00");
+    }
+
+    #[test]
+    fn zerofill_columns_pad_to_their_width() {
+        let column = |kind, length, zerofill| ExecColumn {
+            kind,
+            table: Some(tutti_executor::TableColumnDef {
+                kind,
+                binary_charset: true,
+                length,
+                decimals: 0,
+                flags: if zerofill { flags::ZEROFILL } else { 0 },
+            }),
+            ..ExecColumn::text("c")
+        };
+        let text = |v: Value, c: &ExecColumn| String::from_utf8(Cell(&v, c).text()).unwrap();
+        let int5 = column(ColumnKind::Long, 5, true);
+        assert_eq!(text(Value::Int(12), &int5), "00012");
+        assert_eq!(text(Value::Int(123456), &int5), "123456");
+        assert_eq!(text(Value::Int(12), &column(ColumnKind::Long, 5, false)), "12");
+        let dec = column(ColumnKind::Decimal, 7, true);
+        assert_eq!(text(Value::Text("3.50".into()), &dec), "0003.50");
+        assert_eq!(text(Value::Int(2019), &column(ColumnKind::Year, 4, true)), "2019");
     }
 
     #[test]

@@ -12,8 +12,8 @@
 //! * DEFAULT keeps literals; `CURRENT_TIMESTAMP[(n)]`/`NOW()` of a DATETIME or TIMESTAMP
 //!   column → `(tutti_current_timestamp(p, fsp, utc))`, of other columns
 //!   `CURRENT_TIMESTAMP`; any other expression as `DEFAULT (<expr>)`;
-//! * `ON UPDATE CURRENT_TIMESTAMP[(n)]` is kept as a comment (see `on_update`); `COMMENT`
-//!   is dropped;
+//! * `ON UPDATE CURRENT_TIMESTAMP[(n)]` and `ZEROFILL` are kept as comments (see
+//!   `column_marks`); `COMMENT` is dropped;
 //! * ENUM adds `CONSTRAINT "col enum" CHECK ("col" IN ('a', 'b'))` (NULL passes unless NOT
 //!   NULL), SET `CONSTRAINT "col enum" CHECK (tutti_set_valid("col", 'a', 'b'))`: the
 //!   member check, which also keeps the members;
@@ -60,6 +60,8 @@ pub(crate) struct ColumnOut {
     pub checks: Vec<String>,
     /// `ON UPDATE CURRENT_TIMESTAMP(n)`: n (see `on_update`).
     pub on_update: Option<u32>,
+    /// `ZEROFILL` (see `column_marks`).
+    pub zerofill: bool,
 }
 
 impl ColumnOut {
@@ -72,6 +74,10 @@ impl ColumnOut {
         if let Some(fsp) = self.on_update {
             s.push(' ');
             s.push_str(&crate::on_update::mark(fsp));
+        }
+        if self.zerofill {
+            s.push(' ');
+            s.push_str(&crate::column_marks::zerofill());
         }
         if self.not_null {
             s.push_str(" NOT NULL");
@@ -199,6 +205,7 @@ pub(crate) fn column(
         unique: false,
         checks: vec![],
         on_update: None,
+        zerofill: false,
     };
     for opt in &def.options {
         match &opt.option {
@@ -224,6 +231,7 @@ pub(crate) fn column(
                 [Token::Word(w)] if w.value.eq_ignore_ascii_case("AUTO_INCREMENT") => {
                     out.autoinc = true
                 }
+                [Token::Word(w)] if w.value == crate::dialect::ZEROFILL => out.zerofill = true,
                 _ => {
                     let text: Vec<String> = tokens.iter().map(|t| t.to_string()).collect();
                     return Err(SqlError::Unsupported(format!(

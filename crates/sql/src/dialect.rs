@@ -12,7 +12,7 @@
 
 use std::any::TypeId;
 
-use sqlparser::ast::{Expr, Statement};
+use sqlparser::ast::{ColumnOption, Expr, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
@@ -23,6 +23,9 @@ use sqlparser::tokenizer::Token;
 pub(crate) struct MySql;
 
 const MYSQL: MySqlDialect = MySqlDialect {};
+
+/// The column option `ZEROFILL`.
+pub(crate) const ZEROFILL: &str = "ZEROFILL";
 
 /// Binding powers (higher binds tighter), in sqlparser's scale where `*` is 40, `+` 30,
 /// `&` 23, `|` 21, `=` 20, `AND` 10 and `OR` 5.
@@ -65,6 +68,22 @@ impl Dialect for MySql {
             _ => return None,
         };
         Some(Ok(power))
+    }
+
+    /// `ZEROFILL` (which the lexer puts after `UNSIGNED`): a column option SQLite has no
+    /// use for, kept for the display (see `columns`).
+    fn parse_column_option(
+        &self,
+        parser: &mut Parser,
+    ) -> Result<Option<Result<Option<ColumnOption>, ParserError>>, ParserError> {
+        let zerofill = matches!(&parser.peek_token_ref().token,
+            Token::Word(w) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case(ZEROFILL));
+        if !zerofill {
+            return Ok(None);
+        }
+        parser.next_token();
+        let option = ColumnOption::DialectSpecific(vec![Token::make_word(ZEROFILL, None)]);
+        Ok(Some(Ok(Some(option))))
     }
 
     fn prec_value(&self, prec: Precedence) -> u8 {

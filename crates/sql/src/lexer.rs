@@ -11,7 +11,9 @@
 //! * `LOCK IN SHARE MODE` (which sqlparser cannot parse) is removed and remembered.
 //! * Modifiers sqlparser rejects and SQLite has no use for are removed: `LOW_PRIORITY`,
 //!   `QUICK` and `IGNORE` right after `UPDATE`/`DELETE` (UPDATE IGNORE is remembered, it
-//!   becomes `UPDATE OR IGNORE`), `ZEROFILL` (becomes `UNSIGNED`, which it implies).
+//!   becomes `UPDATE OR IGNORE`).
+//! * `ZEROFILL` is put after the `UNSIGNED` it implies, where the dialect reads it as a
+//!   column option.
 //! * The MySQL prefix operator `BINARY x` becomes `CAST(x AS BINARY)`: sqlparser parses the
 //!   rest of the expression as its operand (`BINARY a = 'x' AND b` would cast the whole
 //!   conjunction), while in MySQL it binds tighter than any binary operator.
@@ -277,12 +279,19 @@ fn finish(mut tokens: Vec<TokenWithSpan>, mode: LexMode) -> StmtTokens {
                 tokens.remove(i);
                 continue;
             }
-            tok if is_word(tok, "ZEROFILL") => {
-                if prev_is_unsigned || next_is_unsigned {
-                    tokens.remove(i);
-                    continue;
+            // ZEROFILL implies UNSIGNED, which sqlparser reads only right after the type:
+            // `INT ZEROFILL [UNSIGNED]` becomes `INT UNSIGNED ZEROFILL`, and the dialect
+            // reads ZEROFILL as a column option.
+            tok if is_word(tok, "ZEROFILL") && !prev_is_unsigned => {
+                if next_is_unsigned {
+                    tokens.swap(i, i + 1);
+                } else {
+                    let mut unsigned = t.clone();
+                    unsigned.token = Token::make_keyword("UNSIGNED");
+                    tokens.insert(i, unsigned);
                 }
-                t.token = Token::make_keyword("UNSIGNED");
+                i += 2;
+                continue;
             }
             _ => {}
         }
@@ -570,8 +579,10 @@ mod tests {
             "SELECT a % b , MOD ( a , b )"
         );
         assert_eq!(text(&lexed("SELECT a || b")[0]), "SELECT a OR b");
-        assert_eq!(text(&lexed("x INT(5) ZEROFILL")[0]), "x INT ( 5 ) UNSIGNED");
-        assert_eq!(text(&lexed("x INT UNSIGNED ZEROFILL")[0]), "x INT UNSIGNED");
+        let unsigned_zerofill = "x INT ( 5 ) UNSIGNED ZEROFILL";
+        assert_eq!(text(&lexed("x INT(5) ZEROFILL")[0]), unsigned_zerofill);
+        assert_eq!(text(&lexed("x INT(5) ZEROFILL UNSIGNED")[0]), unsigned_zerofill);
+        assert_eq!(text(&lexed("x INT(5) UNSIGNED ZEROFILL")[0]), unsigned_zerofill);
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod alter;
 mod ast_build;
 mod autoinc;
 mod big_unsigned;
+mod column_marks;
 mod columns;
 mod create_select;
 mod create_table;
@@ -85,6 +86,7 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
+pub use column_marks::zerofill_columns;
 pub use columns::{
     autoinc_declared_type, current_timestamp_precision, ENUM_CHECK_SUFFIX, GENERAL_CI,
 };

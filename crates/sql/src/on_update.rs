@@ -3,8 +3,8 @@
 //! its row and does not set it itself, as MariaDB does.
 //!
 //! SQLite has no such clause, so the column's definition keeps it as a comment
-//! (`/*tutti:on_update 3*/`, the fraction digits) that SQLite stores in `sqlite_schema` and
-//! renames leave alone, and every UPDATE of the table gets one more assignment:
+//! (`/*tutti:on_update 3*/`, the fraction digits; see `column_marks`), and every UPDATE of
+//! the table gets one more assignment:
 //!
 //! ```text
 //! ts = CASE WHEN a COLLATE BINARY IS DISTINCT FROM (<a's new value>) OR ... THEN NOW(3) ELSE ts END
@@ -16,7 +16,6 @@
 //! MariaDB's rule: then no automatic value.
 
 use sqlparser::ast::{Assignment, AssignmentTarget, CaseWhen, DataType, Expr, Ident, ObjectName};
-use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
 use crate::ast_build::{func, nested, number};
 use crate::names::quoted;
@@ -53,43 +52,16 @@ pub(crate) fn fsp(column: &str, data_type: &DataType, x: &Expr) -> Result<u32, S
 
 /// The comment that records the clause in the column's SQLite definition.
 pub(crate) fn mark(fsp: u32) -> String {
-    format!("/*{MARK}{fsp}*/")
+    crate::column_marks::mark(MARK, &fsp.to_string())
 }
 
 /// The columns of a table with the clause, and their fraction digits, from the table's
 /// SQLite definition.
 pub fn columns(create_sql: &str) -> Vec<(String, u32)> {
-    if !create_sql.contains(MARK) {
-        return vec![];
-    }
-    let Ok(tokens) = Tokenizer::new(&sqlparser::dialect::SQLiteDialect {}, create_sql).tokenize()
-    else {
-        return vec![];
-    };
-    let mut out = Vec::new();
-    let (mut depth, mut item_start, mut column) = (0, false, None::<String>);
-    for t in tokens {
-        match &t {
-            Token::LParen => {
-                depth += 1;
-                item_start = depth == 1;
-            }
-            Token::RParen => depth -= 1,
-            Token::Comma if depth == 1 => item_start = true,
-            Token::Whitespace(Whitespace::MultiLineComment(c)) if depth == 1 => {
-                if let (Some(fsp), Some(name)) = (c.strip_prefix(MARK), &column) {
-                    out.push((name.clone(), fsp.trim().parse().unwrap_or(0)));
-                }
-            }
-            Token::Whitespace(_) => {}
-            Token::Word(w) if item_start => {
-                column = Some(w.value.clone());
-                item_start = false;
-            }
-            _ => item_start = false,
-        }
-    }
-    out
+    crate::column_marks::marked(create_sql, MARK)
+        .into_iter()
+        .map(|(column, fsp)| (column, fsp.trim().parse().unwrap_or(0)))
+        .collect()
 }
 
 /// Adds the automatic assignment of each such column of `table` that `assignments` do not

@@ -137,7 +137,7 @@ fn column_types_and_options() {
     );
     assert_eq!(
         s[0],
-        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10) COLLATE tutti_bin, "c" ENUM TEXT NOT NULL COLLATE tutti_general_ci, "d" JSON TEXT COLLATE tutti_general_ci, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) /*tutti:on_update 6*/ DEFAULT (tutti_current_timestamp(6, 6, 1)), "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" SET_TEXT COLLATE tutti_general_ci, "i" TEXT, "j" TINYINT(1), "k" DOUBLE, "l" DATETIME DEFAULT (tutti_current_timestamp(0, 0, 0)), "m" VARBINARY TEXT(16), "n" YEAR, "o" INT UNSIGNED(3), "p" BIT(3) DEFAULT NULL, PRIMARY KEY ("a"), CONSTRAINT "c enum" CHECK ("c" IN ('x', 'y') OR "c" = ''), CONSTRAINT "h enum" CHECK (tutti_set_valid("h", 'p', 'q')))"#
+        r#"CREATE TABLE IF NOT EXISTS "app.t2" ("a" INT NOT NULL, "b" VARCHAR(10) COLLATE tutti_bin, "c" ENUM TEXT NOT NULL COLLATE tutti_general_ci, "d" JSON TEXT COLLATE tutti_general_ci, "e" TINYINT(1) DEFAULT 1, "ts" TIMESTAMP(6) /*tutti:on_update 6*/ DEFAULT (tutti_current_timestamp(6, 6, 1)), "f" DECIMAL TEXT(10,2) DEFAULT '-1.50' COLLATE tutti_decimal, "g" BIGINT UNSIGNED DEFAULT ("a" + 1), "h" SET_TEXT COLLATE tutti_general_ci, "i" TEXT, "j" TINYINT(1), "k" DOUBLE, "l" DATETIME DEFAULT (tutti_current_timestamp(0, 0, 0)), "m" VARBINARY TEXT(16), "n" YEAR, "o" INT UNSIGNED(3) /*tutti:zerofill */, "p" BIT(3) DEFAULT NULL, PRIMARY KEY ("a"), CONSTRAINT "c enum" CHECK ("c" IN ('x', 'y') OR "c" = ''), CONSTRAINT "h enum" CHECK (tutti_set_valid("h", 'p', 'q')))"#
     );
     let s = stmts("CREATE TABLE t3 (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, x TEXT) DEFAULT COLLATE utf8mb4_bin");
     assert_eq!(

@@ -1,0 +1,81 @@
+//! Column attributes SQLite has no clause for, kept as a comment in the column's SQLite
+//! definition: `ON UPDATE CURRENT_TIMESTAMP(3)` as `/*tutti:on_update 3*/` (see
+//! `on_update`), `ZEROFILL` as `/*tutti:zerofill */`. SQLite stores the comment in
+//! `sqlite_schema` with the table's text, renames of the table or column leave it alone,
+//! and `CREATE TABLE … LIKE` copies it.
+
+use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
+
+/// The mark of `ZEROFILL`.
+const ZEROFILL: &str = "tutti:zerofill ";
+
+/// The comment recording `mark` with its argument.
+pub(crate) fn mark(mark: &str, arg: &str) -> String {
+    format!("/*{mark}{arg}*/")
+}
+
+/// The comment recording `ZEROFILL`.
+pub(crate) fn zerofill() -> String {
+    mark(ZEROFILL, "")
+}
+
+/// The ZEROFILL columns of a table, from its SQLite definition.
+pub fn zerofill_columns(create_sql: &str) -> Vec<String> {
+    marked(create_sql, ZEROFILL)
+        .into_iter()
+        .map(|(column, _)| column)
+        .collect()
+}
+
+/// The columns of a table's SQLite definition that carry `mark`, each with the text after
+/// the mark: a comment in a column definition (at the top level of the parenthesis) belongs
+/// to the column that definition starts with.
+pub(crate) fn marked(create_sql: &str, mark: &str) -> Vec<(String, String)> {
+    if !create_sql.contains(mark) {
+        return vec![];
+    }
+    let Ok(tokens) = Tokenizer::new(&sqlparser::dialect::SQLiteDialect {}, create_sql).tokenize()
+    else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    let (mut depth, mut item_start, mut column) = (0, false, None::<String>);
+    for t in tokens {
+        match &t {
+            Token::LParen => {
+                depth += 1;
+                item_start = depth == 1;
+            }
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 1 => item_start = true,
+            Token::Whitespace(Whitespace::MultiLineComment(c)) if depth == 1 => {
+                if let (Some(arg), Some(name)) = (c.strip_prefix(mark), &column) {
+                    out.push((name.clone(), arg.to_string()));
+                }
+            }
+            Token::Whitespace(_) => {}
+            Token::Word(w) if item_start => {
+                column = Some(w.value.clone());
+                item_start = false;
+            }
+            _ => item_start = false,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_belong_to_their_column() {
+        let sql = format!(
+            r#"CREATE TABLE "d.t" ("id" INT NOT NULL, "a" INT UNSIGNED(5) {} DEFAULT 1, "b" DECIMAL(6,2) {}, PRIMARY KEY ("id"), CHECK ("id" > 0))"#,
+            zerofill(),
+            zerofill()
+        );
+        assert_eq!(zerofill_columns(&sql), ["a", "b"]);
+        assert!(zerofill_columns(r#"CREATE TABLE "d.t" ("id" INT)"#).is_empty());
+    }
+}
