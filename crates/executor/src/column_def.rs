@@ -220,7 +220,10 @@ mod tests {
         assert_eq!(sent("tinyint(2)"), (Tiny, true, 2, 0, 0));
         assert_eq!(sent("smallint(5) unsigned"), (Short, true, 5, 0, UNSIGNED));
         let zerofill = UNSIGNED | ZEROFILL;
-        assert_eq!(sent("int(5) unsigned zerofill"), (Long, true, 5, 0, zerofill));
+        assert_eq!(
+            sent("int(5) unsigned zerofill"),
+            (Long, true, 5, 0, zerofill)
+        );
         assert_eq!(sent("decimal(6,2) unsigned zerofill").2, 7);
         assert_eq!(sent("float(7,3)"), (Float, true, 7, 3, 0));
         assert_eq!(sent("double"), (Double, true, 22, 31, 0));

@@ -484,10 +484,16 @@ mod tests {
         let int5 = column(ColumnKind::Long, 5, true);
         assert_eq!(text(Value::Int(12), &int5), "00012");
         assert_eq!(text(Value::Int(123456), &int5), "123456");
-        assert_eq!(text(Value::Int(12), &column(ColumnKind::Long, 5, false)), "12");
+        assert_eq!(
+            text(Value::Int(12), &column(ColumnKind::Long, 5, false)),
+            "12"
+        );
         let dec = column(ColumnKind::Decimal, 7, true);
         assert_eq!(text(Value::Text("3.50".into()), &dec), "0003.50");
-        assert_eq!(text(Value::Int(2019), &column(ColumnKind::Year, 4, true)), "2019");
+        assert_eq!(
+            text(Value::Int(2019), &column(ColumnKind::Year, 4, true)),
+            "2019"
+        );
     }
 
     #[test]

@@ -581,8 +581,14 @@ mod tests {
         assert_eq!(text(&lexed("SELECT a || b")[0]), "SELECT a OR b");
         let unsigned_zerofill = "x INT ( 5 ) UNSIGNED ZEROFILL";
         assert_eq!(text(&lexed("x INT(5) ZEROFILL")[0]), unsigned_zerofill);
-        assert_eq!(text(&lexed("x INT(5) ZEROFILL UNSIGNED")[0]), unsigned_zerofill);
-        assert_eq!(text(&lexed("x INT(5) UNSIGNED ZEROFILL")[0]), unsigned_zerofill);
+        assert_eq!(
+            text(&lexed("x INT(5) ZEROFILL UNSIGNED")[0]),
+            unsigned_zerofill
+        );
+        assert_eq!(
+            text(&lexed("x INT(5) UNSIGNED ZEROFILL")[0]),
+            unsigned_zerofill
+        );
     }
 
     #[test]

@@ -68,13 +68,19 @@ fn decimals(e: &Expr, scopes: &Scopes) -> Option<u32> {
             match function_name(f).as_str() {
                 "round" | "truncate" | "tutti_double_round" => match a[..] {
                     [_] => Some(0),
+                    // 31 places or more: not fixed; places left of the point: none.
                     [_, Expr::Value(v)] => match &v.value {
-                        // 31 places or more: not fixed.
                         SqlValue::Number(n, _) => {
                             Some(n.parse::<i64>().ok()?.clamp(0, NOT_FIXED as i64) as u32)
                         }
                         _ => None,
                     },
+                    [_, Expr::UnaryOp {
+                        op: UnaryOperator::Minus,
+                        expr,
+                    }] if matches!(expr.as_ref(), Expr::Value(v) if matches!(v.value, SqlValue::Number(..))) => {
+                        Some(0)
+                    }
                     [x, _] => decimals(x, scopes),
                     _ => None,
                 },

@@ -133,3 +133,9 @@ SELECT 1 = 1 XOR 2 = 3, 1 << 2 & 3, 2 * 3 ^ 1, 1 | 2 & 3, 8 >> 1 + 1, -2 ^ 1, 1 
 -- A re-laid-out document goes into another as its argument's text; deviations of overflowing doubles.
 SELECT JSON_OBJECT('a', JSON_COMPACT('{"b":   "abcd", "c":[1,  2]}')), JSON_ARRAY(JSON_LOOSE('{"b":1}'), JSON_DETAILED('[1,  2]'));
 SELECT STDDEV(f), STDDEV_POP(f) FROM (SELECT 1.7976931348623157e+308 AS f UNION SELECT -1.7976931348623157e+308 AS f) tbl;
+-- ROUND/TRUNCATE of a double to places left of the point: exact powers of ten, shown without decimals.
+SELECT ROUND(1.5e200, -199), TRUNCATE(1.23e100, -98), ROUND(1.2345e30, -28), ROUND(12345e0, -2);
+CREATE TABLE dbig (id INT PRIMARY KEY, f DOUBLE(200, 0));
+INSERT IGNORE INTO dbig VALUES (1, 2e200), (2, -2e200);
+SELECT f + 0e0 FROM dbig ORDER BY id;
+DROP TABLE dbig;

@@ -176,9 +176,15 @@ fn finish(neg: bool, mut digits: Vec<u8>, point: i64, d: i64) -> (bool, String, 
     (neg && !zero, int_part.to_string(), frac)
 }
 
+/// 10^n as the nearest double, as MariaDB's `log_10` table holds it (`powi` multiplies
+/// rounded products: its 10^200 is 1.0000000000000005e200).
+pub(crate) fn pow10(n: u32) -> f64 {
+    format!("1e{n}").parse().unwrap_or(f64::INFINITY)
+}
+
 /// MariaDB's `my_double_round`: rounding half to even (`rint`), for double arguments.
 pub(crate) fn double_round(x: f64, d: i64, truncate: bool) -> f64 {
-    let scale = 10f64.powi(d.unsigned_abs().min(400) as i32);
+    let scale = pow10(d.unsigned_abs().min(400) as u32);
     let r = |v: f64| {
         if truncate {
             v.trunc()
@@ -635,6 +641,15 @@ mod tests {
             round_fn(Num::Dec(1.5), 4_294_967_296, false),
             Value::Real(1.5)
         );
+    }
+
+    #[test]
+    fn powers_of_ten_are_the_nearest_doubles() {
+        assert_eq!(pow10(200), 1e200);
+        assert_eq!(pow10(22), 1e22);
+        // MariaDB: 150000000000000010000…
+        assert_eq!(double_round(1.5e200, -199, false), 1.5000000000000001e200);
+        assert_eq!(double_round(1.23e100, -98, true), 1.23e100);
     }
 
     #[test]

@@ -326,8 +326,8 @@ fn real_store(ctx: &Context<'_>) -> Result<Value> {
     };
     let mut x = x;
     if m > 0 {
-        let scale = 10f64.powi(d as i32);
-        max = max.min(10f64.powi((m - d) as i32) - 1.0 / scale);
+        let scale = super::math::pow10(d.max(0) as u32);
+        max = max.min(super::math::pow10((m - d).max(0) as u32) - 1.0 / scale);
         if x.is_finite() {
             let floor = x.floor();
             x = floor + ((x - floor) * scale).round_ties_even() / scale;

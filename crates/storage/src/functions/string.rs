@@ -285,7 +285,7 @@ fn format_number(n: Num, d: i64, locale: NumberFormat) -> String {
         Num::Int(i) => (i < 0, i.unsigned_abs().to_string(), "0".repeat(d as usize)),
         Num::Dec(x) => decimal_digits(x, d, false),
         Num::Dbl(x) => {
-            let scale = 10f64.powi(d as i32);
+            let scale = super::math::pow10(d as u32);
             let r = if (x * scale).is_finite() {
                 (x * scale).round_ties_even() / scale
             } else {
