@@ -11,6 +11,7 @@
 
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator, Value as SqlValue};
 
+use crate::ast_build::{binop, func, number};
 use crate::typing::{args, decl_of, function_name, type_of, NumType, Scopes};
 
 /// MariaDB's `NOT_FIXED_DEC`: the decimals of a double shown with its own digits.
@@ -22,6 +23,46 @@ const DIV_PRECISION_INCREMENT: u32 = 4;
 pub(crate) fn fixed(e: &Expr, scopes: &Scopes) -> Option<u8> {
     let d = decimals(e, scopes)?;
     (d < NOT_FIXED).then_some(d as u8)
+}
+
+/// `l op r` (a comparison) when MariaDB compares the two as doubles with fixed decimals
+/// (`Arg_comparator::compare_real_fixed`): one is a DOUBLE, the other a number, both with
+/// fixed decimals; values within half a unit of the last of the most decimals are equal.
+/// So `a + b = 0.3` of DOUBLE(5,2) columns 0.1 and 0.2 holds (the double sum is
+/// 0.30000000000000004), and a FLOAT(5,2) 1.1 (kept as the single 1.100000023841858)
+/// equals 1.1. `tutti_real_cmp(l, r, precision[, null_safe]) op 0`.
+pub(crate) fn fixed_comparison(
+    l: &Expr,
+    op: &BinaryOperator,
+    r: &Expr,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    let comparison = matches!(
+        op,
+        BinaryOperator::Eq
+            | BinaryOperator::NotEq
+            | BinaryOperator::Lt
+            | BinaryOperator::LtEq
+            | BinaryOperator::Gt
+            | BinaryOperator::GtEq
+            | BinaryOperator::Spaceship
+    );
+    let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
+    let numeric = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
+    let double = lt == NumType::Double || rt == NumType::Double;
+    if !comparison || !(numeric(lt) && numeric(rt) && double) {
+        return None;
+    }
+    let most = fixed(l, scopes)?.max(fixed(r, scopes)?);
+    let precision = format!("5e-{}", u32::from(most) + 1);
+    let mut cmp_args = vec![l.clone(), r.clone(), number(precision)];
+    let op = if *op == BinaryOperator::Spaceship {
+        cmp_args.push(number("1"));
+        BinaryOperator::Eq
+    } else {
+        op.clone()
+    };
+    Some(binop(func("tutti_real_cmp", cmp_args), op, number("0")))
 }
 
 /// MariaDB's decimals of `e` (31: not fixed); None when unknown.

@@ -666,6 +666,9 @@ fn exact(t: NumType) -> bool {
 
 /// `l op r` routed to DECIMAL arithmetic or comparison, when MySQL would do it exactly.
 pub(crate) fn binary(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -> Option<Expr> {
+    if let Some(fuzzy) = crate::real_decimals::fixed_comparison(l, op, r, scopes) {
+        return Some(fuzzy);
+    }
     let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
     let any_decimal = lt == NumType::Decimal || rt == NumType::Decimal;
     if *op == BinaryOperator::MyIntegerDivide && any_decimal && exact(lt) && exact(rt) {

@@ -79,3 +79,12 @@ CREATE TABLE fu (f FLOAT);
 INSERT INTO fu VALUES (1.1);
 SELECT 2147483647 UNION SELECT f FROM fu ORDER BY 1;
 DROP TABLE fu;
+-- Doubles with fixed decimals compare within half a unit of their last decimal (a+b of 0.1 and
+-- 0.2 is 0.3); a FLOAT(M,D) keeps the single-precision value.
+CREATE TABLE fx (id INT PRIMARY KEY, a DOUBLE(5,2), b DOUBLE(5,2), f FLOAT(5,2), g FLOAT, i INT, h FLOAT(30,0));
+INSERT INTO fx VALUES (1, 0.1, 0.2, 1.1, 1.1, 1, 1e29), (2, NULL, 0.3, 2.35, NULL, 2, -1e30);
+SELECT a + b = 0.3, a + b < 0.3, a + b > 0.3, a + b <=> 0.3, a + b IN (0.3), f = 1.1, f <> 1.1, f >= 1.1, f = 1, g = 1.1, f * 2 = 2.2, f = g, NULL <=> a, f = i + 0.1 FROM fx ORDER BY id;
+SELECT f + 0e0, CAST(f AS DECIMAL(20,10)), f IN (1.1, 2), f / 3, h, h + 0e0 FROM fx ORDER BY id;
+SELECT id FROM fx WHERE a + b = 0.3;
+SELECT id FROM fx WHERE f = 2.35;
+SELECT SUM(f), AVG(f), MAX(f) FROM fx;

@@ -364,6 +364,35 @@ fn conv(n: &ValueRef<'_>, from: i64, to: i64) -> Option<String> {
 
 type F1 = fn(f64) -> Option<f64>;
 
+/// `tutti_real_cmp(a, b, precision[, null_safe])`: -1, 0 or 1 as doubles `a` and `b`
+/// compare, equal when within `precision` (MariaDB's `compare_real_fixed`, for operands
+/// with fixed decimals). NULL when one is NULL; with `null_safe` (`<=>`), 0 when both are
+/// and 1 when one is.
+fn real_cmp(ctx: &Context<'_>) -> Result<Option<i64>> {
+    if !(3..=4).contains(&ctx.len()) {
+        return Err(Error::UserFunctionError(
+            "tutti_real_cmp takes 3 or 4 arguments".into(),
+        ));
+    }
+    let null_safe = ctx.len() == 4 && ctx.get::<i64>(3)? != 0;
+    let precision: f64 = ctx.get(2)?;
+    Ok(match (num(ctx, 0), num(ctx, 1)) {
+        (Some(a), Some(b)) => {
+            let (a, b) = (a.f64(), b.f64());
+            Some(if a == b || (a - b).abs() < precision {
+                0
+            } else if a < b {
+                -1
+            } else {
+                1
+            })
+        }
+        (None, None) if null_safe => Some(0),
+        _ if null_safe => Some(1),
+        _ => None,
+    })
+}
+
 pub(crate) fn register(c: &Connection) -> Result<()> {
     // MySQL's INTERVAL(n, a, b, ...): how many of a, b, ... come before the first one
     // greater than n (a NULL is never greater); -1 for a NULL n.
@@ -377,6 +406,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             .find(|&i| num(ctx, i).is_some_and(|b| b.f64() > n.f64()));
         Ok(first_greater.unwrap_or(bounds.end) as i64 - 1)
     })?;
+    c.create_scalar_function("tutti_real_cmp", -1, PURE, real_cmp)?;
     c.create_scalar_function("mod", 2, PURE, |ctx| {
         Ok(match (num(ctx, 0), num(ctx, 1)) {
             (Some(a), Some(b)) => modulo(a, b),
@@ -641,6 +671,23 @@ mod tests {
             round_fn(Num::Dec(1.5), 4_294_967_296, false),
             Value::Real(1.5)
         );
+    }
+
+    #[test]
+    fn fixed_decimal_doubles_compare_within_half_a_unit() {
+        let c = Connection::open_in_memory().unwrap();
+        register(&c).unwrap();
+        let q = |sql: &str| -> Option<i64> {
+            c.query_row(&format!("SELECT {sql}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!(q("tutti_real_cmp(0.1 + 0.2, 0.3, 5e-3)"), Some(0));
+        assert_eq!(q("tutti_real_cmp(0.1 + 0.2, 0.3, 5e-18)"), Some(1));
+        assert_eq!(q("tutti_real_cmp(0.29, 0.3, 5e-3)"), Some(-1));
+        assert_eq!(q("tutti_real_cmp(NULL, 0.3, 5e-3)"), None);
+        assert_eq!(q("tutti_real_cmp(NULL, 0.3, 5e-3, 1)"), Some(1));
+        assert_eq!(q("tutti_real_cmp(NULL, NULL, 5e-3, 1)"), Some(0));
+        assert_eq!(q("tutti_real_cmp('0.3', 0.3, 5e-3, 1)"), Some(0));
     }
 
     #[test]

@@ -333,15 +333,11 @@ fn real_store(ctx: &Context<'_>) -> Result<Value> {
             x = floor + ((x - floor) * scale).round_ties_even() / scale;
         }
     }
-    // A FLOAT(M,D) keeps the rounded double: MariaDB keeps the nearest single, but shows
-    // it, and everything computed from it, with D decimals, which hides the difference.
-    let stored = |x: f64| {
-        if single && m == 0 {
-            f64::from(x as f32)
-        } else {
-            x
-        }
-    };
+    // A FLOAT(M,D) keeps the nearest single to the rounded value, as MariaDB: it is shown
+    // with D decimals, and compares equal to the value within half a unit of its last
+    // decimal (see the SQL front-end's `real_decimals`), but reads as that single in double
+    // arithmetic (`f + 0e0` of 1.1 is 1.100000023841858).
+    let stored = |x: f64| if single { f64::from(x as f32) } else { x };
     if x.abs() > max {
         let clamped = Value::Real(stored(max.copysign(x)));
         return target.adjust(CODE_OUT_OF_RANGE, target.out_of_range(), clamped);
