@@ -50,7 +50,7 @@ pub(crate) fn fixed_comparison(
     let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
     let numeric = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
     let double = lt == NumType::Double || rt == NumType::Double;
-    if !comparison || !(numeric(lt) && numeric(rt) && double) {
+    if !(comparison && numeric(lt) && numeric(rt) && double) {
         return None;
     }
     let most = fixed(l, scopes)?.max(fixed(r, scopes)?);
