@@ -256,8 +256,18 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     // INSERT IGNORE adjusts values that do not fit, as outside strict mode.
     let strict = stored::strict_mode(info.env) && !ins.ignore;
     if let Some(t) = &table {
-        if let Some(c) = omitted_without_default(&ins, &columns, t).filter(|_| strict) {
-            return Err(SqlError::NoDefault(c));
+        let omitted = omitted_without_default(&ins, &columns, t);
+        // An ENUM's implicit default (its first member) needs no leniency.
+        let enum_column = |name: &str| {
+            t.columns
+                .iter()
+                .any(|c| c.name == name && c.decl_type.to_ascii_uppercase().starts_with("ENUM"))
+        };
+        if let Some(c) = omitted.iter().find(|c| !enum_column(c)).filter(|_| strict) {
+            return Err(SqlError::NoDefault(c.clone()));
+        }
+        if !omitted.is_empty() {
+            implicit_defaults(&mut ins, &mut columns, t, &omitted);
         }
         let ignore = ins.ignore;
         stored::insert(&mut ins, &columns, t, strict, ignore);
@@ -366,25 +376,63 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     Ok(stmt)
 }
 
-/// The first NOT NULL column without DEFAULT the INSERT leaves out (all of them with
-/// `VALUES ()`): strict mode refuses it (1364) before SQLite's NOT NULL would (1048).
-fn omitted_without_default(ins: &Insert, columns: &[Ident], t: &TableInfo) -> Option<String> {
+/// The NOT NULL columns without DEFAULT the INSERT leaves out (all of them with
+/// `VALUES ()`): strict mode refuses the first (1364) before SQLite's NOT NULL would
+/// (1048); otherwise they get their implicit defaults.
+fn omitted_without_default(ins: &Insert, columns: &[Ident], t: &TableInfo) -> Vec<String> {
     let all_default = ins.source.as_ref().is_none_or(|s| {
         matches!(s.body.as_ref(), SetExpr::Values(v) if v.rows.iter().all(|r| r.content.is_empty()))
     });
     if columns.is_empty() && !all_default {
-        return None;
+        return vec![];
     }
     t.columns
         .iter()
         .filter(|c| c.not_null && c.default.is_none())
         .filter(|c| t.autoinc.as_deref() != Some(c.name.as_str()))
-        .find(|c| {
+        .filter(|c| {
             !columns
                 .iter()
                 .any(|n| n.value.eq_ignore_ascii_case(&c.name))
         })
         .map(|c| c.name.clone())
+        .collect()
+}
+
+/// Lists the `omitted` columns with their implicit defaults (outside strict mode, as
+/// MariaDB stores them): appended to every `VALUES` row, or to a SELECT's rows as
+/// `SELECT *, <defaults> FROM (<select>)`.
+fn implicit_defaults(
+    ins: &mut Insert,
+    columns: &mut Vec<Ident>,
+    t: &TableInfo,
+    omitted: &[String],
+) {
+    let defaults: Vec<Expr> = omitted
+        .iter()
+        .map(|c| stored::implicit_default(t, c))
+        .collect();
+    columns.extend(omitted.iter().map(|c| quoted(c.as_str())));
+    let Some(src) = ins.source.as_mut() else {
+        ins.source = Some(Box::new(values(vec![defaults])));
+        return;
+    };
+    if let SetExpr::Values(v) = src.body.as_mut() {
+        if src.order_by.is_none() && src.limit_clause.is_none() {
+            for row in &mut v.rows {
+                row.content.extend(defaults.iter().cloned());
+            }
+            return;
+        }
+    }
+    let inner = std::mem::replace(src.as_mut(), values(vec![]));
+    let mut projection = vec![SelectItem::Wildcard(Default::default())];
+    projection.extend(defaults.into_iter().map(SelectItem::UnnamedExpr));
+    **src = query(SetExpr::Select(Box::new(select(
+        projection,
+        vec![crate::ast_build::derived(inner)],
+        None,
+    ))));
 }
 
 /// `INSERT ... SET a = 1, b = 2` → `INSERT ... (a, b) VALUES (1, 2)`.

@@ -182,6 +182,28 @@ fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
         .or_else(|| text_or_temporal(&c.decl_type))
 }
 
+/// MariaDB's implicit default of a NOT NULL column declared without DEFAULT, which an
+/// INSERT that omits the column stores outside strict mode: 0 for a number or BIT, the zero
+/// of a temporal type, `''` for other strings, each through `tutti_implicit_default`, which
+/// warns 1364 once per statement; an ENUM's first member, without a warning.
+pub(crate) fn implicit_default(table: &TableInfo, column: &str) -> Expr {
+    let value = match storage_of(table, column) {
+        Some(Storage::Enum(Members::Listed(m))) if !m.is_empty() => return string(&m[0]),
+        Some(
+            Storage::Decimal(..)
+            | Storage::Integer(..)
+            | Storage::Real(_)
+            | Storage::Bit(_)
+            | Storage::Temporal("year", _),
+        ) => number("0"),
+        Some(Storage::Temporal("date", _)) => string("0000-00-00"),
+        Some(Storage::Temporal("time", _)) => string("00:00:00"),
+        Some(Storage::Temporal(..)) => string("0000-00-00 00:00:00"),
+        _ => string(""),
+    };
+    func("tutti_implicit_default", vec![value, string(column)])
+}
+
 /// True when `value` is known to fit as it is: NULL, an integer literal in range, a short
 /// string for a string column, or the row an upsert proposed for this very column
 /// (`excluded."c"`, already stored once).

@@ -26,3 +26,18 @@ SELECT id, LENGTH(a), HEX(b) FROM lbl ORDER BY id;
 SET sql_mode = DEFAULT;
 INSERT INTO lbl VALUES (3, 1, 0x41424344);
 DROP TABLE lbl;
+-- A NOT NULL column without DEFAULT that an INSERT omits gets its implicit default outside
+-- strict mode (warning 1364 once per statement); an ENUM its first member, also in strict mode.
+SET sql_mode = DEFAULT;
+CREATE TABLE imp (id INT AUTO_INCREMENT PRIMARY KEY, c_int INT NOT NULL, c_dec DECIMAL(5,2) NOT NULL, c_date DATE NOT NULL, c_char CHAR(10) NOT NULL, e ENUM('x','y') NOT NULL, s SET('a') NOT NULL, t TIME NOT NULL, dt DATETIME(2) NOT NULL, y YEAR NOT NULL, b BLOB NOT NULL, bi BIT(3) NOT NULL, f FLOAT NOT NULL);
+INSERT IGNORE INTO imp (c_int) VALUES (1), (5);
+SHOW WARNINGS;
+INSERT INTO imp (c_int) VALUES (4);
+SET sql_mode = '';
+INSERT INTO imp (c_int) SELECT 3 UNION SELECT 4;
+INSERT INTO imp () VALUES ();
+SELECT id, c_int, c_dec, c_date, c_char, e, s, t, dt, y, HEX(b), bi + 0, f FROM imp ORDER BY id;
+SET sql_mode = DEFAULT;
+CREATE TABLE imp_enum (id INT PRIMARY KEY, e ENUM('x','y') NOT NULL);
+INSERT INTO imp_enum (id) VALUES (1);
+SELECT * FROM imp_enum;

@@ -192,9 +192,10 @@ fn insert_variants() {
         err("INSERT INTO t (a) VALUES (1)"),
         SqlError::NoDefault("id".into())
     );
+    // Outside strict mode it gets its implicit default (with warning 1364).
     assert_eq!(
         s("INSERT IGNORE INTO t () VALUES ()"),
-        r#"INSERT OR IGNORE INTO "app.t" AS "t" DEFAULT VALUES"#
+        r#"INSERT OR IGNORE INTO "app.t" AS "t" ("id") VALUES (tutti_not_null(tutti_int_store(tutti_implicit_default(0, 'id'), -2147483648, 2147483647, '`app`.`t`.`id`', 1, 0), 0, 'id', 1))"#
     );
     assert_eq!(
         s("INSERT INTO t VALUES (1, 2, DEFAULT, DEFAULT)"),

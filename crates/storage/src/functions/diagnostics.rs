@@ -77,6 +77,21 @@ pub fn warn(code: u16, message: impl Into<String>) {
     raise(Level::Warning, code, message);
 }
 
+/// Records a warning MariaDB gives once per statement (not once per row): nothing when
+/// the statement already raised the same one.
+pub(crate) fn warn_once(code: u16, message: impl Into<String>) {
+    let message = message.into();
+    let raised = RAISED.with(|r| {
+        r.borrow()
+            .kept
+            .iter()
+            .any(|c| c.code == code && c.message == message)
+    });
+    if !raised {
+        warn(code, message);
+    }
+}
+
 /// Records `e` (a function's error, whose text is MySQL's) as a warning with `code`: what
 /// strict mode refuses, MariaDB otherwise adjusts and reports so.
 pub(crate) fn warn_error(code: u16, e: &Error) {
@@ -117,5 +132,9 @@ mod tests {
         assert_eq!((kept.len(), count), (MAX_KEPT, 70));
         assert_eq!(kept[0].message, "w0");
         assert_eq!(take_conditions().1, 0);
+        warn_once(1364, "a");
+        warn_once(1364, "a");
+        warn_once(1364, "b");
+        assert_eq!(take_conditions().1, 2);
     }
 }

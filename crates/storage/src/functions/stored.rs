@@ -860,6 +860,16 @@ fn not_null(ctx: &Context<'_>) -> Result<Value> {
 pub(crate) fn register(c: &Connection) -> Result<()> {
     // Volatile: evaluated (and warning) once per row even for a constant NULL.
     c.create_scalar_function("tutti_not_null", 4, super::VOLATILE, not_null)?;
+    // `tutti_implicit_default(x, column)`: x, the implicit default of a NOT NULL column the
+    // INSERT omits outside strict mode, with MariaDB's warning 1364 once per statement.
+    c.create_scalar_function("tutti_implicit_default", 2, super::VOLATILE, |ctx| {
+        let column: String = ctx.get(1)?;
+        super::diagnostics::warn_once(
+            1364,
+            format!("Field '{column}' doesn't have a default value"),
+        );
+        ctx.get::<Value>(0)
+    })?;
     for n in [6, 7] {
         c.create_scalar_function("tutti_real_store", n, PURE, real_store)?;
     }
