@@ -184,15 +184,9 @@ pub(crate) fn derived(q: Query) -> TableWithJoins {
     }
 }
 
-/// `WITH name(cols) AS (inner) SELECT projection FROM name`: the rows of `inner` with
-/// columns named by position (its own names may be missing or repeated).
-pub(crate) fn through_named(
-    name: &str,
-    cols: &[String],
-    inner: Query,
-    projection: Vec<SelectItem>,
-) -> Query {
-    let from = TableWithJoins {
+/// The table (or CTE) `"name"` as an unaliased FROM item.
+pub(crate) fn named_table(name: &str) -> TableWithJoins {
+    TableWithJoins {
         relation: TableFactor::Table {
             name: ObjectName::from(vec![quoted(name)]),
             alias: None,
@@ -206,10 +200,20 @@ pub(crate) fn through_named(
             index_hints: vec![],
         },
         joins: vec![],
-    };
+    }
+}
+
+/// `WITH name(cols) AS (inner) SELECT projection FROM name`: the rows of `inner` with
+/// columns named by position (its own names may be missing or repeated).
+pub(crate) fn through_named(
+    name: &str,
+    cols: &[String],
+    inner: Query,
+    projection: Vec<SelectItem>,
+) -> Query {
     let mut q = query(SetExpr::Select(Box::new(select(
         projection,
-        vec![from],
+        vec![named_table(name)],
         None,
     ))));
     q.with = Some(With {

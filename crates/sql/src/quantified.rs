@@ -21,8 +21,8 @@
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, Cte, Expr, ObjectName, Query, SelectItem, SetExpr, TableAlias,
-    TableAliasColumnDef, TableFactor, TableWithJoins, UnaryOperator, With,
+    BinaryOperator, CaseWhen, Cte, Expr, Query, SelectItem, SetExpr, TableAlias,
+    TableAliasColumnDef, TableFactor, UnaryOperator, With,
 };
 
 use crate::ast_build::{binop, derived, nested, null, number, query, select, values};
@@ -153,21 +153,7 @@ fn rows_where(source: Source, s: Query, condition: Expr) -> Query {
             ))))
         }
         Source::Cte => {
-            let from = TableWithJoins {
-                relation: TableFactor::Table {
-                    name: ObjectName::from(vec![quoted(QUANTIFIED_CTE)]),
-                    alias: None,
-                    args: None,
-                    with_hints: vec![],
-                    version: None,
-                    with_ordinality: false,
-                    partitions: vec![],
-                    json_path: None,
-                    sample: None,
-                    index_hints: vec![],
-                },
-                joins: vec![],
-            };
+            let from = crate::ast_build::named_table(QUANTIFIED_CTE);
             let mut q = query(SetExpr::Select(Box::new(select(
                 one,
                 vec![from],

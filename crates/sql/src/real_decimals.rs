@@ -11,7 +11,7 @@
 
 use sqlparser::ast::{BinaryOperator, Expr, UnaryOperator, Value as SqlValue};
 
-use crate::ast_build::{binop, func, number};
+use crate::ast_build::{binop, func, is_comparison, number};
 use crate::typing::{args, decl_of, function_name, type_of, NumType, Scopes};
 
 /// MariaDB's `NOT_FIXED_DEC`: the decimals of a double shown with its own digits.
@@ -37,16 +37,7 @@ pub(crate) fn fixed_comparison(
     r: &Expr,
     scopes: &Scopes,
 ) -> Option<Expr> {
-    let comparison = matches!(
-        op,
-        BinaryOperator::Eq
-            | BinaryOperator::NotEq
-            | BinaryOperator::Lt
-            | BinaryOperator::LtEq
-            | BinaryOperator::Gt
-            | BinaryOperator::GtEq
-            | BinaryOperator::Spaceship
-    );
+    let comparison = is_comparison(op) || *op == BinaryOperator::Spaceship;
     let (lt, rt) = (type_of(l, scopes), type_of(r, scopes));
     let numeric = |t: NumType| matches!(t, NumType::Int | NumType::Decimal | NumType::Double);
     let double = lt == NumType::Double || rt == NumType::Double;
