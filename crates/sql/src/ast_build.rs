@@ -203,20 +203,10 @@ pub(crate) fn named_table(name: &str) -> TableWithJoins {
     }
 }
 
-/// `WITH name(cols) AS (inner) SELECT projection FROM name`: the rows of `inner` with
-/// columns named by position (its own names may be missing or repeated).
-pub(crate) fn through_named(
-    name: &str,
-    cols: &[String],
-    inner: Query,
-    projection: Vec<SelectItem>,
-) -> Query {
-    let mut q = query(SetExpr::Select(Box::new(select(
-        projection,
-        vec![named_table(name)],
-        None,
-    ))));
-    q.with = Some(With {
+/// `WITH name(cols) AS (inner)`: the rows of `inner` under a name, with columns named by
+/// position.
+pub(crate) fn named_cte(name: &str, cols: &[String], inner: Query) -> With {
+    With {
         with_token: AttachedToken::empty(),
         recursive: false,
         cte_tables: vec![Cte {
@@ -237,7 +227,23 @@ pub(crate) fn through_named(
             materialized: None,
             closing_paren_token: AttachedToken::empty(),
         }],
-    });
+    }
+}
+
+/// `WITH name(cols) AS (inner) SELECT projection FROM name`: the rows of `inner` with
+/// columns named by position (its own names may be missing or repeated).
+pub(crate) fn through_named(
+    name: &str,
+    cols: &[String],
+    inner: Query,
+    projection: Vec<SelectItem>,
+) -> Query {
+    let mut q = query(SetExpr::Select(Box::new(select(
+        projection,
+        vec![named_table(name)],
+        None,
+    ))));
+    q.with = Some(named_cte(name, cols, inner));
     q
 }
 

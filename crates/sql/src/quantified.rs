@@ -21,8 +21,8 @@
 
 use sqlparser::ast::helpers::attached_token::AttachedToken;
 use sqlparser::ast::{
-    BinaryOperator, CaseWhen, Cte, Expr, Query, SelectItem, SetExpr, TableAlias,
-    TableAliasColumnDef, TableFactor, UnaryOperator, With,
+    BinaryOperator, CaseWhen, Expr, Query, SelectItem, SetExpr, TableAlias, TableFactor,
+    UnaryOperator,
 };
 
 use crate::ast_build::{binop, derived, nested, null, number, query, select, values};
@@ -159,25 +159,11 @@ fn rows_where(source: Source, s: Query, condition: Expr) -> Query {
                 vec![from],
                 Some(condition),
             ))));
-            q.with = Some(With {
-                with_token: AttachedToken::empty(),
-                recursive: false,
-                cte_tables: vec![Cte {
-                    alias: TableAlias {
-                        explicit: false,
-                        name: quoted(QUANTIFIED_CTE),
-                        columns: vec![TableAliasColumnDef {
-                            name: quoted(COLUMN),
-                            data_type: None,
-                        }],
-                        at: None,
-                    },
-                    query: Box::new(s),
-                    from: None,
-                    materialized: None,
-                    closing_paren_token: AttachedToken::empty(),
-                }],
-            });
+            q.with = Some(crate::ast_build::named_cte(
+                QUANTIFIED_CTE,
+                &[COLUMN.to_string()],
+                s,
+            ));
             q
         }
     }
