@@ -459,6 +459,25 @@ impl Session {
         self.prepared.remove(&id);
     }
 
+    /// The character set a client's handshake asked for (`SET NAMES charset`, which it is
+    /// in MariaDB); tutti knows each name the protocol layer passes.
+    pub fn set_names(&mut self, charset: &str) {
+        let names = Some(Value::Text(charset.into()));
+        if let Err(e) = crate::set::set_system(self, false, "names", names) {
+            tracing::warn!("connection {}: character set {charset}: {e}", self.id());
+        }
+    }
+
+    /// `character_set_client` and `character_set_results` (None: NULL, results as stored).
+    pub fn connection_charsets(&self) -> (String, Option<String>) {
+        let text = |name| match self.var(name) {
+            Some(Value::Text(t)) => Some(t),
+            _ => None,
+        };
+        let client = text("character_set_client").unwrap_or_else(|| "utf8mb4".into());
+        (client, text("character_set_results"))
+    }
+
     /// `COM_RESET_CONNECTION`: roll back, forget variables and prepared statements.
     pub fn reset(&mut self) {
         self.rollback();

@@ -84,7 +84,7 @@ pub(crate) fn evaluate(s: &Session, v: SetValue) -> Result<Option<Value>, ExecEr
     })
 }
 
-fn set_system(
+pub(crate) fn set_system(
     s: &mut Session,
     global: bool,
     name: &str,

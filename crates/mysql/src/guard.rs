@@ -32,6 +32,8 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use crate::charset::Charsets;
+
 const MAX_FRAGMENT: usize = 0xFF_FFFF;
 
 /// Commands opensrv-mysql handles itself.
@@ -50,6 +52,9 @@ pub enum Marker {
     SetOption,
     /// Any other command byte.
     Unknown(u8),
+    /// A statement whose text is no text in the client's character set: the hex of the
+    /// bytes from the first bad one (see `charset`).
+    InvalidString(String),
 }
 
 /// Encodes and recognises marker queries.
@@ -74,6 +79,7 @@ impl Markers {
             Marker::ResetConnection => "reset-connection".to_string(),
             Marker::SetOption => "set-option".to_string(),
             Marker::Unknown(b) => format!("unknown-{b:02x}"),
+            Marker::InvalidString(hex) => format!("invalid-string-{hex}"),
         };
         format!("{}{what}*/", self.prefix)
     }
@@ -86,6 +92,10 @@ impl Markers {
             "stmt-reset" => Marker::StmtReset,
             "reset-connection" => Marker::ResetConnection,
             "set-option" => Marker::SetOption,
+            other if other.starts_with("invalid-string-") => {
+                let hex = &other["invalid-string-".len()..];
+                Marker::InvalidString(hex.chars().filter(char::is_ascii_hexdigit).collect())
+            }
             other => Marker::Unknown(u8::from_str_radix(other.strip_prefix("unknown-")?, 16).ok()?),
         })
     }
@@ -172,6 +182,7 @@ pub struct InputGuard<R> {
     max_packet: usize,
     markers: Markers,
     statements: Statements,
+    charsets: Charsets,
     /// Complete packets (all fragments of one logical packet each), ready for opensrv.
     ready: VecDeque<Vec<u8>>,
     /// How much of the front packet was already handed out.
@@ -191,12 +202,19 @@ pub struct InputGuard<R> {
 
 impl<R> InputGuard<R> {
     /// Guards `inner` with the given `max_allowed_packet`.
-    pub fn new(inner: R, max_packet: usize, markers: Markers, statements: Statements) -> Self {
+    pub fn new(
+        inner: R,
+        max_packet: usize,
+        markers: Markers,
+        statements: Statements,
+        charsets: Charsets,
+    ) -> Self {
         InputGuard {
             inner,
             max_packet,
             markers,
             statements,
+            charsets,
             ready: VecDeque::new(),
             sent: 0,
             header: Vec::with_capacity(4),
@@ -246,12 +264,29 @@ impl<R> InputGuard<R> {
             self.emit_marker(seq, Marker::TooLarge);
             return;
         }
-        let payload = std::mem::take(&mut self.payload);
+        let mut payload = std::mem::take(&mut self.payload);
         let seq = self.first_seq;
         if seq != 0 {
             // Handshake and authentication packets: not commands.
+            if seq == 1 {
+                self.charsets.note_handshake(&payload);
+            }
             self.emit(seq, &payload);
             return;
+        }
+        // COM_INIT_DB, COM_QUERY, COM_STMT_PREPARE: text in the client's character set.
+        if matches!(payload.first(), Some(0x02 | 0x03 | 0x16)) {
+            match self.charsets.decode(&payload[1..]) {
+                Ok(std::borrow::Cow::Borrowed(_)) => {}
+                Ok(std::borrow::Cow::Owned(text)) => {
+                    payload.truncate(1);
+                    payload.extend(text);
+                }
+                Err(bad) => {
+                    let hex = bad.iter().map(|b| format!("{b:02X}")).collect();
+                    return self.emit_marker(seq, Marker::InvalidString(hex));
+                }
+            }
         }
         match payload.first().copied() {
             Some(cmd) if PASS.contains(&cmd) => {
@@ -537,8 +572,13 @@ mod tests {
     }
 
     fn run(max: usize, input: &[u8], chunk: usize) -> (Vec<u8>, Markers) {
+        run_as(&Charsets::default(), max, input, chunk)
+    }
+
+    fn run_as(c: &Charsets, max: usize, input: &[u8], chunk: usize) -> (Vec<u8>, Markers) {
         let m = Markers::default();
-        let mut g = InputGuard::new(&[][..] as &[u8], max, m.clone(), Statements::default());
+        let st = Statements::default();
+        let mut g = InputGuard::new(&[][..] as &[u8], max, m.clone(), st, c.clone());
         for c in input.chunks(chunk) {
             g.feed(c);
         }
@@ -573,6 +613,19 @@ mod tests {
             None,
             "forged token"
         );
+    }
+
+    #[test]
+    fn statements_are_decoded_from_the_client_charset() {
+        let c = Charsets::default();
+        let (out, m) = run_as(&c, 1024, &packet(0, b"\x03select 'caf\xE9'"), 4);
+        assert_eq!(
+            m.decode(std::str::from_utf8(&out[5..]).unwrap()),
+            Some(Marker::InvalidString("E927".into()))
+        );
+        c.set_client("latin1");
+        let (out, _) = run_as(&c, 1024, &packet(0, b"\x16select 'caf\xE9'"), 4);
+        assert_eq!(out, packet(0, "\x16select 'café'".as_bytes()));
     }
 
     #[test]

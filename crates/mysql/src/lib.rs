@@ -3,10 +3,12 @@
 //! opensrv-mysql speaks the wire protocol; this crate adds what a server must do on top:
 //! authentication against configured users, TCP_NODELAY, a connection limit, packet size
 //! limits and explicit errors for commands opensrv would silently accept ([`guard`]),
-//! result encoding for SQLite's dynamic types ([`values`]), and the single mapping from
+//! result encoding for SQLite's dynamic types ([`values`]), the connection's character
+//! sets ([`charset`]), and the single mapping from
 //! executor errors to MySQL error codes ([`errors`]).
 
 pub mod auth;
+pub mod charset;
 pub mod errors;
 pub mod guard;
 mod shim;
@@ -111,14 +113,22 @@ async fn connection(
     let (r, w) = stream.into_split();
     let failure = guard::LoginFailure::default();
     let statements = guard::Statements::default();
+    let charsets = charset::Charsets::default();
     let r = guard::InputGuard::new(
         r,
         config.max_allowed_packet,
         markers.clone(),
         statements.clone(),
+        charsets.clone(),
     );
     let w = guard::OutputGuard::new(w, failure.clone());
-    let shim = shim::Shim::new(exec, config, markers, peer, failure, statements);
+    let links = shim::Links {
+        markers,
+        failure,
+        statements,
+        charsets,
+    };
+    let shim = shim::Shim::new(exec, config, peer, links);
     let opts = IntermediaryOptions {
         process_use_statement_on_query: true,
         reject_connection_on_dbname_absence: false,

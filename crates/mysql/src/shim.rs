@@ -16,9 +16,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::io::AsyncWrite;
 use tutti_executor::{ColumnKind, ExecError, Executor, Response, Session};
+use tutti_wsrep::charsets::SingleByte;
 use tutti_wsrep::Value;
 
 use crate::auth::Users;
+use crate::charset::{encoded_cell, Charsets};
 use crate::errors::mysql_error;
 use crate::guard::{LoginFailure, Marker, Markers, Statements};
 use crate::values::{self, Cell};
@@ -34,10 +36,25 @@ pub struct MysqlConfig {
     pub users: Users,
 }
 
+/// What the shim shares with its connection's packet guards.
+pub(crate) struct Links {
+    pub markers: Markers,
+    pub failure: LoginFailure,
+    pub statements: Statements,
+    pub charsets: Charsets,
+}
+
 pub(crate) struct Shim {
     exec: Arc<Executor>,
     config: Arc<MysqlConfig>,
     markers: Markers,
+    charsets: Charsets,
+    /// The session's `character_set_results` when it is a single-byte set: text results are
+    /// sent in it.
+    single_byte_results: Option<SingleByte>,
+    /// The collation id that labels text results (`character_set_results`'s) and the most
+    /// bytes a character takes in it.
+    results_label: (u16, u32),
     peer: SocketAddr,
     conn_id: u32,
     salt: [u8; 20],
@@ -69,16 +86,23 @@ impl Shim {
     pub(crate) fn new(
         exec: Arc<Executor>,
         config: Arc<MysqlConfig>,
-        markers: Markers,
         peer: SocketAddr,
-        failure: LoginFailure,
-        statements: Statements,
+        links: Links,
     ) -> Shim {
+        let Links {
+            markers,
+            failure,
+            statements,
+            charsets,
+        } = links;
         Shim {
             conn_id: exec.connection_id(),
             exec,
             config,
             markers,
+            charsets,
+            single_byte_results: None,
+            results_label: (values::UTF8MB4_GENERAL_CI, 4),
             peer,
             salt: random_salt(),
             user: Mutex::new(None),
@@ -100,6 +124,9 @@ impl Shim {
                     .exec
                     .session(self.conn_id, &user, &self.peer.ip().to_string());
                 s.set_client_found_rows(self.client_found_rows);
+                if let Some(charset) = self.charsets.requested() {
+                    s.set_names(charset);
+                }
                 s
             }
         }
@@ -109,8 +136,32 @@ impl Shim {
     async fn blocking<T>(&mut self, f: impl FnOnce(&mut Session) -> T) -> io::Result<T> {
         let mut s = self.take_session();
         let r = f(&mut s);
+        let (client, results) = s.connection_charsets();
+        self.charsets.set_client(&client);
+        self.single_byte_results = results.as_deref().and_then(SingleByte::named);
+        self.results_label = values::results_label(results.as_deref());
         *self.session.get_mut() = Some(s);
         Ok(r)
+    }
+
+    /// Result columns as they are sent: text labelled with `character_set_results`.
+    fn wire_columns(&self, columns: &[tutti_executor::Column]) -> Vec<Column> {
+        let mut out: Vec<Column> = columns.iter().map(values::column).collect();
+        let (label, max_bytes) = self.results_label;
+        for c in &mut out {
+            if c.charset != values::BINARY {
+                // Text lengths are sent in the result set's bytes (utf8mb4's 4 per character),
+                // the largest (LONGTEXT's) as it is.
+                c.charset = label;
+                if max_bytes != 4 && c.column_length != u32::MAX {
+                    c.column_length = c.column_length / 4 * max_bytes;
+                }
+            }
+            if let Some(set) = self.single_byte_results.filter(|_| !c.column.is_ascii()) {
+                c.name_bytes = Some(set.encode(&c.column));
+            }
+        }
+        out
     }
 
     /// Ends the connection once the reply being written is flushed: the input guard reports
@@ -193,11 +244,15 @@ impl Shim {
         let Some(rs) = rows else {
             return w.no_more_results().await;
         };
-        self.columns = rs.columns.iter().map(values::column).collect();
+        self.columns = self.wire_columns(&rs.columns);
         let mut rw = w.start(&self.columns).await?;
         rw.set_warnings(warnings_of(n - 1));
         for row in &rs.rows {
             for (v, c) in row.iter().zip(&rs.columns) {
+                let encoded = self
+                    .single_byte_results
+                    .and_then(|set| encoded_cell(v, set));
+                let v = encoded.as_ref().unwrap_or(v);
                 match (c.kind, v) {
                     // A YEAR shows four digits (0 is 0000), as MariaDB sends it.
                     (ColumnKind::Year, Value::Int(y)) => {
@@ -229,8 +284,21 @@ impl Shim {
             }
             Marker::StmtReset | Marker::SetOption => results.completed(OkResponse::default()).await,
             Marker::ResetConnection => {
-                self.blocking(|s| s.reset()).await?;
+                let charset = self.charsets.requested();
+                self.blocking(|s| {
+                    s.reset();
+                    if let Some(charset) = charset {
+                        s.set_names(charset);
+                    }
+                })
+                .await?;
                 results.completed(OkResponse::default()).await
+            }
+            Marker::InvalidString(hex) => {
+                let charset = self.blocking(|s| s.connection_charsets().0).await?;
+                let e = ExecError::Sql(tutti_sql::SqlError::InvalidCharacterString(charset, hex));
+                let (kind, msg) = mysql_error(&e);
+                results.error(kind, msg.as_bytes()).await
             }
             Marker::Unknown(b) => {
                 let msg = format!("Unknown command 0x{b:02x}");
@@ -294,7 +362,7 @@ impl<W: AsyncWrite + Send + Unpin> AsyncMysqlShim<W> for Shim {
             Ok(p) => {
                 self.statements.prepared(p.id, p.params);
                 let params = vec![values::column(&tutti_executor::Column::text("?")); p.params];
-                let cols = p.columns.iter().map(values::column).collect();
+                let cols = self.wire_columns(&p.columns);
                 let (params, cols) = &*self.prepared.entry(p.id).or_insert((params, cols));
                 info.reply(p.id, params, cols).await
             }

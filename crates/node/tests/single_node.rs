@@ -644,3 +644,44 @@ fn client_found_rows_counts_matched_rows() {
         assert_eq!([update, partial, c.affected_rows()], want);
     }
 }
+
+/// A latin1 client (`--default-character-set=latin1`, or `SET NAMES latin1`) sends and reads
+/// latin1 bytes, as with MariaDB; bytes that are no UTF-8 from a UTF-8 client get error 1300
+/// and the connection goes on (it used to be dropped).
+#[test]
+fn latin1_clients_and_invalid_utf8() {
+    let (_b, n) = started("charsets");
+    let mut c = n.conn();
+    c.query_drop("CREATE DATABASE app").unwrap();
+    c.query_drop("CREATE TABLE app.t (id INT PRIMARY KEY, s VARCHAR(10))")
+        .unwrap();
+    let latin1 = n.mariadb_bytes(
+        &["--default-character-set=latin1"],
+        b"INSERT INTO app.t VALUES (1, 'caf\xE9');\n\
+          SELECT s, LENGTH(s), LENGTH('\xE9'), HEX('\xE9'), @@character_set_client FROM app.t;\n",
+    );
+    assert_eq!(
+        latin1.stdout,
+        b"caf\xE9\t5\t1\tE9\tlatin1\n",
+        "{}",
+        String::from_utf8_lossy(&latin1.stderr)
+    );
+    // The UTF-8 client reads the same row as UTF-8; in latin1 its column is labelled so.
+    let s: String = c.query_first("SELECT s FROM app.t").unwrap().unwrap();
+    assert_eq!(s, "café");
+    c.query_drop("SET NAMES latin1").unwrap();
+    let r = c.query_iter("SELECT s FROM app.t").unwrap();
+    let label = {
+        let columns = r.columns();
+        let col = &columns.as_ref()[0];
+        (col.character_set(), col.column_length())
+    };
+    assert_eq!(label, (8, 10));
+    drop(r);
+    let s: Vec<u8> = c.query_first("SELECT s FROM app.t").unwrap().unwrap();
+    assert_eq!(s, b"caf\xE9");
+    let utf8 = n.mariadb_bytes(&[], b"SELECT 'caf\xE9';\nSELECT 2;\n");
+    assert_eq!(utf8.stdout, b"2\n");
+    let err = String::from_utf8_lossy(&utf8.stderr);
+    assert!(err.contains("ERROR 1300") && err.contains("E927"), "{err}");
+}

@@ -69,6 +69,17 @@ pub(crate) fn binop(l: Expr, op: BinaryOperator, r: Expr) -> Expr {
     }
 }
 
+/// `CASE WHEN condition THEN result ELSE otherwise END`.
+pub(crate) fn case_when(condition: Expr, result: Expr, otherwise: Expr) -> Expr {
+    Expr::Case {
+        case_token: AttachedToken::empty(),
+        end_token: AttachedToken::empty(),
+        operand: None,
+        conditions: vec![sqlparser::ast::CaseWhen { condition, result }],
+        else_result: Some(Box::new(otherwise)),
+    }
+}
+
 /// `CAST(e AS ty)`.
 pub(crate) fn cast(e: Expr, ty: DataType) -> Expr {
     Expr::Cast {

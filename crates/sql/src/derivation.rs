@@ -15,9 +15,10 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::helpers::attached_token::AttachedToken;
-use sqlparser::ast::{CaseWhen, CastKind, DataType, Expr, Function, Value as SqlValue};
+use sqlparser::ast::{CastKind, DataType, Expr, Function, Value as SqlValue};
 use sqlparser::tokenizer::{Token, Tokenizer};
+
+use tutti_wsrep::charsets::SingleByte;
 
 use crate::ast_build::{nested, number, string};
 use crate::typing::{args, decl_of, function_name, Scopes};
@@ -209,16 +210,8 @@ pub(crate) fn constant(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<Optio
     };
     // An aggregate stays in the query, which it makes a grouped one (one row, or none).
     Ok(Some(if has_aggregate(arg) {
-        Expr::Case {
-            case_token: AttachedToken::empty(),
-            end_token: AttachedToken::empty(),
-            operand: None,
-            conditions: vec![CaseWhen {
-                condition: Expr::IsNull(Box::new(nested((*arg).clone()))),
-                result: value.clone(),
-            }],
-            else_result: Some(Box::new(value)),
-        }
+        let is_null = Expr::IsNull(Box::new(nested((*arg).clone())));
+        crate::ast_build::case_when(is_null, value.clone(), value)
     } else {
         value
     }))
@@ -261,6 +254,18 @@ pub(crate) fn single_byte(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
         connection: &connection,
     };
     cx.of(e).is_some_and(|d| !d.multi_byte())
+}
+
+/// The single-byte character set of `e`'s text (a latin1 connection's literal, say), which
+/// tutti holds as UTF-8 and MariaDB's byte functions read as that set's bytes.
+pub(crate) fn single_byte_set(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<SingleByte> {
+    let connection = connection_collation(env);
+    let cx = Context {
+        scopes,
+        env,
+        connection: &connection,
+    };
+    cx.of(e).and_then(|d| SingleByte::named(d.charset()))
 }
 
 /// `collation_connection`, the collation of string literals.

@@ -28,13 +28,12 @@ use sqlparser::ast::{
     Value as SqlValue,
 };
 
-use sqlparser::ast::helpers::attached_token::AttachedToken;
-
 use crate::ast_build::{binop, cast, func, nested, number, string};
 use crate::literals::{introduced, rewrite_value, value_expr};
 use crate::names::quote;
 use crate::typing::{self, Scopes};
 use crate::{dates, Env, SqlError, VarScope};
+use tutti_wsrep::charsets::SingleByte;
 
 /// `LAST_INSERT_ID(x)` sets the session's last insert id as `@v := x` sets a variable
 /// (`tutti_set_var`), under this name, which the executor takes for the session's
@@ -291,7 +290,16 @@ impl ExprCtx<'_> {
                 *collation = sqlite_collation(&collation.to_string());
                 None
             }
-            Expr::Prefixed { prefix, value } => introduced(&prefix.value, value)?,
+            Expr::Prefixed { prefix, value } => {
+                let client = self
+                    .env
+                    .system_variable(VarScope::Session, "character_set_client");
+                let client = match client {
+                    Some(crate::Value::Text(c)) => SingleByte::named(&c),
+                    _ => None,
+                };
+                introduced(&prefix.value, value, client)?
+            }
             Expr::TypedString(t) => Some(typed_literal(t)),
             Expr::Extract { field, expr, .. } => Some(dates::extract(field, take_box(expr))?),
             Expr::Position { expr, r#in } => {
@@ -546,16 +554,11 @@ impl ExprCtx<'_> {
             nested(y),
         );
         self.rewrite(&mut equal)?;
-        Ok(Expr::Case {
-            case_token: AttachedToken::empty(),
-            end_token: AttachedToken::empty(),
-            operand: None,
-            conditions: vec![sqlparser::ast::CaseWhen {
-                condition: equal,
-                result: Expr::Value(sqlparser::ast::Value::Null.into()),
-            }],
-            else_result: Some(Box::new(x)),
-        })
+        Ok(crate::ast_build::case_when(
+            equal,
+            crate::ast_build::null(),
+            x,
+        ))
     }
 
     fn function(&mut self, f: &mut Function) -> Result<Option<Expr>, SqlError> {
@@ -976,10 +979,41 @@ pub(crate) const SUBSTRING_INDEX_SB: &str = "tutti_substring_index_sb";
 /// arguments' introducers and conversions are rewritten away.
 pub(crate) fn single_byte_search(e: &mut Expr, scopes: &Scopes, env: &dyn Env) {
     if let Expr::Function(f) = e {
-        if typing::function_name(f) == "substring_index"
+        let name = typing::function_name(f);
+        if name == "substring_index"
             && crate::derivation::single_byte(&Expr::Function(f.clone()), scopes, env)
         {
             f.name = ObjectName::from(vec![Ident::new(SUBSTRING_INDEX_SB)]);
+        } else if BYTEWISE.contains(&name.as_str()) {
+            charset_bytes(f, scopes, env);
+        }
+    }
+}
+
+/// Functions that read a string's bytes.
+const BYTEWISE: [&str; 10] = [
+    "bit_length",
+    "crc32",
+    "hex",
+    "length",
+    "md5",
+    "octet_length",
+    "sha",
+    "sha1",
+    "sha2",
+    "to_base64",
+];
+
+/// A byte function's argument in a single-byte character set → `tutti_charset_bytes(x,
+/// 'latin1')`: MariaDB reads its bytes in that set (`LENGTH('é')` is 1 on a latin1
+/// connection), where tutti holds UTF-8.
+fn charset_bytes(f: &mut Function, scopes: &Scopes, env: &dyn Env) {
+    if let FunctionArguments::List(l) = &mut f.args {
+        if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(x))) = l.args.first_mut() {
+            if let Some(set) = crate::derivation::single_byte_set(x, scopes, env) {
+                let arg = std::mem::replace(x, crate::ast_build::null());
+                *x = func("tutti_charset_bytes", vec![arg, string(set.name())]);
+            }
         }
     }
 }

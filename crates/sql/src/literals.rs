@@ -17,6 +17,8 @@
 use sqlparser::ast::{DataType, Expr, Value as SqlValue};
 
 use crate::ast_build::{cast, null, number, string};
+use tutti_wsrep::charsets::SingleByte;
+
 use crate::{SqlError, Value};
 
 /// Upper-case hex digits of `bytes`.
@@ -78,40 +80,44 @@ fn bits_to_bytes(bits: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// A charset introducer `_cs'literal'`: `_binary` makes a blob, others are dropped. Before a
-/// hex literal (`_utf8mb4 0xD0B1`) the bytes are the text in that character set: UTF-8 ones
-/// are read (MySQL's 1300 when they are no UTF-8), latin1 ones decoded (MariaDB's latin1 is
-/// cp1252), others are refused.
-pub(crate) fn introduced(prefix: &str, value: &Expr) -> Result<Option<Expr>, SqlError> {
+/// A charset introducer `_cs'literal'` labels the literal's bytes, as the client sent them
+/// (UTF-8, or in `client`'s single-byte set), and so does one before a hex literal
+/// (`_utf8mb4 0xD0B1`): `_binary` makes a blob of them, UTF-8 ones are read (MySQL's 1300
+/// when they are no UTF-8), those of a single-byte set decoded (`_latin1'é'` from a UTF-8
+/// client is `Ã©`, as in MariaDB). In other sets ASCII passes and anything else is refused.
+pub(crate) fn introduced(
+    prefix: &str,
+    value: &Expr,
+    client: Option<SingleByte>,
+) -> Result<Option<Expr>, SqlError> {
     let charset = prefix.trim_start_matches('_').to_ascii_lowercase();
     let Expr::Value(v) = value else {
         return Ok(None);
     };
-    Ok(match &v.value {
-        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
-            Some(if charset == "binary" {
-                binary_string(s.as_bytes())
-            } else {
-                text(s)
-            })
-        }
-        SqlValue::HexStringLiteral(h) => {
-            let Some(bytes) = hex_bytes(h) else {
-                return Ok(None);
-            };
-            Some(match charset.as_str() {
-                "binary" => binary_string(&bytes),
-                "utf8" | "utf8mb3" | "utf8mb4" => text(&utf8_text(bytes, &charset)?),
-                "latin1" => text(&bytes.iter().map(|b| cp1252(*b)).collect::<String>()),
-                _ => {
-                    return Err(SqlError::Unsupported(format!(
-                        "a hex literal in character set {charset}"
-                    )))
-                }
-            })
-        }
-        _ => None,
-    })
+    let bytes = match &v.value {
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => match client {
+            Some(set) => set.encode(s),
+            None => s.as_bytes().to_vec(),
+        },
+        SqlValue::HexStringLiteral(h) => match hex_bytes(h) {
+            Some(bytes) => bytes,
+            None => return Ok(None),
+        },
+        _ => return Ok(None),
+    };
+    Ok(Some(match charset.as_str() {
+        "binary" => binary_string(&bytes),
+        "utf8" | "utf8mb3" | "utf8mb4" => text(&utf8_text(bytes, &charset)?),
+        _ if bytes.is_ascii() => text(&String::from_utf8_lossy(&bytes)),
+        _ => match SingleByte::named(&charset) {
+            Some(set) => text(&set.decode(&bytes)),
+            None => {
+                return Err(SqlError::Unsupported(format!(
+                    "a non-ASCII literal in character set {charset}"
+                )))
+            }
+        },
+    }))
 }
 
 /// The text of UTF-8 bytes; MySQL's 1300 names the (at most 3) bytes from the first bad one.
@@ -127,22 +133,6 @@ fn utf8_text(bytes: Vec<u8>, charset: &str) -> Result<String, SqlError> {
         };
         SqlError::InvalidCharacterString(name.to_string(), hex(bad))
     })
-}
-
-/// A latin1 byte's character: ISO 8859-1 with Windows-1252's characters at 0x80-0x9F (the
-/// five it leaves undefined stay C1 controls), as MariaDB's latin1.
-fn cp1252(b: u8) -> char {
-    const HIGH: [char; 32] = [
-        '\u{20AC}', '\u{81}', '\u{201A}', '\u{192}', '\u{201E}', '\u{2026}', '\u{2020}',
-        '\u{2021}', '\u{2C6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8D}', '\u{17D}',
-        '\u{8F}', '\u{90}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}',
-        '\u{2014}', '\u{2DC}', '\u{2122}', '\u{161}', '\u{203A}', '\u{153}', '\u{9D}', '\u{17E}',
-        '\u{178}',
-    ];
-    match b {
-        0x80..=0x9F => HIGH[usize::from(b - 0x80)],
-        _ => char::from(b),
-    }
 }
 
 /// The bytes of a hex literal's digits (an odd count gets a leading 0, as in MySQL).

@@ -462,6 +462,7 @@ impl<'a> Rewriter<'a> {
         self.ex.scopes.push(scope);
         crate::alias_refs::resolve(s, &self.ex.scopes, &|from| self.scope_of(from));
         crate::outer_aggregates::hoist(s, &self.ex.scopes);
+        crate::empty_aggregate::null_over_no_rows(s, &self.ex.scopes, &|from| self.scope_of(from));
         if self.derive_types && self.depth == 1 && self.result_types.is_none() {
             self.result_types = Some(result_types::of_projection(
                 &s.projection,

@@ -6,6 +6,7 @@
 //! [`NodeState`] follows Galera's state machine. The types here carry no I/O; the [`codec`]
 //! module gives them a compact, versioned, checked binary form for the replicated log.
 
+pub mod charsets;
 pub mod codec;
 mod ddl;
 mod error;

@@ -78,6 +78,9 @@ pub struct Column {
     /// Digits after the decimal point (31 for floating point, 39 for strings). (tutti:
     /// added.)
     pub decimals: u8,
+    /// The name's bytes when the connection's result character set is not UTF-8 (None:
+    /// `column` as it is). (tutti: added.)
+    pub name_bytes: Option<Vec<u8>>,
 }
 
 /// QueryStatusInfo represents the status of a query.
@@ -593,6 +596,7 @@ where
                                     charset: 63,
                                     column_length: 10,
                                     decimals: 0,
+                                    name_bytes: None,
                                 }];
 
                                 match var {

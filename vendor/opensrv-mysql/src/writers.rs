@@ -131,7 +131,7 @@ where
         w.write_lenenc_str(b"")?;
         w.write_lenenc_str(c.table.as_bytes())?;
         w.write_lenenc_str(b"")?;
-        w.write_lenenc_str(c.column.as_bytes())?;
+        w.write_lenenc_str(c.name_bytes.as_deref().unwrap_or(c.column.as_bytes()))?;
         w.write_lenenc_str(b"")?;
         w.write_lenenc_int(0xC)?;
         w.write_u16::<LittleEndian>(c.charset)?;

@@ -294,6 +294,31 @@ impl NodeProc {
             .expect("run the mariadb CLI (apt-get install mariadb-client)")
     }
 
+    /// Runs the bytes `input` through the `mariadb` CLI (batch mode, no column names, going
+    /// on after errors) with the extra `args` (`--default-character-set=latin1`).
+    pub fn mariadb_bytes(&self, args: &[&str], input: &[u8]) -> Output {
+        use std::io::Write;
+        let mut child = Command::new("mariadb")
+            .args([
+                "-h127.0.0.1",
+                &format!("-P{}", self.mysql_port),
+                "-uroot",
+                "--batch",
+                "--skip-column-names",
+                "--force",
+            ])
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run the mariadb CLI (apt-get install mariadb-client)");
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin.write_all(input).expect("write to the mariadb CLI");
+        drop(stdin);
+        child.wait_with_output().expect("wait for the mariadb CLI")
+    }
+
     /// GET on the admin port: (status code, body).
     pub fn http_get(&self, path: &str) -> (u16, String) {
         http_get(self.admin_port, path)

@@ -7,7 +7,9 @@
 //! column compares); a number is a 1-based index (a DOUBLE truncated to an integer first,
 //! a string of digits too when no member is spelled so). Anything else — 0, an index past
 //! the last member, an unknown string — is MariaDB's 1265: an error in strict mode, the
-//! empty string (index 0) with a warning outside it or under IGNORE.
+//! empty string (index 0) with a warning outside it or under IGNORE — except in a column
+//! that has a member spelled `''`, which tutti could not tell from index 0: there it is
+//! always the error.
 //!
 //! A SET value is a comma-separated list of members, stored in declaration order, each
 //! once (`'c,a,a'` stores `a,c`); a number is a bit mask (bit 0 the first member). A part
@@ -101,6 +103,11 @@ fn enum_store(ctx: &Context<'_>) -> Result<Value> {
         Some(m) => Ok(Value::Text(m.clone())),
         None => {
             let target = Target::of(ctx, column, "enum")?;
+            // MariaDB stores index 0, shown as ''; tutti stores the member text, and a
+            // member spelled '' would take its place: refused rather than mistaken.
+            if members.iter().any(|m| m.trim_end_matches(' ').is_empty()) {
+                return Err(target.truncated());
+            }
             target.adjust(
                 CODE_TRUNCATED,
                 target.truncated(),
@@ -297,6 +304,21 @@ mod tests {
                 r.get::<_, String>(0)
             })
             .is_err());
+    }
+
+    #[test]
+    fn an_invalid_value_is_refused_where_a_member_is_spelled_empty() {
+        let c = conn();
+        let lenient = |members: &str| {
+            c.query_row(
+                &format!("SELECT tutti_enum_store('x', {members}, 'c1', 1, 0)"),
+                [],
+                |r| r.get::<_, String>(0),
+            )
+        };
+        assert_eq!(lenient("'a', 'b'").unwrap(), "");
+        let e = lenient("'a', '', 'b'").unwrap_err().to_string();
+        assert!(e.contains("Data truncated for column 'c1'"), "{e}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod bit_sets;
 mod bits;
 mod calendar;
 mod changed;
+mod charset_bytes;
 mod clock;
 mod collations;
 mod crypt;
@@ -114,6 +115,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     clock::register(c)?;
     temporal_round::register(c)?;
     utf8_convert::register(c)?;
+    charset_bytes::register(c)?;
     math::register(c)?;
     string::register(c)?;
     enums::register(c)?;

@@ -5,6 +5,11 @@
 //! its default collation; here the `regex` crate does the matching with `(?i)` under the same
 //! rule. PCRE features the `regex` crate lacks (back-references, look-around) fail with an
 //! error instead of matching differently. Compiled patterns are cached per thread.
+//!
+//! MariaDB's PCRE runs in Unicode mode: `[[:alpha:]]` takes any letter (`в`, `ÿ`), where the
+//! `regex` crate's POSIX classes are ASCII; they become Unicode classes (`\p{L}`). A
+//! bracket of just `[:upper:]` or `[:lower:]` keeps its case also in a case-insensitive
+//! match, as in PCRE (`'a' REGEXP '[[:upper:]]'` is 0).
 
 use regex::Regex;
 use rusqlite::functions::Context;
@@ -27,8 +32,9 @@ fn compile(pattern: &str, binary: bool) -> Result<Regex> {
         if let Some(r) = cache.get(&key) {
             return Ok(r.clone());
         }
+        let pattern = unicode_classes(pattern);
         let src = if binary {
-            pattern.to_string()
+            pattern
         } else {
             format!("(?i){pattern}")
         };
@@ -40,6 +46,99 @@ fn compile(pattern: &str, binary: bool) -> Result<Regex> {
         cache.insert(key, r.clone());
         Ok(r)
     })
+}
+
+/// The Unicode class a POSIX class name stands for in PCRE's Unicode mode (None: the
+/// `regex` crate's own, ASCII, is PCRE's too).
+fn unicode_class(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "alpha" => "\\p{L}",
+        "alnum" => "\\p{L}\\p{N}",
+        "digit" => "\\p{Nd}",
+        "lower" => "\\p{Ll}",
+        "upper" => "\\p{Lu}",
+        "space" => "\\s",
+        "word" => "\\w",
+        _ => return None,
+    })
+}
+
+/// `pattern` with its POSIX classes as Unicode ones (see the module doc).
+fn unicode_classes(pattern: &str) -> String {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = String::with_capacity(pattern.len());
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                out.extend(&chars[i..(i + 2).min(chars.len())]);
+                i += 2;
+            }
+            '[' => i = bracket(&chars, i, &mut out),
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Writes the bracket expression at `start` to `out`, its POSIX classes translated; the
+/// index after it.
+fn bracket(chars: &[char], start: usize, out: &mut String) -> usize {
+    let mut j = start + 1;
+    let negated = chars.get(j) == Some(&'^');
+    if negated {
+        j += 1;
+    }
+    let mut body = String::new();
+    if chars.get(j) == Some(&']') {
+        body.push(']');
+        j += 1;
+    }
+    let mut classes = Vec::new();
+    while j < chars.len() && chars[j] != ']' {
+        if chars[j] == '\\' {
+            body.extend(&chars[j..(j + 2).min(chars.len())]);
+            j += 2;
+            continue;
+        }
+        if chars[j] == '[' && chars.get(j + 1) == Some(&':') {
+            let rest: String = chars[j + 2..].iter().collect();
+            if let Some(end) = rest.find(":]") {
+                let name = &rest[..end];
+                classes.push(name.to_string());
+                match unicode_class(name) {
+                    Some(u) => body.push_str(u),
+                    None => body.push_str(&format!("[:{name}:]")),
+                }
+                j += 2 + rest[..end].chars().count() + 2;
+                continue;
+            }
+        }
+        body.push(chars[j]);
+        j += 1;
+    }
+    if j >= chars.len() {
+        // No closing bracket: the regex crate reports the error.
+        out.extend(&chars[start..]);
+        return chars.len();
+    }
+    let only = classes.len() == 1 && body == unicode_class(&classes[0]).unwrap_or("");
+    let cased = only && matches!(classes[0].as_str(), "upper" | "lower");
+    if cased {
+        let class = body.replace("\\p", if negated { "\\P" } else { "\\p" });
+        out.push_str(&format!("(?-i:{class})"));
+    } else {
+        out.push('[');
+        if negated {
+            out.push('^');
+        }
+        out.push_str(&body);
+        out.push(']');
+    }
+    j + 1
 }
 
 /// The subject and compiled pattern, or None when either is NULL.
@@ -102,4 +201,20 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
         Ok(args(ctx, 0, 1)?.map(|(s, r)| r.find(&s).map_or("", |m| m.as_str()).to_string()))
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unicode_classes;
+
+    #[test]
+    fn posix_classes_become_unicode_ones() {
+        assert_eq!(unicode_classes("^[[:alpha:]]+$"), "^[\\p{L}]+$");
+        assert_eq!(unicode_classes("[[:upper:]]"), "(?-i:\\p{Lu})");
+        assert_eq!(unicode_classes("[^[:lower:]]"), "(?-i:\\P{Ll})");
+        assert_eq!(unicode_classes("[x[:digit:]-]"), "[x\\p{Nd}-]");
+        assert_eq!(unicode_classes("[]a[:punct:]]"), "[]a[:punct:]]");
+        assert_eq!(unicode_classes("\\[[:alpha:]"), "\\[[:alpha:]");
+        assert_eq!(unicode_classes("a[b"), "a[b");
+    }
 }
