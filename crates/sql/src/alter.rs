@@ -530,7 +530,7 @@ fn column_position(p: &mut Parser<'_>) -> Res<Placement> {
 }
 
 fn add_column(a: &mut Alter<'_>, def: &ColumnDef, position: Placement) -> Result<(), SqlError> {
-    let mut c = column(a.info.env, def, Some(crate::columns::GENERAL_CI))?;
+    let mut c = column(a.info.env, def, Some(crate::columns::GENERAL_CI), None)?;
     if c.primary_key {
         return Err(unsupported("ADD COLUMN ... PRIMARY KEY"));
     }
@@ -647,7 +647,7 @@ fn change_column(
     let final_name = def.name.value.clone();
     let mut def = def.clone();
     def.name = sqlparser::ast::Ident::new(&def_name);
-    let mut new = column(a.info.env, &def, Some(crate::columns::GENERAL_CI))?;
+    let mut new = column(a.info.env, &def, Some(crate::columns::GENERAL_CI), None)?;
     let pk = primary_key(a);
     let in_pk = pk.iter().any(|c| c.eq_ignore_ascii_case(&def_name));
     let single_pk = matches!(pk.as_slice(), [c] if c.eq_ignore_ascii_case(&def_name));

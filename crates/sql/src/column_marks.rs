@@ -1,6 +1,9 @@
 //! Column attributes SQLite has no clause for, kept as a comment in the column's SQLite
 //! definition: `ON UPDATE CURRENT_TIMESTAMP(3)` as `/*tutti:on_update 3*/` (see
-//! `on_update`), `ZEROFILL` as `/*tutti:zerofill */`. SQLite stores the comment in
+//! `on_update`), `ZEROFILL` as `/*tutti:zerofill */`, a single-byte character set a text
+//! column is declared in as its collation (`/*tutti:charset latin2_general_ci*/`: tutti
+//! stores the text as UTF-8, but MariaDB's `CHARSET()`, `HEX()`, `LENGTH()` answer in the
+//! declared set, see `derivation`). SQLite stores the comment in
 //! `sqlite_schema` with the table's text, renames of the table or column leave it alone,
 //! and `CREATE TABLE … LIKE` copies it.
 
@@ -12,6 +15,22 @@ const ZEROFILL: &str = "tutti:zerofill ";
 /// The comment recording `mark` with its argument.
 pub(crate) fn mark(mark: &str, arg: &str) -> String {
     format!("/*{mark}{arg}*/")
+}
+
+/// The mark of a declared single-byte character set.
+const CHARSET: &str = "tutti:charset ";
+
+/// The comment recording a text column's declared single-byte `collation`.
+pub(crate) fn charset(collation: &str) -> String {
+    mark(CHARSET, collation)
+}
+
+/// The collation of a single-byte character set `column` is declared in, if any.
+pub(crate) fn declared_collation(create_sql: &str, column: &str) -> Option<String> {
+    marked(create_sql, CHARSET)
+        .into_iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(column))
+        .map(|(_, collation)| collation)
 }
 
 /// The comment recording `ZEROFILL`.
@@ -77,5 +96,14 @@ mod tests {
         );
         assert_eq!(zerofill_columns(&sql), ["a", "b"]);
         assert!(zerofill_columns(r#"CREATE TABLE "d.t" ("id" INT)"#).is_empty());
+        let sql = format!(
+            r#"CREATE TABLE "d.t" ("id" INT, "s" VARCHAR(4) {} COLLATE tutti_general_ci)"#,
+            charset("latin2_general_ci")
+        );
+        assert_eq!(
+            declared_collation(&sql, "S").as_deref(),
+            Some("latin2_general_ci")
+        );
+        assert_eq!(declared_collation(&sql, "id"), None);
     }
 }

@@ -62,6 +62,9 @@ pub(crate) struct ColumnOut {
     pub on_update: Option<u32>,
     /// `ZEROFILL` (see `column_marks`).
     pub zerofill: bool,
+    /// The collation of the single-byte character set a text column is declared in (see
+    /// `column_marks`).
+    pub single_byte_collation: Option<String>,
 }
 
 impl ColumnOut {
@@ -78,6 +81,10 @@ impl ColumnOut {
         if self.zerofill {
             s.push(' ');
             s.push_str(&crate::column_marks::zerofill());
+        }
+        if let Some(c) = &self.single_byte_collation {
+            s.push(' ');
+            s.push_str(&crate::column_marks::charset(c));
         }
         if self.not_null {
             s.push_str(" NOT NULL");
@@ -179,12 +186,29 @@ pub(crate) fn text_collation(name: &str) -> Option<&'static str> {
     }
 }
 
+/// The collation a `COLLATE`/`CHARACTER SET` pair names (the set's default collation
+/// without `COLLATE`), when its set is a single-byte one (latin1, koi8r, ...).
+pub(crate) fn single_byte_collation(
+    collation: Option<&str>,
+    charset: Option<&str>,
+) -> Option<String> {
+    let collation = match (collation, charset) {
+        (Some(c), _) => c.to_ascii_lowercase(),
+        (None, Some(cs)) => crate::derivation::default_collation(cs),
+        (None, None) => return None,
+    };
+    let set = collation.split('_').next().unwrap_or_default();
+    tutti_wsrep::charsets::SingleByte::named(set).map(|_| collation)
+}
+
 /// Translates one column definition. `default_collation`: the table's default, as
-/// [`text_collation`] gives it.
+/// [`text_collation`] gives it; `default_charset`: the table's MySQL default collation when
+/// it is one of a single-byte set (see [`single_byte_collation`]).
 pub(crate) fn column(
     env: &dyn Env,
     def: &ColumnDef,
     default_collation: Option<&'static str>,
+    default_charset: Option<&str>,
 ) -> Result<ColumnOut, SqlError> {
     if matches!(def.data_type, DataType::Bit(Some(n)) if n > 64) {
         return Err(SqlError::TooBigDisplayWidth {
@@ -206,7 +230,9 @@ pub(crate) fn column(
         checks: vec![],
         on_update: None,
         zerofill: false,
+        single_byte_collation: None,
     };
+    let (mut declared_charset, mut declared_collation) = (None, None);
     for opt in &def.options {
         match &opt.option {
             ColumnOption::Null => out.not_null = false,
@@ -244,9 +270,11 @@ pub(crate) fn column(
                 if is_binary_collation(&cs.to_string()) {
                     out.collation = None;
                 }
+                declared_charset = Some(cs.to_string());
             }
             ColumnOption::Collation(c) => {
-                out.collation = text_collation(&c.to_string()).filter(|_| out.mapped.text_like)
+                out.collation = text_collation(&c.to_string()).filter(|_| out.mapped.text_like);
+                declared_collation = Some(c.to_string());
             }
             ColumnOption::Comment(_) => {}
             ColumnOption::OnUpdate(x) => {
@@ -261,6 +289,12 @@ pub(crate) fn column(
             }
             other => return Err(SqlError::Unsupported(format!("the column option {other}"))),
         }
+    }
+    if out.mapped.text_like {
+        out.single_byte_collation = match (declared_collation, declared_charset) {
+            (None, None) => default_charset.map(str::to_string),
+            (c, cs) => single_byte_collation(c.as_deref(), cs.as_deref()),
+        };
     }
     if let Some(values) = out.mapped.enum_values.take() {
         let set = out.mapped.decl == crate::SET_DECL;

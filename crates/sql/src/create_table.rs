@@ -98,10 +98,11 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         return Ok(noop.noted(vec![note]));
     }
     let default_collation = default_collation(&ct.table_options);
+    let default_charset = default_single_byte(&ct.table_options);
     let mut columns: Vec<ColumnOut> = ct
         .columns
         .iter()
-        .map(|c| column(env, c, default_collation))
+        .map(|c| column(env, c, default_collation, default_charset.as_deref()))
         .collect::<Result<_, _>>()?;
 
     let mut pk: Option<Vec<KeyPart>> = None;
@@ -344,6 +345,24 @@ fn default_collation(options: &CreateTableOptions) -> Option<&'static str> {
         })
         .next()
         .unwrap_or(Some(GENERAL_CI))
+}
+
+/// The table's default collation (`DEFAULT CHARSET=cp1250`, `COLLATE=latin1_bin`) when it
+/// belongs to a single-byte character set (see `columns::single_byte_collation`).
+fn default_single_byte(options: &CreateTableOptions) -> Option<String> {
+    let (mut charset, mut collation) = (None, None);
+    for o in option_list(options) {
+        if let SqlOption::KeyValue { key, value } = o {
+            let k = key.value.to_ascii_uppercase();
+            let v = value.to_string().trim_matches(['\'', '"']).to_string();
+            if k.ends_with("COLLATE") {
+                collation = Some(v);
+            } else if k.ends_with("CHARSET") || k.ends_with("CHARACTER SET") {
+                charset = Some(v);
+            }
+        }
+    }
+    crate::columns::single_byte_collation(collation.as_deref(), charset.as_deref())
 }
 
 /// The PK columns become NOT NULL; AUTO_INCREMENT must be the single-column integer PK and

@@ -473,6 +473,12 @@ impl Context<'_> {
 
     fn column(&self, e: &Expr) -> Option<Derived> {
         let decl = decl_of(e, self.scopes)?.to_ascii_lowercase();
+        if let Some((table, column)) = crate::typing::owned_column_of(e, self.scopes) {
+            let declared = crate::column_marks::declared_collation(&table.create_sql, &column.name);
+            if let Some(collation) = declared {
+                return Some(Derived::new(&collation, Derivation::Implicit));
+            }
+        }
         let base = decl.split(['(', ' ']).next().unwrap_or("");
         let collation = match base {
             "char" | "varchar" | "tinytext" | "text" | "mediumtext" | "longtext" | "enum"

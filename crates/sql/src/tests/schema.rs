@@ -146,6 +146,15 @@ fn column_types_and_options() {
             r#"CREATE TABLE "app.t3" ("id" INTEGER /*tutti:type BIGINT UNSIGNED*/ NOT NULL PRIMARY KEY AUTOINCREMENT, "x" TEXT COLLATE tutti_bin)"#
         ]
     );
+    // A single-byte character set, the column's or the table's default, is marked.
+    let s = stmts(
+        "CREATE TABLE t6 (id INT PRIMARY KEY, a CHAR(2) CHARACTER SET latin2, \
+         b TEXT COLLATE koi8r_bin, c VARCHAR(3), u TEXT CHARSET utf8mb4, n INT) CHARSET=cp1250",
+    );
+    assert_eq!(
+        s[0],
+        r#"CREATE TABLE "app.t6" ("id" INT NOT NULL, "a" CHAR(2) /*tutti:charset latin2_general_ci*/ COLLATE tutti_general_ci, "b" TEXT /*tutti:charset koi8r_bin*/ COLLATE tutti_bin, "c" VARCHAR(3) /*tutti:charset cp1250_general_ci*/ COLLATE tutti_general_ci, "u" TEXT COLLATE tutti_general_ci, "n" INT, PRIMARY KEY ("id"))"#
+    );
     // An integer primary key without AUTO_INCREMENT must not become the rowid alias.
     let s = stmts("CREATE TABLE t4 (id INTEGER PRIMARY KEY, x INT UNIQUE)");
     assert_eq!(
