@@ -16,6 +16,8 @@ use std::sync::Arc;
 use tutti_wsrep::charsets::SingleByte;
 use tutti_wsrep::Value;
 
+use crate::values::{BINARY, UTF8MB4_GENERAL_CI};
+
 /// What the guard and the shim of one connection share.
 #[derive(Clone, Default)]
 pub struct Charsets {
@@ -85,11 +87,54 @@ impl Charsets {
     }
 }
 
-/// A text result cell in a single-byte `character_set_results`: its bytes.
-pub(crate) fn encoded_cell(v: &Value, set: SingleByte) -> Option<Value> {
-    match v {
-        Value::Text(t) if !t.is_ascii() => Some(Value::Blob(set.encode(t))),
-        _ => None,
+/// How text results are sent: `character_set_results`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Results {
+    /// The single-byte set text is encoded in (None: sent as stored, UTF-8).
+    pub set: Option<SingleByte>,
+    /// The collation id text columns are labelled with.
+    pub label: u16,
+    /// The most bytes a character takes (column lengths count them).
+    pub max_bytes: u32,
+}
+
+impl Results {
+    /// For a `character_set_results` (None: NULL, text is sent as stored).
+    pub fn of(charset: Option<&str>) -> Results {
+        let utf8mb4 = Results {
+            set: None,
+            label: UTF8MB4_GENERAL_CI,
+            max_bytes: 4,
+        };
+        let Some(charset) = charset else {
+            return utf8mb4;
+        };
+        if let Some(set) = SingleByte::named(charset) {
+            let label = u16::from(set.collation_id());
+            return Results {
+                set: Some(set),
+                label,
+                max_bytes: 1,
+            };
+        }
+        let (label, max_bytes) = match charset.to_ascii_lowercase().as_str() {
+            "utf8mb3" | "utf8" => (33, 3),
+            "binary" => (BINARY, 1),
+            _ => return utf8mb4,
+        };
+        Results {
+            set: None,
+            label,
+            max_bytes,
+        }
+    }
+
+    /// A text cell's bytes in a single-byte set (None: sent as it is).
+    pub fn encoded(&self, v: &Value) -> Option<Value> {
+        match (v, self.set) {
+            (Value::Text(t), Some(set)) if !t.is_ascii() => Some(Value::Blob(set.encode(t))),
+            _ => None,
+        }
     }
 }
 
@@ -126,5 +171,18 @@ mod tests {
         assert_eq!(handshake_charset(45), None);
         assert_eq!(handshake_charset(33), Some("utf8mb3"));
         assert_eq!(handshake_charset(51), Some("cp1251"));
+    }
+
+    #[test]
+    fn results_are_labelled_with_their_set() {
+        let latin1 = Results::of(Some("latin1"));
+        assert_eq!((latin1.label, latin1.max_bytes), (8, 1));
+        assert_eq!(
+            latin1.encoded(&Value::Text("é".into())),
+            Some(Value::Blob(vec![0xE9]))
+        );
+        assert_eq!(latin1.encoded(&Value::Text("e".into())), None);
+        assert_eq!(Results::of(Some("utf8mb3")).label, 33);
+        assert_eq!(Results::of(None), Results::of(Some("utf8mb4")));
     }
 }

@@ -16,11 +16,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::io::AsyncWrite;
 use tutti_executor::{ColumnKind, ExecError, Executor, Response, Session};
-use tutti_wsrep::charsets::SingleByte;
 use tutti_wsrep::Value;
 
 use crate::auth::Users;
-use crate::charset::{encoded_cell, Charsets};
+use crate::charset::{Charsets, Results};
 use crate::errors::mysql_error;
 use crate::guard::{LoginFailure, Marker, Markers, Statements};
 use crate::values::{self, Cell};
@@ -49,12 +48,8 @@ pub(crate) struct Shim {
     config: Arc<MysqlConfig>,
     markers: Markers,
     charsets: Charsets,
-    /// The session's `character_set_results` when it is a single-byte set: text results are
-    /// sent in it.
-    single_byte_results: Option<SingleByte>,
-    /// The collation id that labels text results (`character_set_results`'s) and the most
-    /// bytes a character takes in it.
-    results_label: (u16, u32),
+    /// How text results are sent (the session's `character_set_results`).
+    results: Results,
     peer: SocketAddr,
     conn_id: u32,
     salt: [u8; 20],
@@ -101,8 +96,7 @@ impl Shim {
             config,
             markers,
             charsets,
-            single_byte_results: None,
-            results_label: (values::UTF8MB4_GENERAL_CI, 4),
+            results: Results::of(None),
             peer,
             salt: random_salt(),
             user: Mutex::new(None),
@@ -138,8 +132,7 @@ impl Shim {
         let r = f(&mut s);
         let (client, results) = s.connection_charsets();
         self.charsets.set_client(&client);
-        self.single_byte_results = results.as_deref().and_then(SingleByte::named);
-        self.results_label = values::results_label(results.as_deref());
+        self.results = Results::of(results.as_deref());
         *self.session.get_mut() = Some(s);
         Ok(r)
     }
@@ -147,7 +140,11 @@ impl Shim {
     /// Result columns as they are sent: text labelled with `character_set_results`.
     fn wire_columns(&self, columns: &[tutti_executor::Column]) -> Vec<Column> {
         let mut out: Vec<Column> = columns.iter().map(values::column).collect();
-        let (label, max_bytes) = self.results_label;
+        let Results {
+            set,
+            label,
+            max_bytes,
+        } = self.results;
         for c in &mut out {
             if c.charset != values::BINARY {
                 // Text lengths are sent in the result set's bytes (utf8mb4's 4 per character),
@@ -157,7 +154,7 @@ impl Shim {
                     c.column_length = c.column_length / 4 * max_bytes;
                 }
             }
-            if let Some(set) = self.single_byte_results.filter(|_| !c.column.is_ascii()) {
+            if let Some(set) = set.filter(|_| !c.column.is_ascii()) {
                 c.name_bytes = Some(set.encode(&c.column));
             }
         }
@@ -249,9 +246,7 @@ impl Shim {
         rw.set_warnings(warnings_of(n - 1));
         for row in &rs.rows {
             for (v, c) in row.iter().zip(&rs.columns) {
-                let encoded = self
-                    .single_byte_results
-                    .and_then(|set| encoded_cell(v, set));
+                let encoded = self.results.encoded(v);
                 let v = encoded.as_ref().unwrap_or(v);
                 match (c.kind, v) {
                     // A YEAR shows four digits (0 is 0000), as MariaDB sends it.

@@ -85,22 +85,6 @@ pub(crate) const BINARY: u16 = 63;
 /// utf8mb4_general_ci, what MariaDB sends for text to a utf8mb4 connection.
 pub(crate) const UTF8MB4_GENERAL_CI: u16 = 45;
 
-/// The collation id MariaDB labels text results with for a `character_set_results` (None:
-/// NULL, text is sent as stored), and the most bytes a character takes in that set.
-pub(crate) fn results_label(charset: Option<&str>) -> (u16, u32) {
-    let Some(charset) = charset else {
-        return (UTF8MB4_GENERAL_CI, 4);
-    };
-    if let Some(set) = tutti_wsrep::charsets::SingleByte::named(charset) {
-        return (u16::from(set.collation_id()), 1);
-    }
-    match charset.to_ascii_lowercase().as_str() {
-        "utf8mb3" | "utf8" => (33, 3),
-        "binary" => (BINARY, 1),
-        _ => (UTF8MB4_GENERAL_CI, 4),
-    }
-}
-
 /// Character set, maximum length and decimals of a column definition, as MariaDB 10.11
 /// sends them for columns of each kind (decimals 31: not a fixed-point number).
 fn definition(kind: ColumnKind, unsigned: bool) -> (u16, u32, u8) {

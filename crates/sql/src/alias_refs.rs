@@ -97,6 +97,18 @@ impl AliasNames<'_> {
     }
 }
 
+/// The tables of a FROM clause, and whether all of them are known (a derived table without
+/// an alias, say, is not: it could have any column).
+pub(crate) fn query_tables(
+    from: &[TableWithJoins],
+    scope_of: &dyn Fn(&[TableWithJoins]) -> Vec<Scope>,
+) -> (Vec<Scope>, bool) {
+    let tables = scope_of(from);
+    let factors: usize = from.iter().map(|t| 1 + t.joins.len()).sum();
+    let complete = tables.len() >= factors;
+    (tables, complete)
+}
+
 /// Calls its function on every column reference.
 struct ColumnRefs<'a>(&'a mut dyn FnMut(&Expr));
 
@@ -115,16 +127,11 @@ impl VisitorMut for AliasNames<'_> {
     type Break = ();
 
     fn pre_visit_query(&mut self, q: &mut Query) -> ControlFlow<()> {
-        let (tables, complete) = match q.body.as_ref() {
-            SetExpr::Select(s) => {
-                let tables = (self.scope_of)(&s.from);
-                let factors: usize = s.from.iter().map(|t| 1 + t.joins.len()).sum();
-                let complete = tables.len() >= factors;
-                (tables, complete)
-            }
+        let tables = match q.body.as_ref() {
+            SetExpr::Select(s) => query_tables(&s.from, self.scope_of),
             _ => (Vec::new(), true),
         };
-        self.inner.push((tables, complete));
+        self.inner.push(tables);
         ControlFlow::Continue(())
     }
 

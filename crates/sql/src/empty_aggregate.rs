@@ -181,12 +181,7 @@ impl Visitor for OuterRefs<'_> {
 
     fn pre_visit_query(&mut self, q: &Query) -> ControlFlow<()> {
         let entry = match q.body.as_ref() {
-            SetExpr::Select(s) => {
-                let tables = (self.scope_of)(&s.from);
-                let factors: usize = s.from.iter().map(|t| 1 + t.joins.len()).sum();
-                let complete = tables.len() >= factors;
-                (tables, complete)
-            }
+            SetExpr::Select(s) => crate::alias_refs::query_tables(&s.from, self.scope_of),
             _ => (Vec::new(), false),
         };
         self.inner.push(entry);
