@@ -26,6 +26,7 @@ use rusqlite::types::{Value, ValueRef};
 use rusqlite::{Connection, Result};
 
 use super::decimal::value::{Decimal, Parsed};
+use super::diagnostics::{raise, warn, Level};
 use super::PURE;
 
 /// `tutti_cast_int` kind: a DECIMAL (exact text). 0 is any other value.
@@ -153,20 +154,54 @@ fn cast_int(ctx: &Context<'_>) -> Result<Value> {
     let kind: i64 = ctx.get(2)?;
     let bits = match ctx.get_raw(0) {
         ValueRef::Null => return Ok(Value::Null),
-        ValueRef::Integer(i) => i as u64,
+        ValueRef::Integer(i) => {
+            if unsigned && i < 0 {
+                complement_note();
+            }
+            i as u64
+        }
         ValueRef::Real(x) => clamp_double(x, unsigned),
         ValueRef::Text(t) | ValueRef::Blob(t) => {
             let text = String::from_utf8_lossy(t);
+            let negative = unsigned && text.trim_start().starts_with('-');
             match kind {
-                DECIMAL => decimal_bits(&text, unsigned),
+                DECIMAL => {
+                    if negative {
+                        // MariaDB clamps a negative DECIMAL to 0, with this warning.
+                        let msg = format!(
+                            "Got overflow when converting '{}' to UNSIGNED INT. Value truncated",
+                            text.trim()
+                        );
+                        warn(OVERFLOW_CONVERTING, msg);
+                    }
+                    decimal_bits(&text, unsigned)
+                }
                 // A negative TIME is 0 as UNSIGNED.
-                TEMPORAL if unsigned && text.trim_start().starts_with('-') => 0,
+                TEMPORAL if negative => 0,
                 TEMPORAL => temporal_bits(&text),
-                _ => string_bits(t),
+                _ => {
+                    let bits = string_bits(t);
+                    if negative {
+                        complement_note();
+                    }
+                    bits
+                }
             }
         }
     };
     Ok(result(bits, unsigned))
+}
+
+/// MariaDB's `ER_DATA_OVERFLOW`.
+const OVERFLOW_CONVERTING: u16 = 1916;
+
+/// The note MariaDB gives when a negative integer becomes its 64-bit complement as UNSIGNED.
+fn complement_note() {
+    raise(
+        Level::Note,
+        1105,
+        "Cast to unsigned converted negative integer to it's positive complement",
+    );
 }
 
 /// An operand of a bit operator as its 64 bits.
@@ -411,5 +446,30 @@ mod tests {
                 .unwrap(),
             None
         );
+    }
+}
+
+#[cfg(test)]
+mod notes {
+    use super::super::diagnostics::{clear_conditions, take_conditions};
+    use rusqlite::Connection;
+
+    /// MariaDB notes 1105 for a negative integer cast to UNSIGNED and warns 1916 for a
+    /// negative DECIMAL, which becomes 0.
+    #[test]
+    fn negative_casts_to_unsigned_are_noted() {
+        let c = Connection::open_in_memory().unwrap();
+        super::register(&c).unwrap();
+        let codes = |sql: &str| {
+            clear_conditions();
+            c.query_row(sql, [], |_| Ok(())).unwrap();
+            let (conditions, _) = take_conditions();
+            conditions.iter().map(|w| w.code).collect::<Vec<_>>()
+        };
+        assert_eq!(codes("SELECT tutti_cast_int(-1, 1, 0)"), [1105]);
+        assert_eq!(codes("SELECT tutti_cast_int('-1', 1, 0)"), [1105]);
+        assert_eq!(codes("SELECT tutti_cast_int('-1.5', 1, 1)"), [1916]);
+        assert!(codes("SELECT tutti_cast_int(-1, 0, 0)").is_empty());
+        assert!(codes("SELECT tutti_cast_int(5, 1, 0)").is_empty());
     }
 }
