@@ -191,13 +191,7 @@ pub(crate) fn constant(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<Optio
     let [arg] = args.as_slice() else {
         return Ok(None);
     };
-    let connection = connection_collation(env);
-    let cx = Context {
-        scopes,
-        env,
-        connection: &connection,
-    };
-    let d = cx.of(arg).ok_or_else(|| {
+    let d = derived(arg, scopes, env).ok_or_else(|| {
         SqlError::Unsupported(format!(
             "{}() of this expression",
             name.to_ascii_uppercase()
@@ -234,6 +228,24 @@ pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env
     ) {
         return false;
     }
+    derived(e, scopes, env)
+        .is_some_and(|d| d.derivation != Derivation::Numeric && d.collation.ends_with("_ci"))
+}
+
+/// Whether `e`'s value is in a single-byte character set (latin1, binary, ...), where
+/// MariaDB's string functions take their single-byte paths.
+pub(crate) fn single_byte(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
+    derived(e, scopes, env).is_some_and(|d| !d.multi_byte())
+}
+
+/// The single-byte character set of `e`'s text (a latin1 connection's literal, say), which
+/// tutti holds as UTF-8 and MariaDB's byte functions read as that set's bytes.
+pub(crate) fn single_byte_set(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<SingleByte> {
+    derived(e, scopes, env).and_then(|d| SingleByte::named(d.charset()))
+}
+
+/// `e`'s collation and derivation in the session `env` (None: the rules cannot place it).
+fn derived(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<Derived> {
     let connection = connection_collation(env);
     let cx = Context {
         scopes,
@@ -241,31 +253,6 @@ pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env
         connection: &connection,
     };
     cx.of(e)
-        .is_some_and(|d| d.derivation != Derivation::Numeric && d.collation.ends_with("_ci"))
-}
-
-/// Whether `e`'s value is in a single-byte character set (latin1, binary, ...), where
-/// MariaDB's string functions take their single-byte paths.
-pub(crate) fn single_byte(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
-    let connection = connection_collation(env);
-    let cx = Context {
-        scopes,
-        env,
-        connection: &connection,
-    };
-    cx.of(e).is_some_and(|d| !d.multi_byte())
-}
-
-/// The single-byte character set of `e`'s text (a latin1 connection's literal, say), which
-/// tutti holds as UTF-8 and MariaDB's byte functions read as that set's bytes.
-pub(crate) fn single_byte_set(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<SingleByte> {
-    let connection = connection_collation(env);
-    let cx = Context {
-        scopes,
-        env,
-        connection: &connection,
-    };
-    cx.of(e).and_then(|d| SingleByte::named(d.charset()))
 }
 
 /// `collation_connection`, the collation of string literals.
