@@ -984,14 +984,15 @@ pub(crate) fn single_byte_search(e: &mut Expr, scopes: &Scopes, env: &dyn Env) {
             && crate::derivation::single_byte(&Expr::Function(f.clone()), scopes, env)
         {
             f.name = ObjectName::from(vec![Ident::new(SUBSTRING_INDEX_SB)]);
-        } else if BYTEWISE.contains(&name.as_str()) {
+        } else if BYTE_READERS.contains(&name.as_str()) {
             charset_bytes(f, scopes, env);
         }
     }
 }
 
-/// Functions that read a string's bytes.
-const BYTEWISE: [&str; 10] = [
+/// Functions whose result depends on a string argument's bytes (unlike `CONCAT`, which
+/// only passes them on).
+const BYTE_READERS: [&str; 10] = [
     "bit_length",
     "crc32",
     "hex",

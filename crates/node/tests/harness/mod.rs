@@ -278,35 +278,34 @@ impl NodeProc {
             .unwrap_or_else(|e| panic!("connect to {}: {e}", self.name))
     }
 
-    /// Runs SQL through the `mariadb` CLI (batch mode, no column names).
+    /// The `mariadb` CLI on this node as root, in batch mode without column names.
+    fn cli(&self) -> Command {
+        let mut c = Command::new("mariadb");
+        c.args([
+            "-h127.0.0.1",
+            &format!("-P{}", self.mysql_port),
+            "-uroot",
+            "--batch",
+            "--skip-column-names",
+        ]);
+        c
+    }
+
+    /// Runs SQL through the `mariadb` CLI.
     pub fn mariadb(&self, sql: &str) -> Output {
-        Command::new("mariadb")
-            .args([
-                "-h127.0.0.1",
-                &format!("-P{}", self.mysql_port),
-                "-uroot",
-                "--batch",
-                "--skip-column-names",
-                "-e",
-                sql,
-            ])
+        self.cli()
+            .args(["-e", sql])
             .output()
             .expect("run the mariadb CLI (apt-get install mariadb-client)")
     }
 
-    /// Runs the bytes `input` through the `mariadb` CLI (batch mode, no column names, going
-    /// on after errors) with the extra `args` (`--default-character-set=latin1`).
+    /// Runs the bytes `input` through the `mariadb` CLI, going on after errors, with the
+    /// extra `args` (`--default-character-set=latin1`).
     pub fn mariadb_bytes(&self, args: &[&str], input: &[u8]) -> Output {
         use std::io::Write;
-        let mut child = Command::new("mariadb")
-            .args([
-                "-h127.0.0.1",
-                &format!("-P{}", self.mysql_port),
-                "-uroot",
-                "--batch",
-                "--skip-column-names",
-                "--force",
-            ])
+        let mut child = self
+            .cli()
+            .arg("--force")
             .args(args)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
