@@ -56,34 +56,7 @@ fn implicitly_grouped(s: &Select) -> bool {
     if !matches!(&s.group_by, GroupByExpr::Expressions(g, _) if g.is_empty()) {
         return false;
     }
-    let mut own = OwnAggregate { queries: 0 };
-    s.projection.visit(&mut own).is_break() || s.having.visit(&mut own).is_break()
-}
-
-/// Breaks at an aggregate outside subqueries.
-struct OwnAggregate {
-    queries: usize,
-}
-
-impl Visitor for OwnAggregate {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.queries += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.queries -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, e: &Expr) -> ControlFlow<()> {
-        match e {
-            Expr::Function(f) if self.queries == 0 && is_aggregate(f) => ControlFlow::Break(()),
-            _ => ControlFlow::Continue(()),
-        }
-    }
+    crate::having::direct_aggregate(&s.projection) || crate::having::direct_aggregate(&s.having)
 }
 
 /// Wraps the correlated scalar subqueries of one select-list item.

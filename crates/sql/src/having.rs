@@ -107,7 +107,7 @@ pub(crate) fn aggregate_elsewhere(q: &mut Query, outermost: bool) {
 }
 
 /// True if `node` calls an aggregate of its own query (not one inside a subquery).
-fn direct_aggregate(node: &impl Visit) -> bool {
+pub(crate) fn direct_aggregate(node: &impl Visit) -> bool {
     struct Direct {
         depth: usize,
     }
