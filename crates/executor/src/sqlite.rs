@@ -436,7 +436,7 @@ impl Count {
     fn affected(self, changes: u64, rewritten: u64, net: &NetChanges) -> u64 {
         match self {
             Count::Changes | Count::Update { found_rows: true } => changes,
-            Count::Update { found_rows: false } => net.updates,
+            Count::Update { found_rows: false } => net.updates + net.moved(),
             Count::Upsert { found_rows } => {
                 let inserted = changes.saturating_sub(rewritten);
                 let unchanged = rewritten.saturating_sub(net.updates);
@@ -447,15 +447,22 @@ impl Count {
     }
 }
 
-/// Rows of one table a statement updated (values changed) and deleted, from its own
-/// changeset (a row set to its current values is not in it); inserts are SQLite's count.
+/// Rows of one table a statement updated (values changed), deleted and inserted, from its
+/// own changeset (a row set to its current values is not in it).
 #[derive(Default)]
 struct NetChanges {
     updates: u64,
     deletes: u64,
+    inserts: u64,
 }
 
 impl NetChanges {
+    /// Rows an UPDATE gave a new rowid (an INTEGER PRIMARY KEY set to another value): the
+    /// changeset has them as a delete and an insert.
+    fn moved(&self) -> u64 {
+        self.deletes.min(self.inserts)
+    }
+
     fn of(session: &mut SqliteSession<'_>, table: &str) -> Result<NetChanges, ExecError> {
         use rusqlite::fallible_streaming_iterator::FallibleStreamingIterator as _;
         use rusqlite::hooks::Action;
@@ -472,6 +479,7 @@ impl NetChanges {
             match op.code() {
                 Action::SQLITE_UPDATE => net.updates += 1,
                 Action::SQLITE_DELETE => net.deletes += 1,
+                Action::SQLITE_INSERT => net.inserts += 1,
                 _ => {}
             }
         }
@@ -623,7 +631,7 @@ pub fn execute_write(
         (Some(session), Some(table)) => NetChanges::of(session, table)?,
         _ if marked => NetChanges {
             updates: changed,
-            deletes: 0,
+            ..NetChanges::default()
         },
         _ => NetChanges::default(),
     };

@@ -15,6 +15,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::NoDatabaseSelected => ER_NO_DB_ERROR,
             SqlError::UnknownDatabase(_) => ER_BAD_DB_ERROR,
             SqlError::NoSuchTable(_) => ER_NO_SUCH_TABLE,
+            SqlError::TableExists(_) => ER_TABLE_EXISTS_ERROR,
             SqlError::UnknownSystemVariable(_) => ER_UNKNOWN_SYSTEM_VARIABLE,
             SqlError::NoPrimaryKey(_) => ER_REQUIRES_PRIMARY_KEY,
             SqlError::NoSuchIndex(_) | SqlError::NoSuchColumnToDrop(_) => ER_CANT_DROP_FIELD_OR_KEY,

@@ -86,7 +86,11 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
     let exists = if ct.temporary {
         env.is_temporary(&table)
     } else {
-        env.table(&table).is_some() && !env.is_temporary(&table)
+        let sequence = crate::sequences::is_sequence(&table.table);
+        if sequence && !ct.if_not_exists {
+            return Err(SqlError::TableExists(table.table.clone()).into());
+        }
+        sequence || env.table(&table).is_some() && !env.is_temporary(&table)
     };
     if ct.if_not_exists && exists {
         let note = crate::Note {

@@ -15,6 +15,9 @@ pub enum SqlError {
     /// A database that does not exist (MySQL 1049).
     #[error("Unknown database '{0}'")]
     UnknownDatabase(String),
+    /// CREATE TABLE of a name that is taken (MySQL 1050): a SEQUENCE engine table's name.
+    #[error("Table '{0}' already exists")]
+    TableExists(String),
     /// A table that does not exist (MySQL 1146), as `db.table`.
     #[error("Table '{0}' doesn't exist")]
     NoSuchTable(String),

@@ -126,6 +126,9 @@ impl ExprCtx<'_> {
             Expr::CompoundIdentifier(ids) => self.compound(ids)?,
             Expr::Value(v) => rewrite_value(&v.value).or_else(|| typing::big_literal(&v.value)),
             Expr::Function(f) => {
+                if typing::string_function(f) {
+                    typing::args_from(f, 0).for_each(typing::as_string);
+                }
                 row_arguments(f)?;
                 numeric_arguments(f, &self.scopes);
                 decimal_dates(f, crate::stored::zero_date_flags(self.env), &self.scopes);
@@ -151,6 +154,9 @@ impl ExprCtx<'_> {
                 Some(concat)
             }
             Expr::BinaryOp { left, op, right } => {
+                if crate::ast_build::is_comparison(op) || *op == BinaryOperator::Spaceship {
+                    compared_casts([&mut **left, &mut **right]);
+                }
                 typing::binary_operands(left, op, right, &self.scopes);
                 match typing::binary(left, op, right, &self.scopes) {
                     Some(exact) => Some(exact),
@@ -219,6 +225,7 @@ impl ExprCtx<'_> {
                 list,
                 negated,
             } => {
+                compared_casts(std::iter::once(&mut **expr).chain(list.iter_mut()));
                 for item in list.iter_mut() {
                     typing::comparison_operands(item, expr, &self.scopes);
                 }
@@ -239,6 +246,7 @@ impl ExprCtx<'_> {
             Expr::Between {
                 expr, low, high, ..
             } => {
+                compared_casts([&mut **expr, &mut **low, &mut **high]);
                 for bound in [&mut **low, &mut **high] {
                     typing::comparison_operands(bound, expr, &self.scopes);
                 }
@@ -1399,12 +1407,12 @@ fn cast_to(mut x: Expr, ty: &DataType, env: &dyn Env, scopes: &Scopes) -> Result
     // A JSON value is read as a number for DECIMAL and DOUBLE targets only: an integer or
     // temporal cast reads its text (`CAST(JSON_EXTRACT('{"x":"7"}', '$.x') AS SIGNED)` is 0).
     let json_text = typing::json_value(&x) && !fractional_target;
-    if !json_text
-        && !matches!(
-            ty,
-            T::Char(_) | T::Character(_) | T::Varchar(_) | T::Binary(_) | T::Varbinary(_) | T::Text
-        )
-    {
+    if matches!(
+        ty,
+        T::Char(_) | T::Character(_) | T::Varchar(_) | T::Binary(_) | T::Varbinary(_) | T::Text
+    ) {
+        typing::as_string(&mut x);
+    } else if !json_text {
         typing::numeric(&mut x);
     }
     if numeric_target {
@@ -1519,6 +1527,32 @@ fn cast_temporal(x: Expr, kind: &str, fsp: Option<u64>, zero_dates: u32) -> Expr
         ),
         kind,
     )
+}
+
+/// The flag of `tutti_cast_temporal`'s last argument that says its value is compared: there
+/// MariaDB reads `x` loosely, an impossible day kept (`2008-02-30`) and anything else the
+/// zero value with warning 1292, so `CAST('NULL' AS DATE) < '2008-01-01'` is 1 (NULL alone).
+const COMPARED: u32 = 8;
+
+/// Marks the temporal CASTs among a comparison's operands ([`COMPARED`]).
+fn compared_casts<'a>(operands: impl IntoIterator<Item = &'a mut Expr>) {
+    for operand in operands {
+        let mut e = operand;
+        while let Expr::Nested(x) | Expr::Collate { expr: x, .. } = e {
+            e = x;
+        }
+        let Expr::Function(f) = e else { continue };
+        if typing::function_name(f) != "tutti_cast_temporal" {
+            continue;
+        }
+        let FunctionArguments::List(list) = &mut f.args else {
+            continue;
+        };
+        if let Some(FunctionArg::Unnamed(FunctionArgExpr::Expr(flags))) = list.args.get_mut(3) {
+            let old: u32 = flags.to_string().parse().unwrap_or(0);
+            *flags = number((old | COMPARED).to_string());
+        }
+    }
 }
 
 /// A TIME value compared and sorted as a duration (`COLLATE tutti_time`); others as they are.

@@ -153,6 +153,31 @@ pub(crate) fn exact_scale(e: &Expr, scopes: &Scopes) -> Option<u32> {
     Infer { scopes }.expr(e)?.exact().map(|(_, scale)| scale)
 }
 
+/// A number as MariaDB's type aggregation tells them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Numeric {
+    /// An integer or DECIMAL, with its scale.
+    Exact(u32),
+    /// A DOUBLE.
+    Double,
+    /// A FLOAT (MariaDB shows it with its own digits: left alone).
+    Float,
+    /// The NULL literal (of no type).
+    Null,
+}
+
+/// What kind of number `e` is; None for other types and when not known.
+pub(crate) fn numeric(e: &Expr, scopes: &Scopes) -> Option<Numeric> {
+    let t = Infer { scopes }.expr(e)?;
+    match t.class {
+        Class::Int(_) | Class::Decimal => Some(Numeric::Exact(t.scale_of())),
+        Class::Double => Some(Numeric::Double),
+        Class::Float => Some(Numeric::Float),
+        Class::Null => Some(Numeric::Null),
+        _ => None,
+    }
+}
+
 /// The result type of one expression.
 fn of_expr(e: &Expr, scopes: &Scopes) -> Option<ResultType> {
     if let Some((table, column)) = column(unnest(e), scopes) {

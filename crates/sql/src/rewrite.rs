@@ -447,6 +447,13 @@ impl<'a> Rewriter<'a> {
             s.from.clear();
         }
         crate::having::having_to_where(s);
+        let is_table = |name: &ObjectName| {
+            let Ok(ids) = parts(name) else { return true };
+            (ids.len() == 1 && self.in_cte(&ids[0].value))
+                || resolve_parts(self.ex.env, &ids)
+                    .map_or(true, |t| self.ex.env.table(&t).is_some())
+        };
+        crate::sequences::expand(s, &is_table);
         let scope_of = |name: &ObjectName, alias: Option<&str>| {
             let mut scope = Vec::new();
             self.push_scope(&mut scope, name, alias);
@@ -611,6 +618,15 @@ impl<'a> Rewriter<'a> {
                 let members = crate::derived::union_members(&q.body)?;
                 crate::derived::merged(members.into_iter().map(of).collect::<Option<_>>()?)
             }
+        }
+    }
+
+    /// The scopes a scalar subquery's single SELECT is typed in: its own FROM clause's
+    /// tables (a reference to an enclosing query's column stays unknown).
+    fn subquery_scopes(&self, q: &Query) -> Option<Vec<Vec<Scope>>> {
+        match q.body.as_ref() {
+            SetExpr::Select(s) => Some(vec![self.scope_of(&s.from)]),
+            _ => None,
         }
     }
 
@@ -887,6 +903,7 @@ impl VisitorMut for Rewriter<'_> {
         if let Expr::Subquery(q) = e {
             self.float_scalar_subquery(q);
         }
+        crate::merged_decimals::widen(e, &self.ex.scopes, &|q| self.subquery_scopes(q));
         pre_rewrite(e, &self.ex.scopes);
         match crate::derivation::constant(e, &self.ex.scopes, self.ex.env) {
             Ok(Some(c)) => {

@@ -403,6 +403,23 @@ const STRING_FUNCTIONS: &[&str] = &[
     "json_unquote",
 ];
 
+/// Whether `f` returns a (character) string (see [`STRING_FUNCTIONS`]).
+pub(crate) fn string_function(f: &Function) -> bool {
+    STRING_FUNCTIONS.contains(&function_name(f).as_str())
+}
+
+/// A value taken as a string (an argument of a string function, a CAST to CHAR): a
+/// DECIMAL's or TIME's ordering collation comes off, which SQLite would otherwise pass on to
+/// the string (`ORDER BY CONCAT(a / 1.1)` sorts `10.0000` before `7.2727`, as text).
+pub(crate) fn as_string(e: &mut Expr) {
+    if let Expr::Collate { expr, collation } = e {
+        let name = collation.to_string();
+        if name == crate::decimal::COLLATION || name == crate::columns::TIME_ORDER {
+            *e = std::mem::replace(expr.as_mut(), crate::ast_build::null());
+        }
+    }
+}
+
 /// The type of an expression that returns one of several (IF, CASE, COALESCE, ...): all
 /// integers → integer; integers and DECIMALs → DECIMAL; NULLs don't count; else not known.
 fn merge(types: impl Iterator<Item = NumType>) -> NumType {

@@ -187,3 +187,12 @@ INSERT INTO sq VALUES (1,53,78,53,78,53,78), (2,17,78,17,78,17,78), (3,18,76,18,
 SELECT STD(s1/s2), STD(o1/o2), STD(e1/e2), VARIANCE(s1/s2), STD(s1/s2 + 0e0) FROM sq;
 SELECT i, STD(s1/s2), VAR_SAMP(e1/e2) FROM sq GROUP BY i ORDER BY i;
 DROP TABLE sq;
+-- IFNULL, COALESCE, IF and CASE mixing a DECIMAL with integers are DECIMALs: every value has the largest scale
+CREATE TABLE mix (id INT PRIMARY KEY, d DECIMAL(10,2), i INT, e DECIMAL(8,4));
+INSERT INTO mix VALUES (1, 2.50, 3, 1.2345), (2, NULL, 4, NULL);
+SELECT id, IFNULL(d, 0), COALESCE(d, i), IF(id = 1, d, 7), CASE WHEN id = 1 THEN d ELSE 1 END, COALESCE(e, d, i), IFNULL((SELECT SUM(d) FROM mix x WHERE x.id = mix.id), 0) FROM mix ORDER BY id;
+SELECT IFNULL(d, 0.5e0), IFNULL(d, 'x'), COALESCE(NULL, i) FROM mix ORDER BY id;
+-- a DECIMAL made a string sorts as a string
+SELECT CONCAT(seq / 1.1) c FROM seq_7_to_11 ORDER BY 1;
+SELECT CAST(seq / 1.1 AS CHAR) c FROM seq_7_to_11 ORDER BY 1;
+SELECT GROUP_CONCAT(CONCAT(seq / 1.1) ORDER BY 1) FROM seq_1_to_12;

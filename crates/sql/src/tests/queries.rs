@@ -361,6 +361,11 @@ fn casts_and_functions() {
             "CAST(x AS TIME)",
             "tutti_cast_temporal(\"x\", 'time', 0, 0) COLLATE tutti_time",
         ),
+        // compared, MariaDB reads the value loosely (flag 8)
+        (
+            "CAST(x AS DATE) < '2008-01-01'",
+            "tutti_cast_temporal(\"x\", 'date', 0, 8) < tutti_temporal('2008-01-01', 'date', 0, 1)",
+        ),
         ("CONVERT(x, SIGNED)", "tutti_cast_int(\"x\", 0, 0)"),
         ("CONVERT(x, CHAR(3))", "tutti_cast_char(\"x\", 3)"),
         ("CONVERT('x' USING utf8mb4)", "'x'"),

@@ -758,8 +758,11 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
     let (kind, fsp) = kind_and_fsp(ctx)?;
     let zero_dates: u32 = ctx.get(3)?;
     let raw = ctx.get_raw(0);
+    let Some(given) = text_of(raw) else {
+        return Ok(Value::Null);
+    };
     let digits = zero_dates & DECIMAL_DIGITS != 0 && kind != Kind::Time;
-    let Some(text) = text_of(raw).and_then(|text| match (digits, raw) {
+    let Some(text) = Some(given.clone()).and_then(|text| match (digits, raw) {
         (true, ValueRef::Text(_)) => {
             let p = datetime_of_digits(&text).filter(temporal::valid_datetime)?;
             parts_text(&p, kind, fsp)
@@ -772,7 +775,7 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
                     .flatten()
             }),
     }) else {
-        return Ok(Value::Null);
+        return Ok(not_temporal(&given, kind, fsp, zero_dates & COMPARED != 0));
     };
     if kind != Kind::Time {
         let date = &text.as_bytes()[..10];
@@ -783,6 +786,36 @@ fn cast_temporal(ctx: &Context<'_>) -> Result<Value> {
         }
     }
     Ok(Value::Text(text))
+}
+
+/// The flag of `tutti_cast_temporal`'s last argument that says its value is compared.
+const COMPARED: u32 = 8;
+
+/// A CAST to a temporal type of something that is no such value: NULL with MariaDB's
+/// warning 1292; compared, MariaDB reads it loosely instead: an impossible day is kept
+/// (`2008-02-30`), anything else is the zero value, with warning 1292.
+fn not_temporal(text: &str, kind: Kind, fsp: u32, compared: bool) -> Value {
+    let word = if kind == Kind::Time {
+        "time"
+    } else {
+        "datetime"
+    };
+    if !compared {
+        diagnostics::warn(1292, format!("Incorrect {word} value: '{text}'"));
+        return Value::Null;
+    }
+    let impossible = (kind != Kind::Time)
+        .then(|| temporal::parse_datetime(text))
+        .flatten()
+        .filter(temporal::impossible_day);
+    if let Some(p) = impossible {
+        return Value::Text(parts_text(&p, kind, fsp).unwrap_or_default());
+    }
+    diagnostics::warn(1292, format!("Truncated incorrect {word} value: '{text}'"));
+    Value::Text(match kind {
+        Kind::Time => temporal::time_text(&temporal::Duration::default(), fsp),
+        _ => parts_text(&temporal::Parts::default(), kind, fsp).unwrap_or_default(),
+    })
 }
 
 /// A TIME beyond ±838:59:59 cast to TIME: clamped, with MariaDB's warning 1292
@@ -1193,5 +1226,20 @@ mod tests {
         assert_eq!(strict("'0000-00-00'", 1), Ok("0000-00-00".into()));
         assert_eq!(strict("'0000-00-00'", 2), Ok("Null".into()));
         assert_eq!(strict("'2101-00-01'", 2), Ok("2101-00-01".into()));
+        // compared, a value that is none is read loosely
+        let compared = |v: &str, kind: &str| {
+            text(
+                &c,
+                &format!("tutti_cast_temporal({v}, '{kind}', 0, {})", super::COMPARED),
+            )
+        };
+        assert_eq!(compared("'2024-02-30'", "date"), Ok("2024-02-30".into()));
+        assert_eq!(compared("'NULL'", "date"), Ok("0000-00-00".into()));
+        assert_eq!(
+            compared("'x'", "datetime"),
+            Ok("0000-00-00 00:00:00".into())
+        );
+        assert_eq!(compared("'x'", "time"), Ok("00:00:00".into()));
+        assert_eq!(compared("NULL", "date"), Ok("Null".into()));
     }
 }
