@@ -41,6 +41,8 @@ pub(crate) fn guard_scalar(e: &mut Expr) {
     };
     // a FLOAT item stays one seen from outside (`typing::float_typed`)
     let float = float_item(q);
+    // and a DECIMAL one a DECIMAL (`1 + (SELECT AVG(a) ..)` is exact, with AVG's scale)
+    let decimal = crate::typing::computed_item_type(q) == crate::typing::NumType::Decimal;
     let col = || Expr::Identifier(quoted(&column));
     let inner = std::mem::replace(
         &mut **q,
@@ -69,6 +71,8 @@ pub(crate) fn guard_scalar(e: &mut Expr) {
     };
     let one_value = if float {
         func(crate::typing::FLOAT_CAST, vec![one_value])
+    } else if decimal {
+        crate::typing::collated(one_value)
     } else {
         one_value
     };

@@ -571,7 +571,7 @@ fn operand_args(f: &mut Function, skip: usize) {
 }
 
 /// A DECIMAL result, compared and sorted by number.
-fn collated(e: Expr) -> Expr {
+pub(crate) fn collated(e: Expr) -> Expr {
     Expr::Collate {
         expr: Box::new(e),
         collation: ObjectName::from(vec![Ident::new(COLLATION)]),

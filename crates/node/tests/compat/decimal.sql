@@ -196,3 +196,5 @@ SELECT IFNULL(d, 0.5e0), IFNULL(d, 'x'), COALESCE(NULL, i) FROM mix ORDER BY id;
 SELECT CONCAT(seq / 1.1) c FROM seq_7_to_11 ORDER BY 1;
 SELECT CAST(seq / 1.1 AS CHAR) c FROM seq_7_to_11 ORDER BY 1;
 SELECT GROUP_CONCAT(CONCAT(seq / 1.1) ORDER BY 1) FROM seq_1_to_12;
+-- a scalar subquery of a DECIMAL aggregate is exact outside it too
+SELECT 1 + (SELECT AVG(i) FROM mix), (SELECT SUM(d) FROM mix) * 2, (SELECT AVG(e) FROM mix) - 1;
