@@ -376,8 +376,9 @@ impl<'a> Rewriter<'a> {
 
     /// A scalar subquery of a FLOAT value (`(SELECT f FROM t)`) is a FLOAT to MariaDB, shown
     /// with a FLOAT's digits: its item becomes `CAST(f AS FLOAT)`, which keeps the value
-    /// and which `typing::float_typed` sees from outside.
-    fn float_scalar_subquery(&self, q: &mut Query) {
+    /// and which `typing::float_typed` sees from outside. One of a DECIMAL column (or of
+    /// MAX of one) is a DECIMAL: `CAST(d AS DECIMAL(65, s))`, which `typing` sees.
+    fn typed_scalar_subquery(&self, q: &mut Query) {
         let SetExpr::Select(s) = q.body.as_ref() else {
             return;
         };
@@ -389,6 +390,22 @@ impl<'a> Rewriter<'a> {
         if crate::typing::float_typed(x, &scopes) {
             let inner = std::mem::replace(x, crate::ast_build::null());
             *x = crate::ast_build::cast(inner, sqlparser::ast::DataType::Float4);
+        } else if crate::typing::type_of(x, &scopes) == crate::typing::NumType::Decimal
+            && crate::typing::type_of(x, &Vec::new()) != crate::typing::NumType::Decimal
+        {
+            // A DECIMAL column's digits (or MAX of them) are text to SQLite: cast (to its
+            // own scale, so exactly), the item is typed DECIMAL outside too, and
+            // `(SELECT price ..) * 3` is exact arithmetic.
+            let Some(scale) = crate::result_types::exact_scale(x, &scopes) else {
+                return;
+            };
+            let inner = std::mem::replace(x, crate::ast_build::null());
+            *x = crate::ast_build::cast(
+                inner,
+                sqlparser::ast::DataType::Decimal(
+                    sqlparser::ast::ExactNumberInfo::PrecisionAndScale(65, i64::from(scale)),
+                ),
+            );
         }
     }
 
@@ -901,7 +918,7 @@ impl VisitorMut for Rewriter<'_> {
             ));
         }
         if let Expr::Subquery(q) = e {
-            self.float_scalar_subquery(q);
+            self.typed_scalar_subquery(q);
         }
         crate::merged_decimals::widen(e, &self.ex.scopes, &|q| self.subquery_scopes(q));
         pre_rewrite(e, &self.ex.scopes);

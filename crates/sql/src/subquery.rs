@@ -84,7 +84,7 @@ pub(crate) fn guard_scalar(e: &mut Expr) {
 }
 
 /// Whether `q`'s single item is `CAST(x AS FLOAT)` (see `rewrite`'s
-/// `float_scalar_subquery`).
+/// `typed_scalar_subquery`).
 pub(crate) fn float_item(q: &Query) -> bool {
     matches!(crate::typing::single_item(q),
         Some(Expr::Function(f)) if f.name.to_string() == crate::typing::FLOAT_CAST)

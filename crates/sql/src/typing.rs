@@ -2026,7 +2026,7 @@ pub(crate) const SAME_TYPE: [&str; 6] = ["max", "min", "least", "greatest", "coa
 pub(crate) fn float_typed(e: &Expr, scopes: &Scopes) -> bool {
     match unnested(e) {
         Expr::Function(f) if function_name(f) == FLOAT_CAST => true,
-        // a scalar subquery's (see `rewrite`'s `float_scalar_subquery`)
+        // a scalar subquery's (see `rewrite`'s `typed_scalar_subquery`)
         Expr::Subquery(q) => crate::subquery::float_item(q),
         Expr::Function(f) if SAME_TYPE.contains(&function_name(f).as_str()) => {
             let a = args(f);

@@ -198,3 +198,7 @@ SELECT CAST(seq / 1.1 AS CHAR) c FROM seq_7_to_11 ORDER BY 1;
 SELECT GROUP_CONCAT(CONCAT(seq / 1.1) ORDER BY 1) FROM seq_1_to_12;
 -- a scalar subquery of a DECIMAL aggregate is exact outside it too
 SELECT 1 + (SELECT AVG(i) FROM mix), (SELECT SUM(d) FROM mix) * 2, (SELECT AVG(e) FROM mix) - 1;
+-- a scalar subquery of a DECIMAL column is exact arithmetic outside (not floating point)
+CREATE TABLE price (id INT PRIMARY KEY, p DECIMAL(10,2), q INT);
+INSERT INTO price VALUES (1, 0.10, 1), (2, 0.20, 2);
+SELECT (SELECT p FROM price WHERE id = 1) * 3, (SELECT p FROM price WHERE id = 1) + (SELECT p FROM price WHERE id = 2), 1 + (SELECT MAX(p) FROM price), (SELECT MIN(p) FROM price) * 1, (SELECT p + q FROM price WHERE id = 1) * 3, (SELECT p FROM price WHERE id = 1) = 0.1;
