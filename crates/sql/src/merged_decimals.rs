@@ -19,10 +19,19 @@ use sqlparser::ast::{DataType, ExactNumberInfo, Expr, Query};
 
 use crate::ast_build::cast;
 use crate::result_types::{numeric, Numeric};
-use crate::typing::{args_from, function_name, single_item, Scopes};
+use crate::typing::{args_from, function_name, single_item, unnested, Scopes};
 
 /// The widest DECIMAL: the cast never clamps a value.
 const PRECISION: u64 = 65;
+
+/// `DECIMAL(65, scale)`: the widest DECIMAL of that scale, to which a shorter exact value
+/// casts exactly.
+pub(crate) fn exact(scale: u32) -> DataType {
+    DataType::Decimal(ExactNumberInfo::PrecisionAndScale(
+        PRECISION,
+        i64::from(scale),
+    ))
+}
 
 /// The scopes a scalar subquery's item is typed in (None: not known).
 pub(crate) type SubqueryScopes<'a> = dyn Fn(&Query) -> Option<Scopes> + 'a;
@@ -71,10 +80,7 @@ pub(crate) fn widen(e: &mut Expr, scopes: &Scopes, subquery: &SubqueryScopes<'_>
         let Some(widest) = scales.max().filter(|&s| s > 0) else {
             return;
         };
-        DataType::Decimal(ExactNumberInfo::PrecisionAndScale(
-            PRECISION,
-            i64::from(widest),
-        ))
+        exact(widest)
     };
     for (r, kind) in results.iter_mut().zip(kinds) {
         let short = match (kind, &target) {
@@ -90,11 +96,4 @@ pub(crate) fn widen(e: &mut Expr, scopes: &Scopes, subquery: &SubqueryScopes<'_>
             **r = cast(x, target.clone());
         }
     }
-}
-
-fn unnested(mut e: &Expr) -> &Expr {
-    while let Expr::Nested(inner) = e {
-        e = inner;
-    }
-    e
 }

@@ -400,12 +400,7 @@ impl<'a> Rewriter<'a> {
                 return;
             };
             let inner = std::mem::replace(x, crate::ast_build::null());
-            *x = crate::ast_build::cast(
-                inner,
-                sqlparser::ast::DataType::Decimal(
-                    sqlparser::ast::ExactNumberInfo::PrecisionAndScale(65, i64::from(scale)),
-                ),
-            );
+            *x = crate::ast_build::cast(inner, crate::merged_decimals::exact(scale));
         }
     }
 

@@ -1718,7 +1718,8 @@ pub(crate) fn collate_general_ci(e: &mut Expr) {
     *e = general_ci(std::mem::replace(e, crate::ast_build::null()));
 }
 
-fn unnested(e: &Expr) -> &Expr {
+/// `e` without the parentheses around it.
+pub(crate) fn unnested(e: &Expr) -> &Expr {
     match e {
         Expr::Nested(inner) => unnested(inner),
         e => e,
