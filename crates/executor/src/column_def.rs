@@ -25,7 +25,7 @@ pub(crate) fn table_defs(info: &TableInfo) -> Vec<TableColumnDef> {
         .iter()
         .map(|c| {
             let mut d = of_type(&def.mysql_type(c));
-            let exact_text = is_text(&c.decl_type) && !def.collated.contains(&c.name);
+            let exact_text = is_text(&c.decl_type) && def.collation_of(&c.name).is_none();
             if exact_text || c.decl_type.eq_ignore_ascii_case("JSON TEXT") {
                 d.flags |= BINARY;
             }

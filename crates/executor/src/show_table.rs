@@ -6,8 +6,9 @@
 //! foreign keys named `<table>_ibfk_<n>`, CHECK constraints, the table options.
 //!
 //! The facts come from the catalog and from the table's definition as SQLite keeps it
-//! ([`Definition`]): which text columns compare case-sensitively (no `COLLATE
-//! tutti_general_ci`), the CHECK constraints and ENUM members. What SQLite does not keep is
+//! ([`Definition`]): the collation of each text column (`COLLATE tutti_general_ci`,
+//! `tutti_unicode_ci`, ...; none or `tutti_bin`: `utf8mb4_bin`) and the table's default
+//! collation, the CHECK constraints and ENUM members. What SQLite does not keep is
 //! not shown: key prefix lengths, column comments, FOREIGN KEY names, SET members.
 
 use std::sync::Arc;
@@ -18,7 +19,6 @@ use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
 use tutti_sql::{
     ColumnInfo, DecimalType, IndexInfo, SqlMode, TableInfo, TableName, ENUM_CHECK_SUFFIX,
-    GENERAL_CI,
 };
 use tutti_wsrep::Value;
 
@@ -40,9 +40,11 @@ struct Check {
 /// What SQLite's `CREATE TABLE` text adds to the catalog.
 #[derive(Default)]
 pub(crate) struct Definition {
-    /// Columns declared with tutti's case-insensitive collation (`utf8mb4_general_ci`; the
+    /// Columns declared with one of tutti's case-insensitive collations, with it (the
     /// other text columns are `utf8mb4_bin`).
-    pub(crate) collated: Vec<String>,
+    pub(crate) collated: Vec<(String, String)>,
+    /// The table's default collation (MariaDB's name).
+    collation: String,
     /// CHECK constraints in declaration order, ENUM member checks included.
     checks: Vec<Check>,
     /// The names of the FOREIGN KEY constraints in declaration order (None: unnamed).
@@ -58,6 +60,8 @@ impl Definition {
     pub(crate) fn parse(sql: &str) -> Definition {
         let mut def = Definition {
             zerofill: tutti_sql::zerofill_columns(sql),
+            collation: tutti_sql::table_collation(sql)
+                .unwrap_or_else(|| "utf8mb4_general_ci".into()),
             ..Definition::default()
         };
         let Ok(tokens) = Tokenizer::new(&SQLiteDialect {}, sql).tokenize() else {
@@ -103,15 +107,25 @@ impl Definition {
             Keyword::FOREIGN => self.foreign_keys.push(None),
             Keyword::PRIMARY | Keyword::UNIQUE | Keyword::CONSTRAINT => {}
             _ => {
-                let collated = (1..e.len()).any(|i| {
-                    keyword(i) == Keyword::COLLATE
-                        && word(e.get(i + 1)).is_some_and(|c| c.eq_ignore_ascii_case(GENERAL_CI))
+                let collated = (1..e.len()).find_map(|i| {
+                    (keyword(i) == Keyword::COLLATE)
+                        .then(|| word(e.get(i + 1)))
+                        .flatten()
+                        .filter(|c| tutti_sql::is_ci_collation(c))
                 });
-                if let (true, Some(name)) = (collated, word(e.first())) {
-                    self.collated.push(name);
+                if let (Some(collation), Some(name)) = (collated, word(e.first())) {
+                    self.collated.push((name, collation));
                 }
             }
         }
+    }
+
+    /// The SQLite collation of case-insensitive text column `column` (None: exact).
+    pub(crate) fn collation_of(&self, column: &str) -> Option<&str> {
+        self.collated
+            .iter()
+            .find(|(c, _)| c == column)
+            .map(|(_, collation)| collation.as_str())
     }
 
     /// The members of an ENUM column.
@@ -413,9 +427,15 @@ impl Table {
         self.def.mysql_type(c)
     }
 
-    /// A text column compared exactly (declared without tutti's case-insensitive collation).
-    fn binary_text(&self, c: &ColumnInfo) -> bool {
-        is_text(&c.decl_type) && !self.def.collated.contains(&c.name)
+    /// The MariaDB collation of a text or JSON column (a JSON column is `utf8mb4_bin` until
+    /// `CONVERT TO CHARACTER SET` gives it another, as in MariaDB).
+    fn text_collation(&self, c: &ColumnInfo) -> &'static str {
+        match self.def.collation_of(&c.name) {
+            Some(collation) if !Self::is_json(c) || collation != tutti_sql::GENERAL_CI => {
+                tutti_sql::mysql_collation(collation)
+            }
+            _ => "utf8mb4_bin",
+        }
     }
 
     fn is_json(c: &ColumnInfo) -> bool {
@@ -423,10 +443,8 @@ impl Table {
     }
 
     fn collation(&self, c: &ColumnInfo) -> Value {
-        if Self::is_json(c) || self.binary_text(c) {
-            text("utf8mb4_bin")
-        } else if is_text(&c.decl_type) {
-            text("utf8mb4_general_ci")
+        if Self::is_json(c) || is_text(&c.decl_type) {
+            text(self.text_collation(c))
         } else {
             Value::Null
         }
@@ -459,8 +477,11 @@ impl Table {
     /// One column line of `SHOW CREATE TABLE`.
     fn column_line(&self, c: &ColumnInfo) -> String {
         let mut l = format!("  `{}` {}", c.name, self.column_type(c));
-        if Self::is_json(c) || self.binary_text(c) {
-            l.push_str(" CHARACTER SET utf8mb4 COLLATE utf8mb4_bin");
+        if Self::is_json(c) || is_text(&c.decl_type) {
+            let collation = self.text_collation(c);
+            if collation != self.def.collation {
+                l.push_str(&format!(" CHARACTER SET utf8mb4 COLLATE {collation}"));
+            }
         }
         let timestamp = c.decl_type.to_ascii_lowercase().starts_with("timestamp");
         if Self::not_null(c) {
@@ -589,7 +610,8 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
         let name = match &c.name {
             Some(n)
                 if n.strip_suffix(ENUM_CHECK_SUFFIX)
-                    .is_some_and(|c| table.column(c).is_some()) =>
+                    .is_some_and(|c| table.column(c).is_some())
+                    || tutti_sql::is_table_collation(n) =>
             {
                 continue
             }
@@ -612,7 +634,10 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
     {
         String::new()
     } else {
-        format!(" ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci")
+        format!(
+            " ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 COLLATE={}",
+            table.def.collation
+        )
     };
     let ddl = format!(
         "CREATE {}TABLE `{}` (\n{}\n){options}",
@@ -866,7 +891,10 @@ mod tests {
              tutti_general_ci, CHECK (\"a\" > 1), CONSTRAINT \"e enum\" CHECK (\"e\" IN ('p', \
              'q')), CONSTRAINT \"kk\" CHECK (json_valid(\"c\") AND \"a\" IN (1, 2)))",
         );
-        assert_eq!(def.collated, vec!["e".to_string()]);
+        assert_eq!(
+            def.collated,
+            vec![("e".to_string(), "tutti_general_ci".to_string())]
+        );
         let checks: Vec<(Option<&str>, &str)> = def
             .checks
             .iter()

@@ -37,10 +37,8 @@ use crate::typing::NumType;
 use crate::{Note, SqlError, Stmt, TableInfo, TableName};
 
 /// Table options accepted and ignored (each takes `[=] value`).
-const IGNORED_OPTIONS: [&str; 19] = [
+const IGNORED_OPTIONS: [&str; 17] = [
     "ENGINE",
-    "CHARSET",
-    "COLLATE",
     "COMMENT",
     "ROW_FORMAT",
     "ALGORITHM",
@@ -101,6 +99,15 @@ impl Alter<'_> {
             .get_or_insert_with(|| env.table(table))
             .as_ref()
             .ok_or_else(|| SqlError::NoSuchTable(table.to_string()))
+    }
+
+    /// The SQLite collation of a text column the ALTER adds or redefines without one: the
+    /// table's default (see `column_marks::table_collation`).
+    fn default_collation(&mut self) -> Result<Option<&'static str>, SqlError> {
+        let recorded = crate::column_marks::table_collation(&self.catalog()?.create_sql);
+        Ok(recorded.map_or(Some(crate::columns::GENERAL_CI), |c| {
+            crate::columns::text_collation(&c)
+        }))
     }
 
     fn alter_prefix(&self) -> String {
@@ -224,22 +231,19 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
             return Ok(());
         }
     }
-    if p.eat_words(&["CHARACTER", "SET"]) {
-        p.eat(&Token::Eq);
-        p.next_token();
-        return Ok(());
-    }
     if p.eat_words(&["CONVERT", "TO"]) {
         if !(p.eat_words(&["CHARACTER", "SET"]) || p.eat_word("CHARSET")) {
             return p
                 .expected_ref("CHARACTER SET", p.peek_token_ref())
                 .map_err(Into::into);
         }
-        p.next_token();
-        if p.eat_word("COLLATE") {
-            p.next_token();
-        }
-        return Ok(());
+        let collation = named_collation(p, true)?;
+        return convert_to(a, &collation).map_err(Into::into);
+    }
+    let charset = p.eat_words(&["CHARACTER", "SET"]) || p.eat_word("CHARSET");
+    if charset || p.peek_is(0, "COLLATE") {
+        let collation = named_collation(p, charset)?;
+        return default_collation(a, &collation).map_err(Into::into);
     }
     // InnoDB keeps rows in primary-key order and has no switchable indexes: MariaDB accepts
     // these and changes nothing (ENABLE with a note), so does tutti.
@@ -330,6 +334,66 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
     }
     let op = p.parse_alter_table_operation()?;
     apply(a, op).map_err(Into::into)
+}
+
+/// The collation `[=] cs [[DEFAULT] COLLATE [=] c]` (after `CHARACTER SET`, when `charset`)
+/// or `COLLATE [=] c` names: `c`, else `cs`'s default collation.
+fn named_collation(p: &mut Parser<'_>, charset: bool) -> Res<String> {
+    let value = |p: &mut Parser<'_>| {
+        p.eat(&Token::Eq);
+        match p.next_token().token {
+            Token::Word(w) => w.value,
+            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
+            t => t.to_string(),
+        }
+    };
+    let mut collation = charset.then(|| crate::derivation::default_collation(&value(p)));
+    if p.peek_is(0, "COLLATE") || p.peek_is(0, "DEFAULT") && p.peek_is(1, "COLLATE") {
+        p.eat_word("DEFAULT");
+        p.next_token();
+        collation = Some(value(p));
+    }
+    match collation {
+        Some(c) => Ok(c.to_ascii_lowercase()),
+        None => p
+            .expected_ref("COLLATE", p.peek_token_ref())
+            .map_err(Into::into),
+    }
+}
+
+/// `ALTER TABLE t [DEFAULT] CHARACTER SET cs [COLLATE c]` / `COLLATE c`: the collation of
+/// the columns it adds later (and SHOW CREATE TABLE's); the table is rebuilt to record it
+/// (see `column_marks::table_collation`), unless it is unchanged.
+fn default_collation(a: &mut Alter<'_>, collation: &str) -> Result<(), SqlError> {
+    let mark = crate::column_marks::default_collation_mark(collation);
+    let current = crate::column_marks::table_collation(&a.catalog()?.create_sql);
+    let wanted = mark
+        .as_deref()
+        .and_then(crate::column_marks::table_collation);
+    if current != wanted {
+        a.model()?.set_default_collation(mark);
+        a.rebuild = true;
+    }
+    Ok(())
+}
+
+/// `ALTER TABLE t CONVERT TO CHARACTER SET cs [COLLATE c]`: every text column and the
+/// table's default take the collation. Only the UTF-8 sets, in which tutti keeps all text;
+/// converting to another would have to turn the characters it lacks into `?`.
+fn convert_to(a: &mut Alter<'_>, collation: &str) -> Result<(), SqlError> {
+    let utf8 = ["utf8_", "utf8mb3_", "utf8mb4_"]
+        .iter()
+        .any(|p| collation.starts_with(p));
+    let sqlite = crate::columns::text_collation(collation).filter(|_| utf8);
+    let Some(sqlite) = sqlite else {
+        let charset = collation.split('_').next().unwrap_or(collation);
+        return Err(unsupported(&format!("CONVERT TO CHARACTER SET {charset}")));
+    };
+    default_collation(a, collation)?;
+    let converted = a.model()?.convert_text(sqlite);
+    a.rebuild |= converted.collation || converted.charset;
+    a.copies_rows |= converted.charset;
+    Ok(())
 }
 
 /// An operation with MariaDB's `IF [NOT] EXISTS` after its first words (`ADD KEY IF NOT
@@ -530,7 +594,8 @@ fn column_position(p: &mut Parser<'_>) -> Res<Placement> {
 }
 
 fn add_column(a: &mut Alter<'_>, def: &ColumnDef, position: Placement) -> Result<(), SqlError> {
-    let mut c = column(a.info.env, def, Some(crate::columns::GENERAL_CI), None)?;
+    let collation = a.default_collation()?;
+    let mut c = column(a.info.env, def, collation, None)?;
     if c.primary_key {
         return Err(unsupported("ADD COLUMN ... PRIMARY KEY"));
     }
@@ -647,7 +712,8 @@ fn change_column(
     let final_name = def.name.value.clone();
     let mut def = def.clone();
     def.name = sqlparser::ast::Ident::new(&def_name);
-    let mut new = column(a.info.env, &def, Some(crate::columns::GENERAL_CI), None)?;
+    let collation = a.default_collation()?;
+    let mut new = column(a.info.env, &def, collation, None)?;
     let pk = primary_key(a);
     let in_pk = pk.iter().any(|c| c.eq_ignore_ascii_case(&def_name));
     let single_pk = matches!(pk.as_slice(), [c] if c.eq_ignore_ascii_case(&def_name));

@@ -6,6 +6,10 @@
 //! declared set, see `derivation`). SQLite stores the comment in
 //! `sqlite_schema` with the table's text, renames of the table or column leave it alone,
 //! and `CREATE TABLE … LIKE` copies it.
+//!
+//! A table's default collation, when it is not `utf8mb4_general_ci`, is kept as a
+//! constraint that always holds, `CONSTRAINT "tutti:collate utf8mb4_unicode_ci" CHECK (1)`:
+//! a table-level comment would not survive ALTER TABLE's rebuilds, which keep constraints.
 
 use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
@@ -31,6 +35,38 @@ pub(crate) fn declared_collation(create_sql: &str, column: &str) -> Option<Strin
         .into_iter()
         .find(|(c, _)| c.eq_ignore_ascii_case(column))
         .map(|(_, collation)| collation)
+}
+
+/// The name prefix of the constraint recording a table's default collation.
+const TABLE_COLLATION: &str = "tutti:collate ";
+
+/// The constraint recording a table's default `collation`.
+fn table_collation_constraint(collation: &str) -> String {
+    let name = crate::names::quote_str(&format!("{TABLE_COLLATION}{collation}"));
+    format!("CONSTRAINT {name} CHECK (1)")
+}
+
+/// The constraint recording a table's default collation `collation` (MariaDB's name), None
+/// when there is nothing to record: general_ci, or a single-byte character set's.
+pub(crate) fn default_collation_mark(collation: &str) -> Option<String> {
+    if crate::columns::single_byte_collation(Some(collation), None).is_some() {
+        return None;
+    }
+    let sqlite = crate::columns::text_collation(collation)?;
+    (sqlite != crate::columns::GENERAL_CI)
+        .then(|| table_collation_constraint(crate::columns::mysql_collation(sqlite)))
+}
+
+/// Whether a CHECK constraint's name is the mark of the table's default collation.
+pub fn is_table_collation(constraint: &str) -> bool {
+    constraint.starts_with(TABLE_COLLATION)
+}
+
+/// The table's default collation recorded in its SQLite definition, if not the default one.
+pub fn table_collation(create_sql: &str) -> Option<String> {
+    let at = create_sql.find(&format!("\"{TABLE_COLLATION}"))? + TABLE_COLLATION.len() + 1;
+    let rest = &create_sql[at..];
+    Some(rest[..rest.find('"')?].to_string())
 }
 
 /// The comment recording `ZEROFILL`.

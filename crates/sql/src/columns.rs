@@ -6,9 +6,10 @@
 //! * the type as `types_map` gives it (the caller fixes AUTO_INCREMENT to `INTEGER`);
 //! * TIME columns get `COLLATE tutti_time` (durations, not texts, in order);
 //! * text-like columns get `COLLATE tutti_general_ci` — MySQL's default collation is
-//!   case-, accent- and trailing-space-insensitive — unless a `*_bin`/`*_cs` collation, `CHARACTER SET binary`, or a
-//!   binary table default collation says otherwise; other CHARACTER SET/COLLATE clauses are
-//!   dropped;
+//!   case-, accent- and trailing-space-insensitive — unless their own or the table's
+//!   collation is a `*_bin`/`*_cs` one (`tutti_bin`), `CHARACTER SET binary` (none), or a
+//!   Unicode one (`tutti_unicode_ci`, `tutti_unicode_520_ci`, see [`text_collation`]);
+//!   other CHARACTER SET/COLLATE clauses are dropped;
 //! * DEFAULT keeps literals; `CURRENT_TIMESTAMP[(n)]`/`NOW()` of a DATETIME or TIMESTAMP
 //!   column → `(tutti_current_timestamp(p, fsp, utc))`, of other columns
 //!   `CURRENT_TIMESTAMP`; any other expression as `DEFAULT (<expr>)`;
@@ -172,18 +173,54 @@ pub(crate) fn is_binary_collation(name: &str) -> bool {
     n == "binary" || n.ends_with("_bin") || n.ends_with("_cs")
 }
 
-/// The SQLite collation of text in a MySQL collation or charset: [`GENERAL_CI`] for the
+/// The SQLite collation of MariaDB's `utf8mb4_unicode_ci` (UCA 4.0.0), registered by storage.
+pub(crate) const UNICODE_CI: &str = "tutti_unicode_ci";
+
+/// The SQLite collation of MariaDB's `utf8mb4_unicode_520_ci` (UCA 5.2.0), registered by
+/// storage.
+pub(crate) const UNICODE_520_CI: &str = "tutti_unicode_520_ci";
+
+/// The SQLite collation of text in a MySQL collation or charset: [`UNICODE_CI`] and
+/// [`UNICODE_520_CI`] for the Unicode ones of the UTF-8 sets (`utf8mb4_unicode_ci`,
+/// `utf8mb3_unicode_520_ci`, their NO PAD forms), [`GENERAL_CI`] for the other
 /// case-insensitive ones (and a charset's default), [`BIN_PAD`] for `_bin`/`_cs`, None
 /// (bytes, trailing spaces included) for the `binary` charset and `_nopad_bin`.
 pub(crate) fn text_collation(name: &str) -> Option<&'static str> {
-    let n = name.to_ascii_lowercase();
+    let n = name.trim_matches(['\'', '"', '`']).to_ascii_lowercase();
+    let unicode = n.starts_with("utf8")
+        || n.starts_with("ucs2")
+        || n.starts_with("utf16")
+        || n.starts_with("utf32");
     if n == "binary" || n.ends_with("_nopad_bin") {
         None
-    } else if is_binary_collation(name) {
+    } else if is_binary_collation(&n) {
         Some(BIN_PAD)
+    } else if unicode && (n.ends_with("_unicode_520_ci") || n.ends_with("_unicode_520_nopad_ci")) {
+        Some(UNICODE_520_CI)
+    } else if unicode && (n.ends_with("_unicode_ci") || n.ends_with("_unicode_nopad_ci")) {
+        Some(UNICODE_CI)
     } else {
         Some(GENERAL_CI)
     }
+}
+
+/// The MariaDB collation of text in SQLite collation `sqlite` (the inverse of
+/// [`text_collation`] for UTF-8 text): `utf8mb4_general_ci`, `utf8mb4_unicode_ci`, ...;
+/// `utf8mb4_bin` for the others.
+pub fn mysql_collation(sqlite: &str) -> &'static str {
+    match sqlite.to_ascii_lowercase().as_str() {
+        s if s == GENERAL_CI => "utf8mb4_general_ci",
+        s if s == UNICODE_CI => "utf8mb4_unicode_ci",
+        s if s == UNICODE_520_CI => "utf8mb4_unicode_520_ci",
+        _ => "utf8mb4_bin",
+    }
+}
+
+/// Whether SQLite collation `name` is one of tutti's case-insensitive text collations.
+pub fn is_ci_collation(name: &str) -> bool {
+    [GENERAL_CI, UNICODE_CI, UNICODE_520_CI]
+        .iter()
+        .any(|c| name.eq_ignore_ascii_case(c))
 }
 
 /// The collation a `COLLATE`/`CHARACTER SET` pair names (the set's default collation
@@ -266,10 +303,10 @@ pub(crate) fn column(
                     )));
                 }
             },
+            // A character set without COLLATE takes its own default collation, not the
+            // table's.
             ColumnOption::CharacterSet(cs) => {
-                if is_binary_collation(&cs.to_string()) {
-                    out.collation = None;
-                }
+                out.collation = text_collation(&cs.to_string()).filter(|_| out.mapped.text_like);
                 declared_charset = Some(cs.to_string());
             }
             ColumnOption::Collation(c) => {

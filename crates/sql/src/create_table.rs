@@ -26,8 +26,8 @@
 use sqlparser::ast::{CreateTable, CreateTableOptions, SqlOption, TableConstraint};
 
 use crate::columns::{
-    check_sql, column, default_index_name, index_sql, is_binary_collation, key_parts,
-    text_collation, ColumnOut, KeyPart, GENERAL_CI,
+    check_sql, column, default_index_name, index_sql, key_parts, text_collation, ColumnOut,
+    KeyPart, GENERAL_CI,
 };
 use crate::dispatch::Res;
 use crate::names::{quote_literal, quote_str, resolve};
@@ -101,8 +101,9 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         let noop = Stmt::Noop(format!("CREATE TABLE IF NOT EXISTS {table}"));
         return Ok(noop.noted(vec![note]));
     }
-    let default_collation = default_collation(&ct.table_options);
-    let default_charset = default_single_byte(&ct.table_options);
+    let table_charset = TableCharset::of(&ct.table_options);
+    let default_collation = table_charset.text_collation();
+    let default_charset = table_charset.single_byte();
     let mut columns: Vec<ColumnOut> = ct
         .columns
         .iter()
@@ -226,6 +227,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         body.push(format!("PRIMARY KEY ({})", pk_cols.join(", ")));
     }
     body.extend(constraints);
+    body.extend(table_charset.mark());
     let mut statements = vec![format!(
         "CREATE TABLE {}{} ({})",
         if ct.if_not_exists {
@@ -331,42 +333,58 @@ fn first_id(options: &CreateTableOptions) -> Option<u64> {
     })
 }
 
-/// The SQLite collation of the table's text columns: a table-level `COLLATE=x_bin` or
-/// `CHARSET=binary` makes them case-sensitive (see `columns::text_collation`).
-fn default_collation(options: &CreateTableOptions) -> Option<&'static str> {
-    option_list(options)
-        .iter()
-        .filter_map(|o| match o {
-            SqlOption::KeyValue { key, value } => {
-                let k = key.value.to_ascii_uppercase();
-                let named = k.ends_with("COLLATE")
-                    || k.ends_with("CHARSET")
-                    || k.ends_with("CHARACTER SET");
-                (named && is_binary_collation(&value.to_string()))
-                    .then(|| text_collation(&value.to_string()))
-            }
-            _ => None,
-        })
-        .next()
-        .unwrap_or(Some(GENERAL_CI))
+/// The table options `[DEFAULT] CHARSET=cs` and `[DEFAULT] COLLATE=c`, unquoted.
+struct TableCharset {
+    charset: Option<String>,
+    collation: Option<String>,
 }
 
-/// The table's default collation (`DEFAULT CHARSET=cp1250`, `COLLATE=latin1_bin`) when it
-/// belongs to a single-byte character set (see `columns::single_byte_collation`).
-fn default_single_byte(options: &CreateTableOptions) -> Option<String> {
-    let (mut charset, mut collation) = (None, None);
-    for o in option_list(options) {
-        if let SqlOption::KeyValue { key, value } = o {
-            let k = key.value.to_ascii_uppercase();
-            let v = value.to_string().trim_matches(['\'', '"']).to_string();
-            if k.ends_with("COLLATE") {
-                collation = Some(v);
-            } else if k.ends_with("CHARSET") || k.ends_with("CHARACTER SET") {
-                charset = Some(v);
+impl TableCharset {
+    fn of(options: &CreateTableOptions) -> TableCharset {
+        let mut out = TableCharset {
+            charset: None,
+            collation: None,
+        };
+        for o in option_list(options) {
+            if let SqlOption::KeyValue { key, value } = o {
+                let k = key.value.to_ascii_uppercase();
+                let v = value.to_string().trim_matches(['\'', '"']).to_string();
+                if k.ends_with("COLLATE") {
+                    out.collation = Some(v);
+                } else if k.ends_with("CHARSET") || k.ends_with("CHARACTER SET") {
+                    out.charset = Some(v);
+                }
             }
         }
+        out
     }
-    crate::columns::single_byte_collation(collation.as_deref(), charset.as_deref())
+
+    /// The SQLite collation of the table's text columns (see `columns::text_collation`):
+    /// the COLLATE's, else the character set's default one's, else general_ci.
+    fn text_collation(&self) -> Option<&'static str> {
+        match (&self.collation, &self.charset) {
+            (Some(c), _) | (None, Some(c)) => text_collation(c),
+            (None, None) => Some(GENERAL_CI),
+        }
+    }
+
+    /// The table's default collation when it belongs to a single-byte character set (see
+    /// `columns::single_byte_collation`).
+    fn single_byte(&self) -> Option<String> {
+        crate::columns::single_byte_collation(self.collation.as_deref(), self.charset.as_deref())
+    }
+
+    /// The constraint that records the default collation (see
+    /// `column_marks::default_collation_mark`), so that SHOW CREATE TABLE shows it and
+    /// ALTER TABLE gives it to the columns it adds.
+    fn mark(&self) -> Option<String> {
+        let collation = match (&self.collation, &self.charset) {
+            (Some(c), _) => c.clone(),
+            (None, Some(cs)) => crate::derivation::default_collation(cs),
+            (None, None) => return None,
+        };
+        crate::column_marks::default_collation_mark(&collation)
+    }
 }
 
 /// The PK columns become NOT NULL; AUTO_INCREMENT must be the single-column integer PK and

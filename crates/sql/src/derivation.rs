@@ -211,13 +211,13 @@ pub(crate) fn constant(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<Optio
     }))
 }
 
-/// A computed string that MariaDB groups and sorts case- and trailing-space-insensitively
-/// (its collation is a `_ci` one, as `LOWER(col)` or `CONCAT(col, '!')` of a default
-/// column is) where SQLite would compare its bytes: `DISTINCT` and `GROUP BY` give it
-/// `COLLATE tutti_general_ci`. A column carries its collation in SQLite already, as does
-/// an explicit `COLLATE`; a binary or `_bin` value, a number, and what the rules cannot
-/// place are left as they are.
-pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
+/// The SQLite collation a computed string that MariaDB groups and sorts
+/// case-insensitively is given where SQLite would compare its bytes: its collation is a
+/// `_ci` one, as `LOWER(col)` or `CONCAT(col, '!')` of a default column is, and `DISTINCT`,
+/// `GROUP BY` and `ORDER BY` give it `COLLATE tutti_general_ci` (or the Unicode collation
+/// it derives from). A column carries its collation in SQLite already, as does an explicit
+/// `COLLATE`; a binary or `_bin` value, a number, and what the rules cannot place get None.
+pub(crate) fn grouping_collation(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<&'static str> {
     let mut inner = e;
     while let Expr::Nested(x) = inner {
         inner = x;
@@ -226,10 +226,11 @@ pub(crate) fn groups_case_insensitively(e: &Expr, scopes: &Scopes, env: &dyn Env
         inner,
         Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Collate { .. } | Expr::Value(_)
     ) {
-        return false;
+        return None;
     }
     derived(e, scopes, env)
-        .is_some_and(|d| d.derivation != Derivation::Numeric && d.collation.ends_with("_ci"))
+        .filter(|d| d.derivation != Derivation::Numeric && d.collation.ends_with("_ci"))
+        .and_then(|d| crate::columns::text_collation(&d.collation))
 }
 
 /// Whether `e`'s value is in a single-byte character set (latin1, binary, ...), where
@@ -469,13 +470,8 @@ impl Context<'_> {
         let base = decl.split(['(', ' ']).next().unwrap_or("");
         let collation = match base {
             "char" | "varchar" | "tinytext" | "text" | "mediumtext" | "longtext" | "enum"
-            | "set" => {
-                if general_ci_column(e, self.scopes) {
-                    "utf8mb4_general_ci"
-                } else {
-                    "utf8mb4_bin"
-                }
-            }
+            | "set" => column_collation(e, self.scopes)
+                .map_or("utf8mb4_bin", |c| crate::columns::mysql_collation(&c)),
             "json" => "utf8mb4_bin",
             "binary" | "varbinary" | "tinyblob" | "blob" | "mediumblob" | "longblob" => BINARY,
             _ => return Some(Derived::numeric()),
@@ -597,11 +593,6 @@ impl Context<'_> {
         }
         out
     }
-}
-
-/// A text column tutti compares in `utf8mb4_general_ci` (declared with tutti's collation).
-fn general_ci_column(e: &Expr, scopes: &Scopes) -> bool {
-    column_collation(e, scopes).is_some_and(|c| c.eq_ignore_ascii_case(crate::columns::GENERAL_CI))
 }
 
 /// The SQLite collation a column reference's column is declared with (`tutti_general_ci`,

@@ -89,9 +89,10 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
-pub use column_marks::zerofill_columns;
+pub use column_marks::{is_table_collation, table_collation, zerofill_columns};
 pub use columns::{
-    autoinc_declared_type, current_timestamp_precision, ENUM_CHECK_SUFFIX, GENERAL_CI,
+    autoinc_declared_type, current_timestamp_precision, is_ci_collation, mysql_collation,
+    ENUM_CHECK_SUFFIX, GENERAL_CI,
 };
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;

@@ -68,6 +68,16 @@ pub(crate) struct Index {
     pub columns: Vec<String>,
 }
 
+/// What `CONVERT TO CHARACTER SET` changed.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Converted {
+    /// A text column's collation.
+    pub collation: bool,
+    /// A text column's single-byte character set (MariaDB then copies the rows; a new
+    /// collation alone it changes in place).
+    pub charset: bool,
+}
+
 /// A table being rebuilt.
 #[derive(Clone, Debug)]
 pub(crate) struct Rebuild {
@@ -298,6 +308,43 @@ impl Rebuild {
             .ok_or_else(|| unknown_column(name, &self.table))?;
         self.columns[at].sql = sql;
         Ok(())
+    }
+
+    /// `ALTER TABLE t [DEFAULT] COLLATE c`: the table's default collation becomes `mark`'s
+    /// (see `column_marks::table_collation`; None: general_ci).
+    pub(crate) fn set_default_collation(&mut self, mark: Option<String>) {
+        self.constraints
+            .retain(|c| crate::column_marks::table_collation(c).is_none());
+        self.constraints.extend(mark);
+    }
+
+    /// `CONVERT TO CHARACTER SET`: every text column's collation becomes `collation` (an
+    /// SQLite collation) and the single-byte character set it was declared in goes.
+    pub(crate) fn convert_text(&mut self, collation: &str) -> Converted {
+        let mut converted = Converted::default();
+        let charset_mark = crate::column_marks::charset("");
+        let charset_mark = charset_mark.trim_end_matches("*/");
+        for c in &mut self.columns {
+            let Some(at) = find_clause(&c.sql, "COLLATE") else {
+                continue;
+            };
+            let start = at + " COLLATE ".len();
+            let end = c.sql[start..].find(' ').map_or(c.sql.len(), |n| start + n);
+            let current = &c.sql[start..end];
+            if !crate::columns::is_ci_collation(current) && current != crate::columns::BIN_PAD {
+                continue; // TIME, DECIMAL
+            }
+            converted.collation |= current != collation;
+            c.sql.replace_range(start..end, collation);
+            if let Some(mark) = c.sql.find(&format!(" {charset_mark}")) {
+                let close = c.sql[mark..]
+                    .find("*/")
+                    .map_or(c.sql.len(), |n| mark + n + 2);
+                c.sql.replace_range(mark..close, "");
+                converted.charset = true;
+            }
+        }
+        converted
     }
 
     /// The column is now the AUTO_INCREMENT primary key (declared inline): the table's

@@ -33,6 +33,9 @@ use crate::typing::Scope;
 use crate::{Env, SqlError, TableInfo, TableName};
 use sqlparser::tokenizer::Location;
 
+/// An expression's position in its list and the SQLite collation it is given.
+type Collated = (usize, &'static str);
+
 /// Rewrites queries and expressions in place; see the module docs.
 pub(crate) struct Rewriter<'a> {
     /// Expression rewriting state (the session, the volatile flag).
@@ -68,13 +71,13 @@ pub(crate) struct Rewriter<'a> {
     /// [`Rewriter::with_result_types`] asked for them).
     pub result_types: Option<Vec<Option<ResultType>>>,
     derive_types: bool,
-    /// Per SELECT being visited (innermost last): the indexes of its DISTINCT items and of
-    /// its GROUP BY expressions that MariaDB groups case-insensitively (see
-    /// `derivation::groups_case_insensitively`), collated once the SELECT is rewritten.
-    grouped_ci: Vec<(Vec<usize>, Vec<usize>)>,
-    /// Per query being visited (innermost last): the indexes of its ORDER BY expressions
-    /// that MariaDB sorts case-insensitively, collated once they are rewritten.
-    ordered_ci: Vec<Vec<usize>>,
+    /// Per SELECT being visited (innermost last): its DISTINCT items and its GROUP BY
+    /// expressions that MariaDB groups case-insensitively (see
+    /// `derivation::grouping_collation`), collated once the SELECT is rewritten.
+    grouped_ci: Vec<(Vec<Collated>, Vec<Collated>)>,
+    /// Per query being visited (innermost last): its ORDER BY expressions that MariaDB
+    /// sorts case-insensitively, collated once they are rewritten.
+    ordered_ci: Vec<Vec<Collated>>,
     /// The FLOAT columns of the statement's UNION, if it is one (see `union_floats`).
     union_floats: crate::union_floats::UnionFloats,
     /// The scales of the statement's UNION's DECIMAL columns (see `union_decimals`).
@@ -349,8 +352,8 @@ impl<'a> Rewriter<'a> {
 
     /// The ORDER BY expressions of `q` (a SELECT's, in MySQL form) that MariaDB sorts
     /// case-insensitively: computed strings in a `_ci` collation, or aliases of such select
-    /// items (see `derivation::groups_case_insensitively`).
-    fn ordered_ci(&self, q: &Query) -> Vec<usize> {
+    /// items (see `derivation::grouping_collation`).
+    fn ordered_ci(&self, q: &Query) -> Vec<Collated> {
         let (SetExpr::Select(s), Some(order)) = (q.body.as_ref(), q.order_by.as_ref()) else {
             return Vec::new();
         };
@@ -359,17 +362,24 @@ impl<'a> Rewriter<'a> {
         };
         // The SELECT's own tables decide, as for ENUMs below.
         let scopes = vec![self.scope_of(&s.from)];
-        let ci = |e: &Expr| crate::derivation::groups_case_insensitively(e, &scopes, self.ex.env);
+        let ci = |e: &Expr| crate::derivation::grouping_collation(e, &scopes, self.ex.env);
         let aliased = |name: &str| {
-            s.projection.iter().any(|i| {
-                matches!(i, SelectItem::ExprWithAlias { alias, expr }
-                    if alias.value.eq_ignore_ascii_case(name) && ci(expr))
+            s.projection.iter().find_map(|i| match i {
+                SelectItem::ExprWithAlias { alias, expr }
+                    if alias.value.eq_ignore_ascii_case(name) =>
+                {
+                    ci(expr)
+                }
+                _ => None,
             })
         };
         (0..items.len())
-            .filter(|&i| match &items[i].expr {
-                Expr::Identifier(id) => aliased(&id.value),
-                e => ci(e),
+            .filter_map(|i| {
+                match &items[i].expr {
+                    Expr::Identifier(id) => aliased(&id.value),
+                    e => ci(e),
+                }
+                .map(|c| (i, c))
             })
             .collect()
     }
@@ -529,25 +539,28 @@ impl<'a> Rewriter<'a> {
     /// Notes which DISTINCT items and GROUP BY expressions of `s` (in MySQL form, its scope
     /// pushed) group case-insensitively.
     fn note_grouped_ci(&mut self, s: &Select) {
-        let ci = |e: &Expr| {
-            crate::derivation::groups_case_insensitively(e, &self.ex.scopes, self.ex.env)
-        };
+        let ci = |e: &Expr| crate::derivation::grouping_collation(e, &self.ex.scopes, self.ex.env);
         let items = match s.distinct {
             Some(sqlparser::ast::Distinct::Distinct) => (s.projection.iter().enumerate())
-                .filter(|(_, item)| match item {
-                    SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => ci(e),
-                    _ => false,
+                .filter_map(|(i, item)| match item {
+                    SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                        ci(e).map(|c| (i, c))
+                    }
+                    _ => None,
                 })
-                .map(|(i, _)| i)
                 .collect(),
             _ => Vec::new(),
         };
         // A GROUP BY name that is no column of the FROM tables is a select item's alias
         // (MySQL looks at the columns first): the item decides.
         let aliased = |name: &str| {
-            s.projection.iter().any(|i| {
-                matches!(i, SelectItem::ExprWithAlias { alias, expr }
-                    if alias.value.eq_ignore_ascii_case(name) && ci(expr))
+            s.projection.iter().find_map(|i| match i {
+                SelectItem::ExprWithAlias { alias, expr }
+                    if alias.value.eq_ignore_ascii_case(name) =>
+                {
+                    ci(expr)
+                }
+                _ => None,
             })
         };
         let grouped_ci = |e: &Expr| match e {
@@ -557,9 +570,9 @@ impl<'a> Rewriter<'a> {
             e => ci(e),
         };
         let groups = match &s.group_by {
-            sqlparser::ast::GroupByExpr::Expressions(g, _) => {
-                (0..g.len()).filter(|&i| grouped_ci(&g[i])).collect()
-            }
+            sqlparser::ast::GroupByExpr::Expressions(g, _) => (0..g.len())
+                .filter_map(|i| grouped_ci(&g[i]).map(|c| (i, c)))
+                .collect(),
             _ => Vec::new(),
         };
         self.grouped_ci.push((items, groups));
@@ -570,17 +583,17 @@ impl<'a> Rewriter<'a> {
         let Some((items, groups)) = self.grouped_ci.pop() else {
             return;
         };
-        for i in items {
+        for (i, collation) in items {
             if let Some(SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }) =
                 s.projection.get_mut(i)
             {
-                crate::typing::collate_general_ci(e);
+                crate::typing::collate_in(e, collation);
             }
         }
         if let sqlparser::ast::GroupByExpr::Expressions(g, _) = &mut s.group_by {
-            for i in groups {
+            for (i, collation) in groups {
                 if let Some(e) = g.get_mut(i) {
-                    crate::typing::collate_general_ci(e);
+                    crate::typing::collate_in(e, collation);
                 }
             }
         }
@@ -775,9 +788,9 @@ impl VisitorMut for Rewriter<'_> {
             items.iter_mut().for_each(|item| {
                 crate::big_unsigned::unwrap(&mut item.expr);
             });
-            for i in ordered_ci {
+            for (i, collation) in ordered_ci {
                 if let Some(item) = items.get_mut(i) {
-                    crate::typing::collate_general_ci(&mut item.expr);
+                    crate::typing::collate_in(&mut item.expr, collation);
                 }
             }
         }

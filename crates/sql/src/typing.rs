@@ -1718,6 +1718,14 @@ pub(crate) fn collate_general_ci(e: &mut Expr) {
     *e = general_ci(std::mem::replace(e, crate::ast_build::null()));
 }
 
+/// Puts `e` in `COLLATE collation` (an SQLite collation), in place.
+pub(crate) fn collate_in(e: &mut Expr, collation: &str) {
+    *e = Expr::Collate {
+        expr: Box::new(nested(std::mem::replace(e, crate::ast_build::null()))),
+        collation: ObjectName::from(vec![Ident::new(collation)]),
+    };
+}
+
 /// `e` without the parentheses around it.
 pub(crate) fn unnested(e: &Expr) -> &Expr {
     match e {

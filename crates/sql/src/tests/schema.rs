@@ -143,7 +143,7 @@ fn column_types_and_options() {
     assert_eq!(
         s,
         [
-            r#"CREATE TABLE "app.t3" ("id" INTEGER /*tutti:type BIGINT UNSIGNED*/ NOT NULL PRIMARY KEY AUTOINCREMENT, "x" TEXT COLLATE tutti_bin)"#
+            r#"CREATE TABLE "app.t3" ("id" INTEGER /*tutti:type BIGINT UNSIGNED*/ NOT NULL PRIMARY KEY AUTOINCREMENT, "x" TEXT COLLATE tutti_bin, CONSTRAINT "tutti:collate utf8mb4_bin" CHECK (1))"#
         ]
     );
     // A single-byte character set, the column's or the table's default, is marked.

@@ -13,7 +13,7 @@ use std::ffi::{c_int, c_void, CString};
 
 use rusqlite::{ffi, Connection, Result};
 
-use super::{decimal, general_ci, time_order};
+use super::{decimal, general_ci, time_order, uca};
 
 /// A comparison of two values' bytes.
 type Compare = fn(&[u8], &[u8]) -> Ordering;
@@ -23,9 +23,12 @@ type Compare = fn(&[u8], &[u8]) -> Ordering;
 /// spaces, so `'a' = 'a '` and `'a\t' < 'a'`.
 pub const BIN_PAD: &str = "tutti_bin";
 
-/// Registers general_ci, bin_pad, the time order and the decimal order on `c`.
+/// Registers general_ci, the UCA collations, bin_pad, the time order and the decimal order
+/// on `c`.
 pub(crate) fn register(c: &Connection) -> Result<()> {
     create(c, general_ci::COLLATION, general_ci::collate_bytes)?;
+    create(c, uca::UNICODE_CI, uca::unicode_ci_bytes)?;
+    create(c, uca::UNICODE_520_CI, uca::unicode_520_ci_bytes)?;
     create(c, BIN_PAD, bin_pad)?;
     create(c, time_order::COLLATION, |a, b| {
         time_order::compare(&text(a), &text(b))

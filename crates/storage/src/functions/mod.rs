@@ -41,6 +41,7 @@ mod time;
 mod time_order;
 mod time_parts;
 mod timestamps;
+mod uca;
 mod unsigned;
 mod user_locks;
 mod utf8_convert;
