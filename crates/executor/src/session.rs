@@ -225,7 +225,20 @@ impl Session {
         }
         self.db = Some(db.to_string());
         *self.info.db.lock() = self.db.clone();
+        self.set_database_vars(db);
         Ok(Response::ok())
+    }
+
+    /// `character_set_database` and `collation_database`: database `db`'s defaults, as
+    /// MariaDB sets them on USE.
+    fn set_database_vars(&mut self, db: &str) {
+        let collation = tutti_sql::Env::database_collation(self, db)
+            .unwrap_or_else(|| "utf8mb4_general_ci".into());
+        let charset = collation.split('_').next().unwrap_or("utf8mb4").to_string();
+        self.vars
+            .insert("character_set_database", Value::Text(charset));
+        self.vars
+            .insert("collation_database", Value::Text(collation));
     }
 
     /// Runs a text query (one or more statements); stops at the first error, whose result
@@ -555,9 +568,13 @@ impl Session {
                 {
                     *affected_rows = count;
                     // Dropping the current database leaves the session without one
-                    // (`DATABASE()` is NULL).
-                    if dropped && self.db.as_deref() == Some(name.as_str()) {
-                        self.db = None;
+                    // (`DATABASE()` is NULL); altering it changes the session's view of it.
+                    if self.db.as_deref() == Some(name.as_str()) {
+                        if dropped {
+                            self.db = None;
+                        } else {
+                            self.set_database_vars(&name);
+                        }
                     }
                 }
                 r
@@ -625,9 +642,9 @@ impl Session {
         }
     }
 
-    /// What CREATE or DROP DATABASE changes: the database, the rows MariaDB reports
-    /// affected (1 for a database created; the tables and views dropped with one) and
-    /// whether it is dropped.
+    /// What CREATE, ALTER or DROP DATABASE changes: the database, the rows MariaDB reports
+    /// affected (1 for a database created or altered; the tables and views dropped with
+    /// one) and whether it is dropped.
     fn database_change(&self, ddl: &tutti_wsrep::Ddl) -> Option<(String, u64, bool)> {
         match ddl {
             tutti_wsrep::Ddl::CreateDatabase { name, .. } => {
@@ -639,6 +656,7 @@ impl Session {
                 let count = tables.map_or(0, |t| t.len() as u64);
                 Some((name.clone(), count, true))
             }
+            tutti_wsrep::Ddl::AlterDatabase { name, .. } => Some((name.clone(), 1, false)),
             _ => None,
         }
     }
@@ -858,6 +876,10 @@ impl Env for Session {
 
     fn database_exists(&self, name: &str) -> bool {
         Session::database_exists(self, name)
+    }
+
+    fn database_collation(&self, name: &str) -> Option<String> {
+        self.exec.storage.database_collation(name).ok().flatten()
     }
 
     fn is_temporary(&self, name: &TableName) -> bool {

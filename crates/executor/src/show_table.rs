@@ -45,6 +45,8 @@ pub(crate) struct Definition {
     pub(crate) collated: Vec<(String, String)>,
     /// The table's default collation (MariaDB's name).
     collation: String,
+    /// Columns declared in a single-byte character set, with its collation.
+    single_byte: Vec<(String, String)>,
     /// CHECK constraints in declaration order, ENUM member checks included.
     checks: Vec<Check>,
     /// The names of the FOREIGN KEY constraints in declaration order (None: unnamed).
@@ -62,6 +64,7 @@ impl Definition {
             zerofill: tutti_sql::zerofill_columns(sql),
             collation: tutti_sql::table_collation(sql)
                 .unwrap_or_else(|| "utf8mb4_general_ci".into()),
+            single_byte: tutti_sql::charset_columns(sql),
             ..Definition::default()
         };
         let Ok(tokens) = Tokenizer::new(&SQLiteDialect {}, sql).tokenize() else {
@@ -429,12 +432,20 @@ impl Table {
 
     /// The MariaDB collation of a text or JSON column (a JSON column is `utf8mb4_bin` until
     /// `CONVERT TO CHARACTER SET` gives it another, as in MariaDB).
-    fn text_collation(&self, c: &ColumnInfo) -> &'static str {
+    fn text_collation(&self, c: &ColumnInfo) -> String {
+        let single_byte = self
+            .def
+            .single_byte
+            .iter()
+            .find(|(name, _)| *name == c.name);
+        if let Some((_, collation)) = single_byte {
+            return collation.clone();
+        }
         match self.def.collation_of(&c.name) {
             Some(collation) if !Self::is_json(c) || collation != tutti_sql::GENERAL_CI => {
-                tutti_sql::mysql_collation(collation)
+                tutti_sql::mysql_collation(collation).to_string()
             }
-            _ => "utf8mb4_bin",
+            _ => "utf8mb4_bin".to_string(),
         }
     }
 
@@ -480,7 +491,8 @@ impl Table {
         if Self::is_json(c) || is_text(&c.decl_type) {
             let collation = self.text_collation(c);
             if collation != self.def.collation {
-                l.push_str(&format!(" CHARACTER SET utf8mb4 COLLATE {collation}"));
+                let charset = collation.split('_').next().unwrap_or_default();
+                l.push_str(&format!(" CHARACTER SET {charset} COLLATE {collation}"));
             }
         }
         let timestamp = c.decl_type.to_ascii_lowercase().starts_with("timestamp");

@@ -161,6 +161,7 @@ mod tests {
             action: Action::Ddl(Ddl::CreateDatabase {
                 name: "x".into(),
                 if_not_exists: true,
+                collation: None,
             }),
             ..ws(0, &[], &[], tables)
         }

@@ -42,6 +42,7 @@ fn write_sets_commit_in_order_and_conflicts_fail() {
     let create = Ddl::CreateDatabase {
         name: "db".into(),
         if_not_exists: false,
+        collation: None,
     };
     let first = r.replicate(ddl_ws(1, create.clone())).unwrap().seqno;
     assert!(first >= 1);
@@ -96,6 +97,7 @@ fn write_sets_commit_in_order_and_conflicts_fail() {
         Ddl::CreateDatabase {
             name: "z".into(),
             if_not_exists: true,
+            collation: None,
         },
     ));
     assert!(matches!(late, Err(ReplicateError::NotReady(_))), "{late:?}");

@@ -378,19 +378,16 @@ fn default_collation(a: &mut Alter<'_>, collation: &str) -> Result<(), SqlError>
 }
 
 /// `ALTER TABLE t CONVERT TO CHARACTER SET cs [COLLATE c]`: every text column and the
-/// table's default take the collation. Only the UTF-8 sets, in which tutti keeps all text;
-/// converting to another would have to turn the characters it lacks into `?`.
+/// table's default take the collation. tutti keeps the text as UTF-8 whatever the set (see
+/// `columns`): a single-byte set is marked on each column, as CREATE TABLE marks it.
 fn convert_to(a: &mut Alter<'_>, collation: &str) -> Result<(), SqlError> {
-    let utf8 = ["utf8_", "utf8mb3_", "utf8mb4_"]
-        .iter()
-        .any(|p| collation.starts_with(p));
-    let sqlite = crate::columns::text_collation(collation).filter(|_| utf8);
-    let Some(sqlite) = sqlite else {
-        let charset = collation.split('_').next().unwrap_or(collation);
-        return Err(unsupported(&format!("CONVERT TO CHARACTER SET {charset}")));
+    let Some(sqlite) = crate::columns::text_collation(collation) else {
+        return Err(unsupported("CONVERT TO CHARACTER SET binary"));
     };
+    let single_byte = crate::columns::single_byte_collation(Some(collation), None);
+    let mark = single_byte.as_deref().map(crate::column_marks::charset);
     default_collation(a, collation)?;
-    let converted = a.model()?.convert_text(sqlite);
+    let converted = a.model()?.convert_text(sqlite, mark.as_deref());
     a.rebuild |= converted.collation || converted.charset;
     a.copies_rows |= converted.charset;
     Ok(())

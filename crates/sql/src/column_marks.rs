@@ -69,6 +69,12 @@ pub fn table_collation(create_sql: &str) -> Option<String> {
     Some(rest[..rest.find('"')?].to_string())
 }
 
+/// The text columns of a table declared in a single-byte character set, each with its
+/// collation, from its SQLite definition.
+pub fn charset_columns(create_sql: &str) -> Vec<(String, String)> {
+    marked(create_sql, CHARSET)
+}
+
 /// The comment recording `ZEROFILL`.
 pub(crate) fn zerofill() -> String {
     mark(ZEROFILL, "")

@@ -101,7 +101,10 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         let noop = Stmt::Noop(format!("CREATE TABLE IF NOT EXISTS {table}"));
         return Ok(noop.noted(vec![note]));
     }
-    let table_charset = TableCharset::of(&ct.table_options);
+    let mut table_charset = TableCharset::of(&ct.table_options);
+    if table_charset.charset.is_none() && table_charset.collation.is_none() {
+        table_charset.collation = env.database_collation(&table.db);
+    }
     let default_collation = table_charset.text_collation();
     let default_charset = table_charset.single_byte();
     let mut columns: Vec<ColumnOut> = ct

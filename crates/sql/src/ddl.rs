@@ -57,28 +57,82 @@ pub(crate) fn create_database(p: &mut Parser<'_>) -> Res<Stmt> {
     p.next_token(); // DATABASE | SCHEMA
     let if_not_exists = p.eat_words(&["IF", "NOT", "EXISTS"]);
     let name = database_name(p)?;
-    // [DEFAULT] {CHARACTER SET | CHARSET | COLLATE | ENCRYPTION} [=] value, ignored.
-    while !p.at_end() {
-        p.eat_word("DEFAULT");
-        if !(p.eat_words(&["CHARACTER", "SET"])
-            || p.eat_word("CHARSET")
-            || p.eat_word("COLLATE")
-            || p.eat_word("ENCRYPTION"))
-        {
-            return p
-                .expected_ref("CHARACTER SET or COLLATE", p.peek_token_ref())
-                .map_err(Into::into);
-        }
-        p.eat(&Token::Eq);
-        p.next_token();
-    }
+    let collation = database_options(p)?;
     Ok(Stmt::Ddl(DdlStmt {
         ddl: Ddl::CreateDatabase {
             name,
             if_not_exists,
+            collation,
         },
         tables: vec![],
         copied_rows: false,
+    }))
+}
+
+/// `ALTER DATABASE|SCHEMA [d] options`: the database's default collation (the current
+/// database's without a name).
+pub(crate) fn alter_database(p: &mut Parser<'_>, env: &dyn Env) -> Res<Stmt> {
+    p.next_token(); // ALTER
+    p.next_token(); // DATABASE | SCHEMA
+    let option =
+        |w: &str| ["DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "ENCRYPTION"].contains(&w);
+    let name = match p.peek_word(0) {
+        Some(w) if option(&w) => env
+            .current_db()
+            .map(str::to_string)
+            .ok_or(SqlError::NoDatabaseSelected)?,
+        _ => database_name(p)?,
+    };
+    let Some(collation) = database_options(p)? else {
+        return Ok(Stmt::Noop(format!("ALTER DATABASE {name}")));
+    };
+    Ok(Stmt::Ddl(DdlStmt {
+        ddl: Ddl::AlterDatabase { name, collation },
+        tables: vec![],
+        copied_rows: false,
+    }))
+}
+
+/// `[DEFAULT] {CHARACTER SET | CHARSET | COLLATE | ENCRYPTION} [=] value ...`: the default
+/// collation they name (MariaDB's name, lower case; a character set's default collation
+/// without COLLATE). ENCRYPTION is accepted and ignored.
+fn database_options(p: &mut Parser<'_>) -> Res<Option<String>> {
+    let (mut charset, mut collation) = (None, None);
+    while !p.at_end() {
+        p.eat_word("DEFAULT");
+        let slot = if p.eat_words(&["CHARACTER", "SET"]) || p.eat_word("CHARSET") {
+            &mut charset
+        } else if p.eat_word("COLLATE") {
+            &mut collation
+        } else if p.eat_word("ENCRYPTION") {
+            p.eat(&Token::Eq);
+            p.next_token();
+            continue;
+        } else {
+            return p
+                .expected_ref("CHARACTER SET or COLLATE", p.peek_token_ref())
+                .map_err(Into::into);
+        };
+        p.eat(&Token::Eq);
+        let value = p.next_token();
+        *slot = Some(match &value.token {
+            Token::Word(w) => w.value.to_ascii_lowercase(),
+            Token::SingleQuotedString(v) | Token::DoubleQuotedString(v) => v.to_ascii_lowercase(),
+            _ => {
+                return p
+                    .expected("a character set or collation name", value)
+                    .map_err(Into::into)
+            }
+        });
+    }
+    let collation =
+        collation.or_else(|| charset.map(|cs| crate::derivation::default_collation(&cs)));
+    Ok(collation.map(|c| {
+        if c.starts_with("utf8_") {
+            c.replacen("utf8_", "utf8mb3_", 1)
+        } else {
+            c
+        }
     }))
 }
 

@@ -239,6 +239,9 @@ fn route(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> {
         }
         "ALTER" if p.peek_is(1, "TABLE") => alter::alter_table(p, info),
         "ALTER" if p.peek_is(1, "VIEW") => generic(p, info),
+        "ALTER" if p.peek_is(1, "DATABASE") || p.peek_is(1, "SCHEMA") => {
+            ddl::alter_database(p, info.env)
+        }
         "ALTER" => unsupported(format!("ALTER {}", p.peek_word(1).unwrap_or_default())),
         "CREATE" => create(p, info),
         "DROP" => drop(p, info),

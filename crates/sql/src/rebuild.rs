@@ -319,11 +319,16 @@ impl Rebuild {
     }
 
     /// `CONVERT TO CHARACTER SET`: every text column's collation becomes `collation` (an
-    /// SQLite collation) and the single-byte character set it was declared in goes.
-    pub(crate) fn convert_text(&mut self, collation: &str) -> Converted {
+    /// SQLite collation) and its character set mark `charset_mark` (see
+    /// `column_marks::charset`; None: UTF-8).
+    pub(crate) fn convert_text(
+        &mut self,
+        collation: &str,
+        charset_mark: Option<&str>,
+    ) -> Converted {
         let mut converted = Converted::default();
-        let charset_mark = crate::column_marks::charset("");
-        let charset_mark = charset_mark.trim_end_matches("*/");
+        let mark_start = crate::column_marks::charset("");
+        let mark_start = format!(" {}", mark_start.trim_end_matches("*/"));
         for c in &mut self.columns {
             let Some(at) = find_clause(&c.sql, "COLLATE") else {
                 continue;
@@ -336,12 +341,14 @@ impl Rebuild {
             }
             converted.collation |= current != collation;
             c.sql.replace_range(start..end, collation);
-            if let Some(mark) = c.sql.find(&format!(" {charset_mark}")) {
-                let close = c.sql[mark..]
-                    .find("*/")
-                    .map_or(c.sql.len(), |n| mark + n + 2);
-                c.sql.replace_range(mark..close, "");
-                converted.charset = true;
+            let old_mark = c.sql.find(&mark_start).map(|at| {
+                let close = c.sql[at..].find("*/").map_or(c.sql.len(), |n| at + n + 2);
+                c.sql.drain(at..close).collect::<String>()
+            });
+            converted.charset |= old_mark.as_deref().map(str::trim_start) != charset_mark;
+            if let Some(mark) = charset_mark {
+                c.sql.push(' ');
+                c.sql.push_str(mark);
             }
         }
         converted

@@ -127,6 +127,10 @@ pub trait Env {
     fn table(&self, name: &TableName) -> Option<TableInfo>;
     /// Whether the database exists.
     fn database_exists(&self, name: &str) -> bool;
+    /// A database's default collation (None: the server's, `utf8mb4_general_ci`).
+    fn database_collation(&self, _name: &str) -> Option<String> {
+        None
+    }
     /// Whether `name` is one of the session's temporary tables (which hide a table of the
     /// same name, as in MySQL).
     fn is_temporary(&self, _name: &TableName) -> bool {

@@ -184,6 +184,7 @@ fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<u64, DdlError> {
         Ddl::CreateDatabase {
             name,
             if_not_exists,
+            collation,
         } => {
             if exists(name)? {
                 return if *if_not_exists {
@@ -192,7 +193,14 @@ fn run_ddl(c: &Connection, ddl: &Ddl) -> Result<u64, DdlError> {
                     Err(DdlError::DatabaseExists(name.clone()))
                 };
             }
-            system::add_database(c, name)?;
+            system::add_database(c, name, collation.as_deref())?;
+            Ok(0)
+        }
+        Ddl::AlterDatabase { name, collation } => {
+            if !exists(name)? {
+                return Err(DdlError::UnknownDatabase(name.clone()));
+            }
+            system::set_database_collation(c, name, collation)?;
             Ok(0)
         }
         Ddl::DropDatabase { name, if_exists } => {

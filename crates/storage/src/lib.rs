@@ -215,6 +215,12 @@ impl Storage {
         }
     }
 
+    /// A database's default collation (None: the server's, `utf8mb4_general_ci`).
+    pub fn database_collation(&self, name: &str) -> Result<Option<String>, StorageError> {
+        let r = self.reader()?;
+        Ok(system::database_collation(&r, name)?)
+    }
+
     /// Names of all MySQL databases, sorted.
     pub fn databases(&self) -> Result<Vec<String>, StorageError> {
         let r = self.reader()?;

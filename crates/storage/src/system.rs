@@ -23,6 +23,16 @@ pub(crate) fn create(c: &Connection) -> Result<(), StorageError> {
          INSERT OR IGNORE INTO tutti_meta(k, v) VALUES ('seqno', '0');
          INSERT OR IGNORE INTO tutti_meta(k, v) VALUES ('cluster_uuid', '');",
     )?;
+    // A database's default collation (NULL: utf8mb4_general_ci), added to datadirs of
+    // earlier versions.
+    let has_collation: bool = c.query_row(
+        "SELECT COUNT(*) > 0 FROM pragma_table_info('tutti_databases') WHERE name = 'collation'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !has_collation {
+        c.execute_batch("ALTER TABLE tutti_databases ADD COLUMN collation TEXT")?;
+    }
     Ok(())
 }
 
@@ -75,12 +85,38 @@ pub(crate) fn database_exists(c: &Connection, name: &str) -> rusqlite::Result<bo
     )
 }
 
-pub(crate) fn add_database(c: &Connection, name: &str) -> rusqlite::Result<()> {
+pub(crate) fn add_database(
+    c: &Connection,
+    name: &str,
+    collation: Option<&str>,
+) -> rusqlite::Result<()> {
     c.execute(
-        "INSERT INTO tutti_databases(name) VALUES (?1)",
-        params![name],
+        "INSERT INTO tutti_databases(name, collation) VALUES (?1, ?2)",
+        params![name, collation],
     )?;
     Ok(())
+}
+
+pub(crate) fn set_database_collation(
+    c: &Connection,
+    name: &str,
+    collation: &str,
+) -> rusqlite::Result<()> {
+    c.execute(
+        "UPDATE tutti_databases SET collation = ?2 WHERE name = ?1",
+        params![name, collation],
+    )?;
+    Ok(())
+}
+
+/// A database's default collation (None: the server's, or no such database).
+pub(crate) fn database_collation(c: &Connection, name: &str) -> rusqlite::Result<Option<String>> {
+    Ok(
+        c.prepare_cached("SELECT collation FROM tutti_databases WHERE name = ?1")?
+            .query_row([name], |r| r.get(0))
+            .optional()?
+            .flatten(),
+    )
 }
 
 pub(crate) fn remove_database(c: &Connection, name: &str) -> rusqlite::Result<()> {
@@ -107,4 +143,32 @@ pub(crate) fn databases(c: &Connection) -> Result<Vec<String>, StorageError> {
     let mut s = c.prepare_cached("SELECT name FROM tutti_databases ORDER BY name")?;
     let rows = s.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_datadir_of_an_earlier_version_gets_database_collations() {
+        let c = Connection::open_in_memory().unwrap();
+        c.execute_batch(
+            "CREATE TABLE tutti_databases(name TEXT PRIMARY KEY COLLATE NOCASE);
+             INSERT INTO tutti_databases VALUES ('old');",
+        )
+        .unwrap();
+        create(&c).unwrap();
+        create(&c).unwrap();
+        assert_eq!(database_collation(&c, "old").unwrap(), None);
+        add_database(&c, "new", Some("utf8mb4_unicode_ci")).unwrap();
+        set_database_collation(&c, "OLD", "latin1_swedish_ci").unwrap();
+        assert_eq!(
+            database_collation(&c, "new").unwrap().as_deref(),
+            Some("utf8mb4_unicode_ci")
+        );
+        assert_eq!(
+            database_collation(&c, "old").unwrap().as_deref(),
+            Some("latin1_swedish_ci")
+        );
+    }
 }

@@ -60,7 +60,8 @@ fn capture_rollback_apply_advances_seqno_with_data() {
             1,
             Ddl::CreateDatabase {
                 name: "app".into(),
-                if_not_exists: false
+                if_not_exists: false,
+                collation: None,
             }
         ),
         Outcome::SchemaChanged { rows: 0 }
@@ -118,6 +119,7 @@ fn conflicting_write_set_is_an_inconsistency_and_stops_the_batch() {
         Ddl::CreateDatabase {
             name: "d".into(),
             if_not_exists: false,
+            collation: None,
         },
     );
     ddl(
@@ -154,6 +156,7 @@ fn ddl_outcomes_are_deterministic_errors() {
     let create = || Ddl::CreateDatabase {
         name: "x".into(),
         if_not_exists: false,
+        collation: None,
     };
     assert!(matches!(
         ddl(&s, 1, create()),
@@ -169,7 +172,8 @@ fn ddl_outcomes_are_deterministic_errors() {
             3,
             Ddl::CreateDatabase {
                 name: "X".into(),
-                if_not_exists: true
+                if_not_exists: true,
+                collation: None,
             }
         ),
         Outcome::SchemaChanged { rows: 0 }
@@ -253,6 +257,7 @@ fn cascades_in_a_changeset_do_not_fire_twice() {
         Ddl::CreateDatabase {
             name: "f".into(),
             if_not_exists: false,
+            collation: None,
         },
     );
     ddl(&s, 2, Ddl::Schema {
@@ -292,6 +297,7 @@ fn readers_see_committed_data_and_cannot_write() {
         Ddl::CreateDatabase {
             name: "r".into(),
             if_not_exists: false,
+            collation: None,
         },
     );
     let r = s.reader().unwrap();
@@ -310,6 +316,7 @@ fn fast_apply_detects_changed_rows_and_broken_foreign_keys() {
         Ddl::CreateDatabase {
             name: "k".into(),
             if_not_exists: false,
+            collation: None,
         },
     );
     ddl(
@@ -448,6 +455,7 @@ fn a_schema_change_counts_the_rows_its_copy_inserted() {
     let db = Ddl::CreateDatabase {
         name: "app".into(),
         if_not_exists: false,
+        collation: None,
     };
     assert!(matches!(ddl(&s, 1, db), Outcome::SchemaChanged { rows: 0 }));
     // The rows inserted into user tables count, not the counter bookkeeping.

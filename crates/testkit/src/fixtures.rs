@@ -35,6 +35,7 @@ pub fn schema(c: &mut Cluster) {
             Ddl::CreateDatabase {
                 name: "db".into(),
                 if_not_exists: false,
+                collation: None,
             },
         ),
     );

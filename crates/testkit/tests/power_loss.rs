@@ -232,6 +232,7 @@ fn start(seed: u64, faults: Faults) -> Result<Run, String> {
         Ddl::CreateDatabase {
             name: "db".into(),
             if_not_exists: false,
+            collation: None,
         },
     );
     let table = ddl(

@@ -10,12 +10,21 @@ use crate::WsrepError;
 /// One schema change, ready to execute on any node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ddl {
-    /// `CREATE DATABASE [IF NOT EXISTS] name`.
+    /// `CREATE DATABASE [IF NOT EXISTS] name [CHARACTER SET cs] [COLLATE c]`.
     CreateDatabase {
         /// The database name.
         name: String,
         /// Succeed silently when it exists.
         if_not_exists: bool,
+        /// Its default collation (MariaDB's name; None: the server's, utf8mb4_general_ci).
+        collation: Option<String>,
+    },
+    /// `ALTER DATABASE name [CHARACTER SET cs] [COLLATE c]`: its default collation.
+    AlterDatabase {
+        /// The database name.
+        name: String,
+        /// The new default collation (MariaDB's name).
+        collation: String,
     },
     /// `DROP DATABASE [IF EXISTS] name`: drops every table of the database too.
     DropDatabase {
@@ -40,8 +49,19 @@ impl Ddl {
             Ddl::CreateDatabase {
                 name,
                 if_not_exists,
+                collation: None,
             } => {
                 e.u8(1).str(name).u8(*if_not_exists as u8);
+            }
+            Ddl::CreateDatabase {
+                name,
+                if_not_exists,
+                collation: Some(collation),
+            } => {
+                e.u8(4).str(name).u8(*if_not_exists as u8).str(collation);
+            }
+            Ddl::AlterDatabase { name, collation } => {
+                e.u8(5).str(name).str(collation);
             }
             Ddl::DropDatabase { name, if_exists } => {
                 e.u8(2).str(name).u8(*if_exists as u8);
@@ -61,6 +81,16 @@ impl Ddl {
             1 => Ddl::CreateDatabase {
                 name: d.str()?,
                 if_not_exists: d.u8()? != 0,
+                collation: None,
+            },
+            4 => Ddl::CreateDatabase {
+                name: d.str()?,
+                if_not_exists: d.u8()? != 0,
+                collation: Some(d.str()?),
+            },
+            5 => Ddl::AlterDatabase {
+                name: d.str()?,
+                collation: d.str()?,
             },
             2 => Ddl::DropDatabase {
                 name: d.str()?,
@@ -82,7 +112,9 @@ impl Ddl {
     /// The database this change concerns.
     pub fn database(&self) -> &str {
         match self {
-            Ddl::CreateDatabase { name, .. } | Ddl::DropDatabase { name, .. } => name,
+            Ddl::CreateDatabase { name, .. }
+            | Ddl::DropDatabase { name, .. }
+            | Ddl::AlterDatabase { name, .. } => name,
             Ddl::Schema { database, .. } => database,
         }
     }

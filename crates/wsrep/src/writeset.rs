@@ -220,6 +220,28 @@ mod tests {
             ..sample()
         };
         assert_eq!(WriteSet::decode(&ddl.encode()).unwrap(), ddl);
+        for change in [
+            Ddl::CreateDatabase {
+                name: "db".into(),
+                if_not_exists: true,
+                collation: None,
+            },
+            Ddl::CreateDatabase {
+                name: "db".into(),
+                if_not_exists: false,
+                collation: Some("utf8mb4_unicode_ci".into()),
+            },
+            Ddl::AlterDatabase {
+                name: "db".into(),
+                collation: "latin1_swedish_ci".into(),
+            },
+        ] {
+            let ws = WriteSet {
+                action: Action::Ddl(change),
+                ..sample()
+            };
+            assert_eq!(WriteSet::decode(&ws.encode()).unwrap(), ws);
+        }
     }
 
     #[test]

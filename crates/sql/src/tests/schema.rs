@@ -76,7 +76,8 @@ fn databases() {
         Stmt::Ddl(DdlStmt {
             ddl: Ddl::CreateDatabase {
                 name: "sbtest".into(),
-                if_not_exists: true
+                if_not_exists: true,
+                collation: Some("utf8mb4_unicode_ci".into()),
             },
             tables: vec![],
             copied_rows: false,
@@ -87,7 +88,8 @@ fn databases() {
         Stmt::Ddl(DdlStmt {
             ddl: Ddl::CreateDatabase {
                 name: "d2".into(),
-                if_not_exists: false
+                if_not_exists: false,
+                collation: Some("utf8mb3_general_ci".into()),
             },
             tables: vec![],
             copied_rows: false,

@@ -1,0 +1,36 @@
+-- a database's default character set and collation: kept, shown, given to its tables, changed by ALTER DATABASE
+SHOW CREATE DATABASE compat;
+DROP DATABASE IF EXISTS compat_l1;
+CREATE DATABASE compat_l1 CHARACTER SET latin1;
+SHOW CREATE DATABASE compat_l1;
+USE compat_l1;
+SELECT @@character_set_database, @@collation_database, CHARSET(CHR(65));
+CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(3));
+INSERT INTO t VALUES (1, 'é');
+SELECT COLLATION(a), HEX(a), LENGTH(a) FROM t;
+SHOW FULL COLUMNS FROM t;
+ALTER DATABASE compat_l1 COLLATE utf8mb4_unicode_ci;
+SHOW CREATE DATABASE compat_l1;
+SELECT @@character_set_database, @@collation_database;
+CREATE TABLE t2 (id INT PRIMARY KEY, a VARCHAR(3));
+SHOW CREATE TABLE t2;
+INSERT INTO t2 VALUES (1, 'ß'), (2, 'ss');
+SELECT COUNT(DISTINCT a) FROM t2;
+ALTER DATABASE CHARACTER SET utf8mb4;
+SELECT @@collation_database;
+CREATE TABLE t3 (id INT PRIMARY KEY, a VARCHAR(3)) COLLATE utf8mb4_bin;
+SHOW CREATE TABLE t3;
+USE compat;
+SELECT @@collation_database;
+CREATE DATABASE compat_l2 DEFAULT COLLATE utf8mb4_unicode_520_ci;
+SHOW CREATE DATABASE compat_l2;
+DROP DATABASE compat_l2;
+DROP DATABASE compat_l1;
+-- CONVERT TO a single-byte set keeps the text and answers in the set
+CREATE TABLE c1 (id INT PRIMARY KEY, a VARCHAR(5));
+INSERT INTO c1 VALUES (1, 'é');
+ALTER TABLE c1 CONVERT TO CHARACTER SET latin1;
+SELECT COLLATION(a), HEX(a), LENGTH(a) FROM c1;
+SHOW FULL COLUMNS FROM c1;
+ALTER TABLE c1 CONVERT TO CHARACTER SET utf8mb4;
+SELECT COLLATION(a), HEX(a) FROM c1;
