@@ -243,22 +243,27 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             ]],
         ),
         Show::Collation { filter: f } => {
+            // (name, character set, id, its set's default, sort length)
             let list = [
-                ("utf8mb4_general_ci", "utf8mb4", 45),
-                ("utf8mb4_bin", "utf8mb4", 46),
-                ("utf8mb3_general_ci", "utf8mb3", 33),
-                ("latin1_swedish_ci", "latin1", 8),
-                ("binary", "binary", 63),
+                ("utf8mb4_general_ci", "utf8mb4", 45, true, 1),
+                ("utf8mb4_bin", "utf8mb4", 46, false, 1),
+                ("utf8mb4_unicode_ci", "utf8mb4", 224, false, 8),
+                ("utf8mb4_unicode_520_ci", "utf8mb4", 246, false, 8),
+                ("utf8mb3_general_ci", "utf8mb3", 33, true, 1),
+                ("utf8mb3_unicode_ci", "utf8mb3", 192, false, 8),
+                ("utf8mb3_unicode_520_ci", "utf8mb3", 214, false, 8),
+                ("latin1_swedish_ci", "latin1", 8, true, 1),
+                ("binary", "binary", 63, true, 1),
             ]
             .iter()
-            .map(|(c, cs, id)| {
+            .map(|&(c, cs, id, default, sortlen)| {
                 vec![
-                    text(*c),
-                    text(*cs),
-                    Value::Int(*id),
-                    text(if *id == 46 { "" } else { "Yes" }),
+                    text(c),
+                    text(cs),
+                    Value::Int(id),
+                    text(if default { "Yes" } else { "" }),
                     text("Yes"),
-                    Value::Int(1),
+                    Value::Int(sortlen),
                 ]
             })
             .collect();
