@@ -232,13 +232,18 @@ impl Session {
     /// `character_set_database` and `collation_database`: database `db`'s defaults, as
     /// MariaDB sets them on USE.
     fn set_database_vars(&mut self, db: &str) {
-        let collation = tutti_sql::Env::database_collation(self, db)
-            .unwrap_or_else(|| "utf8mb4_general_ci".into());
-        let charset = collation.split('_').next().unwrap_or("utf8mb4").to_string();
+        let collation = self.database_default_collation(db);
+        let charset = tutti_sql::charset_of(&collation).to_string();
         self.vars
             .insert("character_set_database", Value::Text(charset));
         self.vars
             .insert("collation_database", Value::Text(collation));
+    }
+
+    /// Database `db`'s default collation (the server's, `utf8mb4_general_ci`, unless it
+    /// was given one).
+    pub(crate) fn database_default_collation(&self, db: &str) -> String {
+        tutti_sql::Env::database_collation(self, db).unwrap_or_else(|| "utf8mb4_general_ci".into())
     }
 
     /// Runs a text query (one or more statements); stops at the first error, whose result

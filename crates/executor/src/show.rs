@@ -154,9 +154,8 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             if !s.database_exists_pub(&db) {
                 return Err(ExecError::UnknownDatabase(db));
             }
-            let collation = tutti_sql::Env::database_collation(s, &db)
-                .unwrap_or_else(|| "utf8mb4_general_ci".into());
-            let charset = collation.split('_').next().unwrap_or("utf8mb4");
+            let collation = s.database_default_collation(&db);
+            let charset = tutti_sql::charset_of(&collation);
             let ddl = format!(
                 "CREATE DATABASE `{db}` /*!40100 DEFAULT CHARACTER SET {charset} COLLATE {collation} */"
             );

@@ -491,7 +491,7 @@ impl Table {
         if Self::is_json(c) || is_text(&c.decl_type) {
             let collation = self.text_collation(c);
             if collation != self.def.collation {
-                let charset = collation.split('_').next().unwrap_or_default();
+                let charset = tutti_sql::charset_of(&collation);
                 l.push_str(&format!(" CHARACTER SET {charset} COLLATE {collation}"));
             }
         }

@@ -147,7 +147,7 @@ impl Derived {
 }
 
 /// The character set of a collation (`latin2_general_ci` → `latin2`).
-fn charset_of(collation: &str) -> &str {
+pub fn charset_of(collation: &str) -> &str {
     collation.split('_').next().unwrap_or(collation)
 }
 

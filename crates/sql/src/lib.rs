@@ -96,7 +96,7 @@ pub use columns::{
 };
 pub use create_select::CreateSelect;
 pub use decimal::DecimalType;
-pub use derivation::default_collation;
+pub use derivation::{charset_of, default_collation};
 pub use derived::view_decimal_columns;
 pub use enums::check_members as enum_check_members;
 pub use error::SqlError;
