@@ -145,7 +145,13 @@ impl Session {
         if rows.next().is_some() {
             return Err(ExecError::TooManyRows);
         }
-        for (name, value) in vars.iter().zip(row) {
+        for ((name, value), column) in vars.iter().zip(row).zip(&rs.columns) {
+            let value = match value {
+                Value::Text(d) if column.kind == crate::ColumnKind::Decimal => {
+                    tutti_sql::UserValue::Decimal(d)
+                }
+                v => tutti_sql::UserValue::Plain(v),
+            };
             self.user_vars.insert(name.to_ascii_lowercase(), value);
         }
         self.row_count = 1;

@@ -61,7 +61,7 @@ pub struct Session {
     pub(crate) info: Arc<SessionInfo>,
     pub(crate) db: Option<String>,
     pub(crate) vars: vars::SessionVars,
-    pub(crate) user_vars: HashMap<String, Value>,
+    pub(crate) user_vars: HashMap<String, tutti_sql::UserValue>,
     pub(crate) txn: Option<Txn>,
     pub(crate) last_insert_id: u64,
     pub(crate) row_count: i64,
@@ -696,12 +696,16 @@ impl Session {
     /// the user variables, `LAST_INSERT_ID(x)` into the session's last insert id and the OK
     /// packet's insert id.
     pub(crate) fn take_assignments(&mut self, r: &mut Result<Response, ExecError>) {
-        for (name, v) in tutti_storage::take_assigned() {
-            if name != tutti_sql::LAST_INSERT_ID_VAR {
-                self.user_vars.insert(name, v);
+        for a in tutti_storage::take_assigned() {
+            if a.name != tutti_sql::LAST_INSERT_ID_VAR {
+                let v = match a.value {
+                    Value::Text(d) if a.decimal => tutti_sql::UserValue::Decimal(d),
+                    v => tutti_sql::UserValue::Plain(v),
+                };
+                self.user_vars.insert(a.name, v);
                 continue;
             }
-            let id = match v {
+            let id = match a.value {
                 Value::Int(i) => i as u64,
                 _ => 0,
             };
@@ -840,11 +844,11 @@ impl Env for Session {
         }
     }
 
-    fn user_variable(&self, name: &str) -> Value {
+    fn user_variable(&self, name: &str) -> tutti_sql::UserValue {
         self.user_vars
             .get(&name.to_ascii_lowercase())
             .cloned()
-            .unwrap_or(Value::Null)
+            .unwrap_or(tutti_sql::UserValue::Plain(Value::Null))
     }
 
     fn session_function(&self, name: &str) -> Option<Value> {

@@ -3,7 +3,7 @@
 //! `SET GLOBAL wsrep_provider_options='k=v; k2=v2'` and `SET GLOBAL wsrep_desync=ON` go to
 //! the provider, which validates and applies them online.
 
-use tutti_sql::{SetScope, SetValue, SetVar};
+use tutti_sql::{SetScope, SetValue, SetVar, UserValue};
 use tutti_wsrep::Value;
 
 use crate::result::Response;
@@ -13,11 +13,15 @@ use crate::ExecError;
 
 pub(crate) fn run(s: &mut Session, assignments: Vec<SetVar>) -> Result<Response, ExecError> {
     for a in assignments {
+        let decimal = matches!(a.value, SetValue::Decimal(_));
         let value = evaluate(s, a.value)?;
         match a.scope {
             SetScope::User => {
-                s.user_vars
-                    .insert(a.name.to_ascii_lowercase(), value.unwrap_or(Value::Null));
+                let value = match value {
+                    Some(Value::Text(d)) if decimal => UserValue::Decimal(d),
+                    v => UserValue::Plain(v.unwrap_or(Value::Null)),
+                };
+                s.user_vars.insert(a.name.to_ascii_lowercase(), value);
             }
             SetScope::Session | SetScope::Global => {
                 set_system(s, a.scope == SetScope::Global, &a.name, value)?
@@ -66,7 +70,7 @@ pub(crate) fn evaluate(s: &Session, v: SetValue) -> Result<Option<Value>, ExecEr
     Ok(match v {
         SetValue::Value(v) => Some(v),
         SetValue::Default => None,
-        SetValue::Query(sql) => {
+        SetValue::Query(sql) | SetValue::Decimal(sql) => {
             let r = s
                 .exec
                 .storage

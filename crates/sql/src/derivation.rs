@@ -412,7 +412,9 @@ impl Context<'_> {
             // A user variable: a string has the connection's collation.
             Expr::Identifier(i) if i.quote_style.is_none() && i.value.starts_with('@') => {
                 match self.env.user_variable(&i.value[1..]) {
-                    Value::Text(_) => Derived::new(self.connection, Derivation::Implicit),
+                    crate::UserValue::Plain(Value::Text(_)) => {
+                        Derived::new(self.connection, Derivation::Implicit)
+                    }
                     _ => Derived::new(BINARY, Derivation::Implicit),
                 }
             }

@@ -244,7 +244,10 @@ impl ExprCtx<'_> {
                 None
             }
             Expr::Between {
-                expr, low, high, ..
+                expr,
+                low,
+                high,
+                negated,
             } => {
                 compared_casts([&mut **expr, &mut **low, &mut **high]);
                 for bound in [&mut **low, &mut **high] {
@@ -260,7 +263,7 @@ impl ExprCtx<'_> {
                 typing::year_operands(operands.into_iter(), &self.scopes);
                 typing::between_operands(expr, low, high, &self.scopes);
                 typing::between_collation(expr, low, high, &self.scopes);
-                None
+                typing::between(expr, low, high, *negated, &self.scopes)
             }
             Expr::Like {
                 negated,
@@ -459,12 +462,12 @@ impl ExprCtx<'_> {
             if let Some(name) = id.value.strip_prefix('@') {
                 self.volatile = true;
                 let name = name.to_ascii_lowercase();
-                let v = value_expr(&self.env.user_variable(&name));
+                let v = self.env.user_variable(&name);
                 if self.assigning {
                     // Earlier rows of this statement may have assigned it.
-                    return Ok(Some(func("tutti_get_var", vec![string(&name), v])));
+                    return Ok(Some(crate::user_vars::read_assigned(&name, &v)));
                 }
-                return Ok(Some(v));
+                return Ok(Some(crate::user_vars::read(&v)));
             }
             if id.value.eq_ignore_ascii_case("CURRENT_USER") {
                 return Ok(self.session_function("current_user"));
@@ -702,6 +705,7 @@ impl ExprCtx<'_> {
             "name_const" => name_const(f).map(Some),
             "row" => Ok(row_constructor(f)),
             "tutti_default" => column_default(f, &self.scopes).map(Some),
+            "tutti_set_var" => Ok(crate::user_vars::assignment(f, &self.scopes)),
             "least" | "greatest" => {
                 // A DATE/DATETIME/TIME argument makes the strings among the others values of
                 // its type (`LEAST(DATE'2001-01-01', '01-01-02')` compares dates).
@@ -712,7 +716,7 @@ impl ExprCtx<'_> {
                     });
                     typing::temporal_operands(operands, &self.scopes);
                 }
-                Ok(None)
+                Ok(typing::min_max(f, &lname, &self.scopes))
             }
             "locate" | "instr" | "field" => {
                 // A case-sensitive argument (`'b' COLLATE latin1_bin`) makes the search exact.

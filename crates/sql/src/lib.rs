@@ -80,6 +80,7 @@ mod typing;
 mod union_collations;
 mod union_decimals;
 mod union_floats;
+mod user_vars;
 mod using_joins;
 mod view_text;
 mod views;

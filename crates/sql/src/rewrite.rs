@@ -81,9 +81,9 @@ pub(crate) struct Rewriter<'a> {
     /// The FLOAT columns of the statement's UNION, if it is one (see `union_floats`).
     union_floats: crate::union_floats::UnionFloats,
     /// The scales of the statement's UNION's DECIMAL columns (see `union_decimals`).
-    union_scales: Vec<Option<u32>>,
+    union_scales: Vec<Option<crate::union_decimals::Shown>>,
     /// Per derived table being visited (innermost last): its UNION's DECIMAL scales.
-    derived_scales: Vec<Vec<Option<u32>>>,
+    derived_scales: Vec<Vec<Option<crate::union_decimals::Shown>>>,
 }
 
 fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
@@ -300,7 +300,7 @@ impl<'a> Rewriter<'a> {
 
     /// The scales of a UNION's DECIMAL columns, from its SELECTs in MySQL form (see
     /// `union_decimals`); empty for other queries.
-    fn union_plan(&self, q: &Query) -> Vec<Option<u32>> {
+    fn union_plan(&self, q: &Query) -> Vec<Option<crate::union_decimals::Shown>> {
         let Some(selects) = crate::derived::union_members(&q.body).filter(|m| m.len() > 1) else {
             return Vec::new();
         };
@@ -952,7 +952,7 @@ impl VisitorMut for Rewriter<'_> {
 
 /// A derived table's or CTE's DECIMALs as MariaDB shows them: a UNION's columns cast to
 /// their `scales`, a plain SELECT's literals kept whole (see `union_decimals`).
-fn exact_decimals(body: &mut SetExpr, scales: &[Option<u32>]) {
+fn exact_decimals(body: &mut SetExpr, scales: &[Option<crate::union_decimals::Shown>]) {
     crate::union_decimals::apply(body, scales);
     crate::union_decimals::exact_literals(body);
 }

@@ -111,7 +111,7 @@ fn assignment(
     if !(p.eat(&Token::Eq) || p.eat(&Token::Assignment) || p.eat_word("TO")) {
         return p.expected_ref("=", p.peek_token_ref()).map_err(Fail::from);
     }
-    let value = value(p, env)?;
+    let value = value(p, env, scope == SetScope::User)?;
     out.push(var(scope, &name, value));
     Ok(())
 }
@@ -157,8 +157,9 @@ fn charset_value(p: &mut Parser<'_>) -> Res<SetValue> {
     }
 }
 
-/// A value: DEFAULT, a bare word, a constant, or an expression.
-fn value(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
+/// A value: DEFAULT, a bare word, a constant, or an expression (for a user variable,
+/// `user`, a DECIMAL one is kept as a DECIMAL: see `user_vars`).
+fn value(p: &mut Parser<'_>, env: &dyn Env, user: bool) -> Res<SetValue> {
     let next = &p.peek_nth_token_ref(1).token;
     let ends = matches!(next, Token::Comma | Token::EOF) || is_word(next, "FOR");
     if ends {
@@ -177,6 +178,11 @@ fn value(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
             }
         }
     }
+    if user {
+        let mut e = p.parse_expr()?;
+        Rewriter::new(env).expr(&mut e)?;
+        return Ok(crate::user_vars::set_value(&e).unwrap_or_else(|| evaluated(e)));
+    }
     expression(p, env)
 }
 
@@ -187,12 +193,16 @@ pub(crate) fn expression(p: &mut Parser<'_>, env: &dyn Env) -> Res<SetValue> {
 
 /// The value of the parsed expression `e`, as [`expression`].
 pub(crate) fn expression_value(mut e: sqlparser::ast::Expr, env: &dyn Env) -> Res<SetValue> {
-    let mut rw = Rewriter::new(env);
-    rw.expr(&mut e)?;
-    Ok(match const_value(&e) {
+    Rewriter::new(env).expr(&mut e)?;
+    Ok(evaluated(e))
+}
+
+/// The value of the rewritten expression `e`: a constant's now, else a query's.
+fn evaluated(e: sqlparser::ast::Expr) -> SetValue {
+    match const_value(&e) {
         Some(v) => SetValue::Value(v),
         None => SetValue::Query(format!("SELECT {e}")),
-    })
+    }
 }
 
 /// `TRANSACTION ISOLATION LEVEL ... | READ ONLY | READ WRITE`, comma-separated.

@@ -179,8 +179,9 @@ impl Env for TestEnv {
         })
     }
 
-    fn user_variable(&self, name: &str) -> Value {
-        self.user_vars.get(name).cloned().unwrap_or(Value::Null)
+    fn user_variable(&self, name: &str) -> crate::UserValue {
+        let v = self.user_vars.get(name).cloned();
+        crate::UserValue::Plain(v.unwrap_or(Value::Null))
     }
 
     fn temporal_default(&self, value: &Value, kind: &str, fsp: u32) -> Option<Option<String>> {

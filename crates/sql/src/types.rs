@@ -118,7 +118,7 @@ pub trait Env {
     /// Value of `@@name` in the given scope; None when the variable does not exist.
     fn system_variable(&self, scope: VarScope, name: &str) -> Option<Value>;
     /// Value of the user variable `@name` (NULL when unset).
-    fn user_variable(&self, name: &str) -> Value;
+    fn user_variable(&self, name: &str) -> UserValue;
     /// Value of a session function with no arguments, by lower-case name: `database`,
     /// `schema`, `last_insert_id`, `connection_id`, `user`, `current_user`, `session_user`,
     /// `system_user`, `version`, `row_count`, `found_rows`. None if not a session function.
@@ -443,6 +443,30 @@ pub enum SetValue {
     Default,
     /// An expression: a SQLite `SELECT <expr>` whose single value is assigned.
     Query(String),
+    /// A DECIMAL expression assigned to a user variable: a SQLite `SELECT` whose single
+    /// value is its digits (all a quotient holds), kept as a [`UserValue::Decimal`].
+    Decimal(String),
+}
+
+/// A user variable's value. MariaDB keeps the type of what was assigned: a DECIMAL stays
+/// a DECIMAL, exact in later arithmetic and comparisons and shown with its digits (`SET @a
+/// = 1.10` shows `1.10`; as a double it showed `1.1`, and `@a * 3` was a double's digits).
+#[derive(Clone, Debug, PartialEq)]
+pub enum UserValue {
+    /// A value of any other type (NULL for a variable never assigned).
+    Plain(Value),
+    /// A DECIMAL: its digits, canonical text (`-12.50`).
+    Decimal(String),
+}
+
+impl UserValue {
+    /// The value as the session holds it (a DECIMAL's text).
+    pub fn value(&self) -> Value {
+        match self {
+            UserValue::Plain(v) => v.clone(),
+            UserValue::Decimal(d) => Value::Text(d.clone()),
+        }
+    }
 }
 
 /// One SET assignment.

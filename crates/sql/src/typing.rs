@@ -611,7 +611,9 @@ const HOLDING: [&str; 2] = ["tutti_dec_div", "tutti_dec_avg"];
 /// The DECIMAL functions whose result holds more digits than it shows when an operand
 /// does (`1/3*3` multiplies 0.333333333); the others read the held digits and return
 /// what they show (ROUND, FLOOR, CAST, a column's store).
-const PASSING_HELD: [&str; 8] = [
+const PASSING_HELD: [&str; 10] = [
+    "tutti_dec_greatest",
+    "tutti_dec_least",
     "tutti_dec_add",
     "tutti_dec_sub",
     "tutti_dec_mul",
@@ -707,6 +709,9 @@ pub(crate) fn binary(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Scopes) -
         | BinaryOperator::LtEq
         | BinaryOperator::Gt
         | BinaryOperator::GtEq => return comparison(l, op, r, lt, rt, scopes),
+        BinaryOperator::Spaceship => {
+            return comparison(l, &BinaryOperator::Eq, r, lt, rt, scopes).and_then(null_safe)
+        }
         _ => return None,
     };
     let symbol = match op {
@@ -778,9 +783,7 @@ fn comparison(
         return Some(binop(number(l), op.clone(), r.clone()));
     }
     // A stored DECIMAL column compares by number through its collation (and an index).
-    let stored = |e: &Expr| {
-        is_column(e) && decimal_column(e, scopes).is_some() && !derived_column(e, scopes)
-    };
+    let stored = |e: &Expr| stored_decimal(e, scopes);
     let computed = |e: &Expr, t: NumType| t == NumType::Decimal && !stored(e) && !is_literal(e);
     // A scalar subquery's value (a stored DECIMAL is text) compared with a DECIMAL.
     let subquery =
@@ -827,6 +830,107 @@ fn comparison(
     } else {
         double_comparison(l, op.clone(), r)
     })
+}
+
+/// `l <=> r` from what `l = r` was rewritten into (the operands made comparable, a
+/// collation chosen): the same comparison with SQLite's `IS`, true for two NULLs, or
+/// `tutti_dec_same` for an exact DECIMAL one. None for other shapes (a row value).
+fn null_safe(eq: Expr) -> Option<Expr> {
+    match eq {
+        Expr::Nested(x) => null_safe(*x),
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::Eq,
+            right,
+        } => Some(match (*left, *right) {
+            (Expr::Function(f), zero)
+                if function_name(&f) == "tutti_dec_cmp" && zero == number("0") =>
+            {
+                func("tutti_dec_same", args(&f).into_iter().cloned().collect())
+            }
+            (l, r) => Expr::IsNotDistinctFrom(Box::new(nested(l)), Box::new(nested(r))),
+        }),
+        _ => None,
+    }
+}
+
+/// `x [NOT] BETWEEN low AND high` with a computed DECIMAL among the three (SQLite would
+/// compare its text with numbers as text, which sorts after them all: `0.1 + 0.2 BETWEEN 0
+/// AND 1` was 0): `tutti_dec_between(x, low, high)`, exact on the digits a quotient holds
+/// (MariaDB's BETWEEN reads them), or on doubles when a DOUBLE is among them. None when a
+/// stored DECIMAL column compares through its collation, or a temporal value is involved.
+pub(crate) fn between(
+    x: &Expr,
+    low: &Expr,
+    high: &Expr,
+    negated: bool,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    let operands = [x, low, high];
+    if operands.iter().any(|e| is_temporal(e, scopes)) {
+        return None;
+    }
+    let types = operands.map(|e| type_of(e, scopes));
+    let any_decimal = types.contains(&NumType::Decimal);
+    let computed = |e: &Expr, t: NumType| {
+        t == NumType::Decimal && !stored_decimal(e, scopes) && !is_literal(e)
+            || any_decimal && matches!(unnested(e), Expr::Subquery(_))
+    };
+    if !operands.iter().zip(types).any(|(e, t)| computed(e, t)) {
+        return None;
+    }
+    let args = operands
+        .iter()
+        .map(|e| held(e).cloned().unwrap_or_else(|| operand((*e).clone())))
+        .collect();
+    let call = func("tutti_dec_between", args);
+    Some(if negated { not(call) } else { call })
+}
+
+/// `GREATEST`/`LEAST` (`name`) of numbers, as MariaDB types them: with a DECIMAL among
+/// integers and DECIMALs, `tutti_dec_greatest/least` (exact, shown at the largest scale:
+/// `GREATEST(1.5, 2)` is `2.0`); with a DOUBLE or a string among numbers, every argument as
+/// a double (`GREATEST('abc', 1.5)` is 1.5). SQLite would order a DECIMAL's text after
+/// every number. Integers alone, strings alone, temporal values and arguments of unknown
+/// type stay as they are.
+pub(crate) fn min_max(f: &Function, name: &str, scopes: &Scopes) -> Option<Expr> {
+    let operands = args(f);
+    if operands.iter().any(|e| is_temporal(e, scopes)) {
+        return None;
+    }
+    let types: Vec<NumType> = operands.iter().map(|e| type_of(e, scopes)).collect();
+    let plain_string = |e: &Expr| {
+        !is_column(e)
+            || decl_of(e, scopes).is_some_and(|d| {
+                let d = d.to_ascii_uppercase();
+                !d.starts_with("ENUM") && !d.starts_with("JSON") && d != crate::SET_DECL
+            })
+    };
+    let known = operands.iter().zip(&types).all(|(e, t)| match t {
+        NumType::Str => plain_string(e),
+        t => is_number(*t) || *t == NumType::Null,
+    });
+    let any = |t: NumType| types.contains(&t);
+    if !known
+        || !(any(NumType::Decimal) || any(NumType::Str) && types.iter().any(|t| is_number(*t)))
+    {
+        return None;
+    }
+    if any(NumType::Double) || any(NumType::Str) {
+        let doubles = operands.into_iter().map(|e| match held(e) {
+            Some(x) => func(HELD_DOUBLE, vec![x.clone()]),
+            None => cast(nested(e.clone()), DataType::Real),
+        });
+        return Some(func(name, doubles.collect()));
+    }
+    let operands = operands.into_iter().cloned().collect();
+    Some(decimal_result(&format!("tutti_dec_{name}"), operands))
+}
+
+/// A DECIMAL column of a table (not of a derived table), which compares by number through
+/// its collation.
+fn stored_decimal(e: &Expr, scopes: &Scopes) -> bool {
+    is_column(e) && decimal_column(e, scopes).is_some() && !derived_column(e, scopes)
 }
 
 /// True when a (rewritten) string expression is binary, compared byte for byte: a BINARY,
@@ -1937,7 +2041,9 @@ pub(crate) fn function(f: &Function, scopes: &Scopes) -> Option<Expr> {
         return Some(Expr::Function(g));
     }
     let exact_name = match name.as_str() {
-        "sum" if first == NumType::Decimal => "tutti_dec_sum",
+        // SUM of integers is a DECIMAL in MariaDB: SQLite's sum fails with "integer
+        // overflow" past 2^63 − 1, even on the way to a total that fits.
+        "sum" if matches!(first, NumType::Decimal | NumType::Int) => "tutti_dec_sum",
         "avg" if matches!(first, NumType::Decimal | NumType::Int) => "tutti_dec_avg",
         _ if first != NumType::Decimal => return None,
         "round" => "tutti_dec_round",

@@ -6,6 +6,10 @@
 //! UNION in a derived table or CTE; a plain derived SELECT keeps its DECIMAL literals'
 //! digits (`(SELECT 1.50 AS q) d` shows `1.50`) as the statement's own SELECT does.
 //!
+//! A UNION's column with a string member is a string in MariaDB, and a DECIMAL literal
+//! in it shows its digits as written (`SELECT 'a' UNION SELECT 1.50` gives `1.50`; SQLite's
+//! REAL printed `1.5`): such literals become their text.
+//!
 //! The members' types are taken in MySQL form, before the rewrite ([`plan`]); the casts are
 //! added after it ([`apply`]).
 
@@ -23,7 +27,17 @@ enum Member {
     Int,
     Decimal(u32),
     Null,
+    Text,
     Other,
+}
+
+/// What a UNION's column is shown as, where its members need a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shown {
+    /// A DECIMAL of this scale: every member is cast to it.
+    Decimal(u32),
+    /// A string: DECIMAL literals become their text.
+    Text,
 }
 
 fn member(item: &SelectItem, ty: Option<&ResultType>) -> Member {
@@ -46,6 +60,8 @@ fn member(item: &SelectItem, ty: Option<&ResultType>) -> Member {
     let big_unsigned = decl.starts_with("BIGINT") && decl.contains("UNSIGNED");
     if decl.contains("INT") && !big_unsigned {
         Member::Int
+    } else if decl.contains("CHAR") || decl.contains("TEXT") {
+        Member::Text
     } else {
         Member::Other
     }
@@ -58,9 +74,9 @@ fn computed_decimal_scale(mysql_type: &str) -> Option<u32> {
     rest.split(')').next()?.trim().parse().ok()
 }
 
-/// For each column of a UNION whose members are `selects` with their result `types`: the
-/// scale its members are cast to, None where the column is no DECIMAL.
-pub(crate) fn plan(selects: &[&Select], types: &[Vec<Option<ResultType>>]) -> Vec<Option<u32>> {
+/// For each column of a UNION whose members are `selects` with their result `types`: how
+/// it is shown, None where its members stay as they are.
+pub(crate) fn plan(selects: &[&Select], types: &[Vec<Option<ResultType>>]) -> Vec<Option<Shown>> {
     let Some(width) = selects.first().map(|s| s.projection.len()) else {
         return Vec::new();
     };
@@ -82,38 +98,61 @@ pub(crate) fn plan(selects: &[&Select], types: &[Vec<Option<ResultType>>]) -> Ve
     };
     (0..width)
         .map(|i| {
+            let members = || columns.iter().map(|c| c[i]);
+            if members().any(|m| m == Member::Text) {
+                return Some(Shown::Text);
+            }
             let mut scale = None;
-            for m in columns.iter().map(|c| c[i]) {
+            for m in members() {
                 match m {
                     Member::Decimal(s) => scale = Some(scale.unwrap_or(0).max(s)),
                     Member::Int | Member::Null => {}
-                    Member::Other => return None,
+                    Member::Text | Member::Other => return None,
                 }
             }
-            scale
+            scale.map(Shown::Decimal)
         })
         .collect()
 }
 
-/// Casts the members of the UNION `body`'s DECIMAL columns to their scales (see [`plan`]).
-pub(crate) fn apply(body: &mut SetExpr, scales: &[Option<u32>]) {
-    if scales.iter().all(Option::is_none) {
+/// Casts the members of the UNION `body`'s DECIMAL columns to their scales, and gives its
+/// string columns' DECIMAL literals as text (see [`plan`]).
+pub(crate) fn apply(body: &mut SetExpr, plan: &[Option<Shown>]) {
+    if plan.iter().all(Option::is_none) {
         return;
     }
     let mut selects = Vec::new();
     crate::union_floats::members(body, &mut selects);
     for s in selects {
-        for (item, scale) in s.projection.iter_mut().zip(scales) {
-            let Some(scale) = scale else { continue };
+        for (item, shown) in s.projection.iter_mut().zip(plan) {
+            let Some(shown) = shown else { continue };
+            if *shown == Shown::Text && !literal_item(item) {
+                continue;
+            }
             crate::union_floats::keep_name(item);
             if let SelectItem::ExprWithAlias { expr, .. } = item {
                 if matches!(expr, Expr::Value(v) if v.value == SqlValue::Null) {
                     continue;
                 }
                 let x = std::mem::replace(expr, crate::ast_build::null());
-                *expr = crate::typing::decimal_cast(x, PRECISION, &scale.to_string());
+                *expr = match shown {
+                    Shown::Decimal(scale) => {
+                        crate::typing::decimal_cast(x, PRECISION, &scale.to_string())
+                    }
+                    Shown::Text => crate::typing::decimal_literal_text(&x).unwrap_or(x),
+                };
             }
         }
+    }
+}
+
+/// A SELECT item that is a DECIMAL literal (or its negation).
+fn literal_item(item: &SelectItem) -> bool {
+    match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+            crate::typing::decimal_literal_text(e).is_some()
+        }
+        _ => false,
     }
 }
 
@@ -121,13 +160,7 @@ pub(crate) fn apply(body: &mut SetExpr, scales: &[Option<u32>]) {
 pub(crate) fn exact_literals(body: &mut SetExpr) {
     if let SetExpr::Select(s) = body {
         for item in &mut s.projection {
-            let literal = match item {
-                SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
-                    crate::typing::decimal_literal_text(e).is_some()
-                }
-                _ => false,
-            };
-            if !literal {
+            if !literal_item(item) {
                 continue;
             }
             crate::union_floats::keep_name(item);

@@ -30,9 +30,9 @@ pub use functions::{
     big_unsigned_value, clear_assigned, clear_conditions, clear_row_changed, raise, real_text,
     release_all_locks, session_in_utc, set_current_connection, set_function_settings,
     take_assigned, take_conditions, take_row_changed, temporal_default, timestamp_in_session, warn,
-    Condition, FunctionSettings, Level, TimeZone, DATA_TOO_LONG, DATA_TRUNCATED, DUPLICATE_ENTRY,
-    INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE, MAX_KEPT, OUT_OF_RANGE,
-    TRUNCATED_INCORRECT, WAIT_ON_WRITER,
+    Assigned, Condition, FunctionSettings, Level, TimeZone, DATA_TOO_LONG, DATA_TRUNCATED,
+    DUPLICATE_ENTRY, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE, MAX_KEPT,
+    OUT_OF_RANGE, TRUNCATED_INCORRECT, WAIT_ON_WRITER,
 };
 pub use pool::Reader;
 pub use session::Session;

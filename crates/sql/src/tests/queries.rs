@@ -14,7 +14,7 @@ fn sysbench_selects() {
     );
     assert_eq!(
         s("SELECT SUM(k) FROM sbtest1 WHERE id BETWEEN ? AND ?"),
-        r#"SELECT SUM("k") AS "SUM(k)" FROM "app.sbtest1" AS "sbtest1" WHERE "id" BETWEEN ?1 AND ?2"#
+        r#"SELECT tutti_dec_sum("k") COLLATE tutti_decimal AS "SUM(k)" FROM "app.sbtest1" AS "sbtest1" WHERE "id" BETWEEN ?1 AND ?2"#
     );
     assert_eq!(
         s("SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY c"),

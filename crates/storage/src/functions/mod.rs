@@ -60,7 +60,7 @@ pub use stored::{
 };
 pub use timestamps::{session_in_utc, timestamp_in_session};
 pub use user_locks::{release_all_locks, set_current_connection, WAIT_ON_WRITER};
-pub use variables::{clear_assigned, take_assigned};
+pub use variables::{clear_assigned, take_assigned, Assigned};
 
 use crate::autoinc::AutoInc;
 use rusqlite::functions::{Context, FunctionFlags};

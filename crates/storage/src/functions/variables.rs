@@ -5,7 +5,8 @@
 //! that a read sees what earlier rows assigned, row by row, as in MySQL. The values live
 //! in a thread-local list: a statement runs on the thread of its session, start to end.
 //! The executor clears it before a statement runs ([`clear_assigned`]) and moves the final
-//! values into the session afterwards ([`take_assigned`]).
+//! values into the session afterwards ([`take_assigned`]). `tutti_set_var('v', digits, 1)`
+//! assigns a DECIMAL's digits, which the session keeps as a DECIMAL.
 
 use rusqlite::types::Value;
 use rusqlite::{Connection, Result};
@@ -13,8 +14,19 @@ use std::cell::RefCell;
 
 use super::VOLATILE;
 
+/// A variable a statement assigned.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Assigned {
+    /// Its name, lower case.
+    pub name: String,
+    /// Its final value.
+    pub value: tutti_wsrep::Value,
+    /// Whether the value is a DECIMAL's digits.
+    pub decimal: bool,
+}
+
 thread_local! {
-    static ASSIGNED: RefCell<Vec<(String, Value)>> = const { RefCell::new(Vec::new()) };
+    static ASSIGNED: RefCell<Vec<(String, Value, bool)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Forgets the assignments of an earlier statement (or an earlier run of this one).
@@ -22,12 +34,12 @@ pub fn clear_assigned() {
     ASSIGNED.with(|a| a.borrow_mut().clear());
 }
 
-/// The variables the last statement assigned, with their final values (lower-case names).
-pub fn take_assigned() -> Vec<(String, tutti_wsrep::Value)> {
+/// The variables the last statement assigned, with their final values.
+pub fn take_assigned() -> Vec<Assigned> {
     ASSIGNED.with(|a| {
         a.borrow_mut()
             .drain(..)
-            .map(|(name, v)| {
+            .map(|(name, v, decimal)| {
                 let v = match v {
                     Value::Null => tutti_wsrep::Value::Null,
                     Value::Integer(i) => tutti_wsrep::Value::Int(i),
@@ -35,7 +47,11 @@ pub fn take_assigned() -> Vec<(String, tutti_wsrep::Value)> {
                     Value::Text(t) => tutti_wsrep::Value::Text(t),
                     Value::Blob(b) => tutti_wsrep::Value::Blob(b),
                 };
-                (name, v)
+                Assigned {
+                    name,
+                    value: v,
+                    decimal,
+                }
             })
             .collect()
     })
@@ -45,24 +61,27 @@ fn current(name: &str) -> Option<Value> {
     ASSIGNED.with(|a| {
         a.borrow()
             .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
+            .find(|(n, ..)| n == name)
+            .map(|(_, v, _)| v.clone())
     })
 }
 
 pub(super) fn register(c: &Connection) -> Result<()> {
-    c.create_scalar_function("tutti_set_var", 2, VOLATILE, |ctx| {
-        let name = ctx.get::<String>(0)?.to_ascii_lowercase();
-        let value: Value = ctx.get(1)?;
-        ASSIGNED.with(|a| {
-            let mut a = a.borrow_mut();
-            match a.iter_mut().find(|(n, _)| *n == name) {
-                Some(slot) => slot.1 = value.clone(),
-                None => a.push((name, value.clone())),
-            }
-        });
-        Ok(value)
-    })?;
+    for args in [2, 3] {
+        c.create_scalar_function("tutti_set_var", args, VOLATILE, |ctx| {
+            let name = ctx.get::<String>(0)?.to_ascii_lowercase();
+            let value: Value = ctx.get(1)?;
+            let decimal = ctx.len() > 2 && !matches!(value, Value::Null);
+            ASSIGNED.with(|a| {
+                let mut a = a.borrow_mut();
+                match a.iter_mut().find(|(n, ..)| *n == name) {
+                    Some(slot) => (slot.1, slot.2) = (value.clone(), decimal),
+                    None => a.push((name, value.clone(), decimal)),
+                }
+            });
+            Ok(value)
+        })?;
+    }
     c.create_scalar_function("tutti_get_var", 2, VOLATILE, |ctx| {
         let name = ctx.get::<String>(0)?.to_ascii_lowercase();
         match current(&name) {
@@ -93,7 +112,12 @@ mod tests {
             .map(Result::unwrap)
             .collect();
         assert_eq!(got, [11, 12, 13]);
-        assert_eq!(take_assigned(), [("n".into(), tutti_wsrep::Value::Int(13))]);
+        let n = Assigned {
+            name: "n".into(),
+            value: tutti_wsrep::Value::Int(13),
+            decimal: false,
+        };
+        assert_eq!(take_assigned(), [n]);
         assert!(take_assigned().is_empty());
     }
 }

@@ -7,10 +7,12 @@
 //!   shows (a quotient, see `held`). A REAL argument makes it double arithmetic (MySQL:
 //!   DECIMAL op DOUBLE is a DOUBLE). Division or MOD by zero is NULL.
 //! * `tutti_dec_shown(x)`: a held value as shown, rounded to its scale; others unchanged.
+//!   `tutti_dec_digits(x)`: a held value's digits, all of them, as text (what a user
+//!   variable keeps).
 //!   `tutti_dec_double(x)`: the double of a value's held digits.
 //! * `tutti_dec_intdiv(a, b)`: `a DIV b`, the exact quotient cut to a BIGINT (UNSIGNED
 //!   above 2^63 − 1, 1690 beyond).
-//! * `tutti_dec_cmp(a, b)`: -1, 0 or 1 (NULL with a NULL), compared as numbers.
+//! * comparisons: see `compare`.
 //! * `tutti_dec_cast(x, p, s)`: `CAST(x AS DECIMAL(p, s))`; out-of-range values clamp to
 //!   the largest DECIMAL(p, s) as MariaDB does (with its warning 1264). With a fourth
 //!   argument the scale is s + `div_precision_increment` (at most 30), as MariaDB shows
@@ -37,13 +39,16 @@ use crate::functions::stored::{Stored, Target, CODE_OUT_OF_RANGE};
 use crate::functions::PURE;
 
 /// A numeric argument.
-enum Arg {
+pub(super) enum Arg {
+    /// SQL NULL.
     Null,
+    /// An integer, a DECIMAL's text or a held value: exact.
     Exact(Held),
+    /// A REAL, or text that is no number (its numeric prefix): a double.
     Double(f64),
 }
 
-fn arg(v: ValueRef<'_>) -> Arg {
+pub(super) fn arg(v: ValueRef<'_>) -> Arg {
     match v {
         ValueRef::Null => Arg::Null,
         ValueRef::Integer(i) => Arg::Exact(Held::plain(Decimal::from_i64(i))),
@@ -59,7 +64,7 @@ fn arg(v: ValueRef<'_>) -> Arg {
     }
 }
 
-fn f64_of(a: &Arg) -> f64 {
+pub(super) fn f64_of(a: &Arg) -> f64 {
     match a {
         Arg::Exact(d) => d.value.to_f64(),
         Arg::Double(x) => *x,
@@ -255,12 +260,37 @@ fn unary(ctx: &Context<'_>, f: fn(&Held) -> Value, g: fn(f64) -> f64) -> Value {
 /// Running exact (or, once a double is seen, double) sum and count.
 #[derive(Default)]
 struct Sum {
+    /// The sum of the INTEGER values (no allocation per row: `SUM` of an integer column is
+    /// the common case, and an `i128` holds 2^64 values of 64 bits).
+    integers: i128,
     exact: Option<Held>,
     double: Option<f64>,
     count: u64,
 }
 
 impl Sum {
+    /// Adds (or, `add` false, takes back) the value `v`.
+    fn step(&mut self, v: ValueRef<'_>, add: bool) {
+        match v {
+            ValueRef::Integer(i) if add => {
+                self.integers += i128::from(i);
+                self.count += 1;
+            }
+            ValueRef::Integer(i) => {
+                self.integers -= i128::from(i);
+                self.count -= 1;
+            }
+            v if add => self.add(arg(v)),
+            v => self.remove(arg(v)),
+        }
+    }
+
+    /// The INTEGER values' sum as a DECIMAL.
+    fn integers(&self) -> Held {
+        let (d, _) = Decimal::parse(&self.integers.to_string());
+        Held::plain(d.unwrap_or_else(Decimal::zero))
+    }
+
     fn add(&mut self, a: Arg) {
         match a {
             Arg::Null => return,
@@ -306,7 +336,7 @@ impl Aggregate<Sum, Value> for DecimalAggregate {
     }
 
     fn step(&self, ctx: &mut Context<'_>, acc: &mut Sum) -> Result<()> {
-        acc.add(arg(ctx.get_raw(0)));
+        acc.step(ctx.get_raw(0), true);
         Ok(())
     }
 
@@ -322,7 +352,7 @@ impl WindowAggregate<Sum, Value> for DecimalAggregate {
     }
 
     fn inverse(&self, ctx: &mut Context<'_>, acc: &mut Sum) -> Result<()> {
-        acc.remove(arg(ctx.get_raw(0)));
+        acc.step(ctx.get_raw(0), false);
         Ok(())
     }
 }
@@ -333,11 +363,14 @@ impl DecimalAggregate {
             return Ok(Value::Null);
         };
         if let Some(x) = acc.double {
+            let x = x + acc.integers as f64;
             return Ok(double(if self.avg { x / acc.count as f64 } else { x }));
         }
-        let zero = || Held::plain(Decimal::zero());
-        // Added to zero: at most 38 fraction digits, as all arithmetic.
-        let sum = zero().add(acc.exact.as_ref().unwrap_or(&zero()), true);
+        // Added to the integers: at most 38 fraction digits, as all arithmetic.
+        let zero = Held::plain(Decimal::zero());
+        let sum = acc
+            .integers()
+            .add(acc.exact.as_ref().unwrap_or(&zero), true);
         if !self.avg {
             return Ok(sum.into_value());
         }
@@ -396,6 +429,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             ValueRef::Text(t) => Value::Text(String::from_utf8_lossy(t).into_owned()),
         })
     })?;
+    c.create_scalar_function("tutti_dec_digits", 1, PURE, |ctx| {
+        Ok(match ctx.get_raw(0).as_blob().ok().and_then(Held::decode) {
+            Some(h) => Value::Text(h.value.to_string()),
+            None => ctx.get::<Value>(0)?,
+        })
+    })?;
     c.create_scalar_function("tutti_dec_double", 1, PURE, |ctx| {
         Ok(match arg(ctx.get_raw(0)) {
             Arg::Null => None,
@@ -414,14 +453,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_dec_ceil", 1, PURE, |ctx| {
         Ok(unary(ctx, |d| integral(d.value.ceil()), f64::ceil))
     })?;
-    c.create_scalar_function("tutti_dec_cmp", 2, PURE, |ctx| {
-        Ok(match (arg(ctx.get_raw(0)), arg(ctx.get_raw(1))) {
-            (Arg::Null, _) | (_, Arg::Null) => None,
-            // Compared as shown (`1/3 = 0.3333` is true in MariaDB).
-            (Arg::Exact(a), Arg::Exact(b)) => Some(a.shown().cmp(&b.shown()) as i64),
-            (a, b) => f64_of(&a).partial_cmp(&f64_of(&b)).map(|o| o as i64),
-        })
-    })?;
+    super::compare::register(c)?;
     for n in [3, 4] {
         c.create_scalar_function("tutti_dec_cast", n, PURE, cast)?;
     }

@@ -106,6 +106,51 @@ fn arithmetic_is_exact_with_mysql_scales() {
 }
 
 #[test]
+fn comparisons_of_computed_decimals_are_numeric() {
+    let c = db();
+    for (sql, want) in [
+        // Text against numbers, as SQLite would compare it, sorts after all of them.
+        ("tutti_dec_between(tutti_dec_add('0.1', '0.2'), 0, 1)", "1"),
+        (
+            "tutti_dec_between(tutti_dec_add('0.1', '0.2'), '0.3', '0.3')",
+            "1",
+        ),
+        ("tutti_dec_between('10.00', '9.5', 10)", "1"),
+        ("tutti_dec_between('10.01', '9.5', 10)", "0"),
+        // The held digits: 0.333333333 is above 0.3333.
+        (
+            "tutti_dec_between(tutti_dec_div(1, 3), '0.3333', '0.3333')",
+            "0",
+        ),
+        ("tutti_dec_between(NULL, 1, 2)", "NULL"),
+        ("tutti_dec_between('2.5', NULL, 2)", "0"),
+        ("tutti_dec_between('0.5', NULL, 2)", "NULL"),
+        ("tutti_dec_between('0.5', 0.25e0, 2)", "1"),
+        ("tutti_dec_same(NULL, NULL)", "1"),
+        ("tutti_dec_same('0.30', NULL)", "0"),
+        ("tutti_dec_same(tutti_dec_mul('0.10', 3), '0.3')", "1"),
+        ("tutti_dec_same(tutti_dec_div(1, 3), '0.3333')", "1"),
+        ("tutti_dec_greatest('1.5', 2)", "2.0"),
+        ("tutti_dec_greatest('0.10', 2)", "2.00"),
+        ("tutti_dec_least('1.50', 2, '1.2')", "1.20"),
+        ("tutti_dec_greatest('9.99', '10.00')", "10.00"),
+        ("tutti_dec_least('-9.99', '-10.00')", "-10.00"),
+        ("tutti_dec_greatest('1.5', NULL)", "NULL"),
+        ("tutti_dec_greatest('1.5', 2e0)", "2.0"),
+        (
+            "tutti_dec_shown(tutti_dec_greatest(tutti_dec_div(1, 3), '0.3'))",
+            "0.3333",
+        ),
+        (
+            "tutti_dec_shown(tutti_dec_mul(tutti_dec_least(tutti_dec_div(1, 3), '0.5'), 3))",
+            "1.0000",
+        ),
+    ] {
+        assert_eq!(one(&c, &format!("SELECT {sql}")), want, "{sql}");
+    }
+}
+
+#[test]
 fn casts_rounding_and_stores_follow_mariadb() {
     let c = db();
     for (sql, want) in [
