@@ -68,6 +68,11 @@ impl Session {
             }
         }
         let mut rs = shape.result(rows);
+        for &(i, t) in &q.temporal_columns {
+            if let Some(c) = rs.columns.get_mut(i) {
+                c.computed_temporal(t);
+            }
+        }
         for c in &mut rs.columns {
             let text = matches!(
                 c.kind,

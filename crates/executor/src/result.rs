@@ -70,6 +70,27 @@ pub struct Column {
     pub table: Option<TableColumnDef>,
 }
 
+impl Column {
+    /// A computed column MariaDB types as the date or time `t`: sent as that type when its
+    /// values are text (or it has none), as SQLite computes dates.
+    pub fn computed_temporal(&mut self, t: tutti_sql::TemporalType) {
+        use tutti_sql::TemporalType as T;
+        if self.table.is_some() || !matches!(self.kind, ColumnKind::Text | ColumnKind::Null) {
+            return;
+        }
+        (self.kind, self.decimals) = match t {
+            T::Date => (ColumnKind::Date, Some(0)),
+            T::Datetime(fsp) => (ColumnKind::DateTime, Some(fsp)),
+            // MariaDB flags a computed TIMESTAMP UNSIGNED
+            T::Timestamp(fsp) => {
+                self.unsigned = true;
+                (ColumnKind::Timestamp, Some(fsp))
+            }
+            T::Time(fsp) => (ColumnKind::Time, Some(fsp)),
+        };
+    }
+}
+
 /// The table column a result column reads as is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {

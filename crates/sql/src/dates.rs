@@ -456,7 +456,7 @@ fn simple_unit(field: &DateTimeField) -> Option<&'static str> {
 }
 
 /// The MySQL unit of an INTERVAL expression (None for what MySQL has not).
-fn interval_unit(i: &Interval) -> Option<&'static str> {
+pub(crate) fn interval_unit(i: &Interval) -> Option<&'static str> {
     if i.leading_precision.is_some() || i.fractional_seconds_precision.is_some() {
         return None;
     }

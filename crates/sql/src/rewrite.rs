@@ -65,6 +65,9 @@ pub(crate) struct Rewriter<'a> {
     pub decimal_columns: Option<Vec<String>>,
     /// The result columns that are doubles with fixed decimals (see `typing::fixed_real_sum`).
     pub fixed_decimals: Vec<(String, u8)>,
+    /// The statement's result columns that are computed dates or times (see
+    /// `Query::temporal_columns`).
+    pub temporal_columns: Vec<(usize, crate::TemporalType)>,
     /// The client's text and where the statement ends in it, for result column names.
     source: Option<(&'a Source<'a>, Location)>,
     /// MariaDB's types of the statement's result columns (set by its first SELECT when
@@ -134,6 +137,7 @@ impl<'a> Rewriter<'a> {
             stored_results: false,
             decimal_columns: None,
             fixed_decimals: Vec::new(),
+            temporal_columns: Vec::new(),
             source: None,
             result_types: None,
             derive_types: false,
@@ -492,12 +496,16 @@ impl<'a> Rewriter<'a> {
         crate::alias_refs::resolve(s, &self.ex.scopes, &|from| self.scope_of(from));
         crate::outer_aggregates::hoist(s, &self.ex.scopes);
         crate::empty_aggregate::null_over_no_rows(s, &self.ex.scopes, &|from| self.scope_of(from));
-        if self.derive_types && self.depth == 1 && self.result_types.is_none() {
-            self.result_types = Some(result_types::of_projection(
-                &s.projection,
-                &s.from,
-                &self.ex.scopes,
-            ));
+        let top = self.depth == 1 && self.single_select;
+        let derive = self.derive_types && self.depth == 1 && self.result_types.is_none();
+        if derive || top && result_types::computes(&s.projection) {
+            let types = result_types::of_projection(&s.projection, &s.from, &self.ex.scopes);
+            if top {
+                self.temporal_columns = result_types::temporal_columns(&types);
+            }
+            if derive {
+                self.result_types = Some(types);
+            }
         }
         for twj in &mut s.from {
             fix_joins(twj);

@@ -344,6 +344,9 @@ pub struct Query {
     /// MariaDB's column types for the result columns, where derived (see `result_types`;
     /// empty when not derived at all), for `CREATE TABLE ... SELECT`.
     pub result_types: Vec<Option<crate::ResultType>>,
+    /// Result columns (by position) that are computed dates or times: sent as MariaDB types
+    /// them (`NOW()` a DATETIME, `DATE(x)` a DATE), though SQLite sees text.
+    pub temporal_columns: Vec<(usize, TemporalType)>,
     /// `SELECT SQL_CALC_FOUND_ROWS ... LIMIT n`: SQLite SQL (same parameters) counting the
     /// rows the query would return without its LIMIT, for `FOUND_ROWS()`.
     pub found_rows_sql: Option<String>,
@@ -361,6 +364,19 @@ pub struct Query {
     /// `INSERT ... SELECT`: `FOUND_ROWS()` is then the rows its SELECT produced, each of
     /// them inserted, replaced or updated (a row `INSERT IGNORE` skipped is not counted).
     pub counts_selected: bool,
+}
+
+/// The date or time type MariaDB gives a computed result column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TemporalType {
+    /// DATE.
+    Date,
+    /// DATETIME with this many fraction digits.
+    Datetime(u8),
+    /// TIMESTAMP with this many fraction digits.
+    Timestamp(u8),
+    /// TIME with this many fraction digits.
+    Time(u8),
 }
 
 /// The rows a locking SELECT reads, and how to lock them.

@@ -1154,6 +1154,11 @@ pub(crate) fn value_kind(e: &Expr, scopes: &Scopes) -> Option<(&'static str, u32
     if name != "str_to_date" {
         return None;
     }
+    str_to_date_kind(f)
+}
+
+/// The kind of `STR_TO_DATE(s, format)`: what its format reads (see [`value_kind`]).
+pub(crate) fn str_to_date_kind(f: &Function) -> Option<(&'static str, u32)> {
     let (format, flags) = match args(f)[..] {
         [_, format] => (format, None),
         [_, format, flags] => (format, Some(flags.to_string())),

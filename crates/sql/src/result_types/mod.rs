@@ -26,6 +26,9 @@ use crate::decimal::DecimalType;
 use crate::typing::{Scope, Scopes};
 use crate::{ColumnInfo, TableInfo};
 
+mod temporal;
+mod window;
+
 /// MariaDB's `div_precision_increment` default: digits a division adds to the scale.
 const DIV_PRECISION_INCREMENT: u32 = 4;
 /// Strings longer than this many characters become TEXT/BLOB columns.
@@ -68,6 +71,51 @@ impl ResultType {
                 .flatten(),
         }
     }
+}
+
+/// Whether a select list has a computed item (not a column) and no `*`, so that its items
+/// are the result's columns one for one.
+pub(crate) fn computes(items: &[SelectItem]) -> bool {
+    let computed = |item: &SelectItem| match item {
+        SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+            !matches!(unnest(e), Expr::Identifier(_) | Expr::CompoundIdentifier(_))
+        }
+        _ => false,
+    };
+    let wildcard = |item: &SelectItem| {
+        !matches!(
+            item,
+            SelectItem::UnnamedExpr(_) | SelectItem::ExprWithAlias { .. }
+        )
+    };
+    items.iter().any(computed) && !items.iter().any(wildcard)
+}
+
+/// The computed dates and times among result `types`, by position.
+pub(crate) fn temporal_columns(types: &[Option<ResultType>]) -> Vec<(usize, crate::TemporalType)> {
+    use crate::TemporalType as T;
+    let fsp = |t: &str| -> u8 {
+        let digits = t.split_once('(').and_then(|(_, d)| d.strip_suffix(')'));
+        digits.and_then(|d| d.parse().ok()).unwrap_or(0)
+    };
+    let of = |t: &str| -> Option<T> {
+        let name = t.split('(').next()?;
+        Some(match name {
+            "date" => T::Date,
+            "datetime" => T::Datetime(fsp(t)),
+            "timestamp" => T::Timestamp(fsp(t)),
+            "time" => T::Time(fsp(t)),
+            _ => return None,
+        })
+    };
+    types
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| match t {
+            Some(ResultType::Computed { mysql_type, .. }) => Some((i, of(mysql_type)?)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The result types of a select list (None where unknown), `*` expanded; empty when a `*`
@@ -418,6 +466,7 @@ impl Ty {
                 self.len
             ),
             Class::Decimal => format!("decimal({},{}){unsigned}", self.len, self.scale),
+            Class::Double if self.scale > 0 => format!("double({},{})", self.len, self.scale),
             Class::Double => "double".into(),
             Class::Float => "float".into(),
             Class::Str if self.len <= VARCHAR_LIMIT => format!("varchar({})", self.len),
@@ -741,6 +790,12 @@ impl Infer<'_> {
 
     fn binary(&self, l: &Expr, op: &BinaryOperator, r: &Expr) -> Option<Ty> {
         use BinaryOperator as B;
+        match (l, op, r) {
+            (x, B::Plus | B::Minus, Expr::Interval(i)) | (Expr::Interval(i), B::Plus, x) => {
+                return self.shifted(x, i)
+            }
+            _ => {}
+        }
         let (a, b) = (self.expr(l)?, self.expr(r)?);
         let nullable = a.nullable || b.nullable;
         match op {
@@ -843,14 +898,20 @@ impl Infer<'_> {
 
     fn function(&self, f: &Function) -> Option<Ty> {
         let name = f.name.to_string().to_ascii_lowercase();
-        if f.over.is_some() || f.filter.is_some() {
+        if f.filter.is_some() {
             return None;
+        }
+        if f.over.is_some() {
+            return self.window(&name, f);
         }
         if name == "count" {
             return Some(Ty::computed_int(21, false, false).with_len(21));
         }
         if name == "format" {
             return self.format(f);
+        }
+        if let Some(t) = self.date_arithmetic(&name, f) {
+            return Some(t);
         }
         let args = self.args(f)?;
         let one = || match args.as_slice() {
@@ -932,7 +993,7 @@ impl Infer<'_> {
                 [a, _] => Some(a.nullable(true)),
                 _ => None,
             },
-            "greatest" | "least" => aggregate(&args),
+            "greatest" | "least" => self.temporal_extreme(&args).or_else(|| aggregate(&args)),
             // a temporal value as a number (`typing::temporal_as_number`): its digits and
             // fraction digits
             "tutti_temporal_number" => {
@@ -993,12 +1054,11 @@ impl Infer<'_> {
                     _ => None,
                 }
             }
-            "now" | "current_timestamp" | "localtime" | "localtimestamp" | "sysdate" => {
-                Some(Ty::new(Class::Datetime, fsp()?, 0, false))
-            }
-            "curdate" | "current_date" => Some(Ty::new(Class::Date, 0, 0, false)),
-            "curtime" | "current_time" => Some(Ty::new(Class::Time, fsp()?, 0, false)),
-            _ => None,
+            "now" | "current_timestamp" | "localtime" | "localtimestamp" | "sysdate"
+            | "utc_timestamp" => Some(Ty::new(Class::Datetime, fsp()?, 0, false)),
+            "curdate" | "current_date" | "utc_date" => Some(Ty::new(Class::Date, 0, 0, false)),
+            "curtime" | "current_time" | "utc_time" => Some(Ty::new(Class::Time, fsp()?, 0, false)),
+            _ => self.temporal_function(&name, f, &args),
         }
     }
 }
