@@ -488,6 +488,7 @@ fn view_definition(
     let mut rw = Rewriter::new(env)
         .with_source(info.source())
         .stored_results()
+        .collated_results()
         .zoned_timestamps();
     rw.query(&mut query)?;
     if let Some(t) = rw.tables.iter().find(|t| env.is_temporary(t)) {

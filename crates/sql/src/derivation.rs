@@ -15,7 +15,10 @@
 
 use std::ops::ControlFlow;
 
-use sqlparser::ast::{CastKind, DataType, Expr, Function, Value as SqlValue};
+use sqlparser::ast::{
+    CastKind, DataType, Expr, Function, FunctionArg, FunctionArgExpr, FunctionArguments,
+    Value as SqlValue,
+};
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use tutti_wsrep::charsets::SingleByte;
@@ -233,6 +236,28 @@ pub(crate) fn grouping_collation(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Op
         .and_then(|d| crate::columns::text_collation(&d.collation))
 }
 
+/// `COUNT(DISTINCT x)`, `GROUP_CONCAT(DISTINCT x)`, … (in MySQL form) of a computed string
+/// `x`: `x COLLATE c` in the collation it groups in, which SQLite's DISTINCT then uses (it
+/// gives a function's result none: `COUNT(DISTINCT LOWER(c))` counted `abc` and `abc `
+/// apart). A column's own collation already applies.
+pub(crate) fn collate_distinct_arguments(f: &mut Function, scopes: &Scopes, env: &dyn Env) {
+    let FunctionArguments::List(list) = &mut f.args else {
+        return;
+    };
+    if list.duplicate_treatment != Some(sqlparser::ast::DuplicateTreatment::Distinct) {
+        return;
+    }
+    for arg in &mut list.args {
+        let FunctionArg::Unnamed(FunctionArgExpr::Expr(x)) = arg else {
+            continue;
+        };
+        if let Some(c) = grouping_collation(x, scopes, env) {
+            let collation = crate::columns::mysql_collation(c);
+            crate::typing::collate_in(x, collation);
+        }
+    }
+}
+
 /// Whether `e`'s value is in a single-byte character set (latin1, binary, ...), where
 /// MariaDB's string functions take their single-byte paths.
 pub(crate) fn single_byte(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
@@ -243,6 +268,14 @@ pub(crate) fn single_byte(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
 /// tutti holds as UTF-8 and MariaDB's byte functions read as that set's bytes.
 pub(crate) fn single_byte_set(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<SingleByte> {
     derived(e, scopes, env).and_then(|d| SingleByte::named(d.charset()))
+}
+
+/// The SQLite collation a string expression `e` (in MySQL form) compares in: its derived
+/// collation's (None: bytes, or not placed).
+pub(crate) fn sqlite_collation(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<&'static str> {
+    derived(e, scopes, env)
+        .filter(|d| d.derivation != Derivation::Numeric)
+        .and_then(|d| crate::columns::text_collation(&d.collation))
 }
 
 /// `e`'s collation and derivation in the session `env` (None: the rules cannot place it).
@@ -463,17 +496,30 @@ impl Context<'_> {
 
     fn column(&self, e: &Expr) -> Option<Derived> {
         let decl = decl_of(e, self.scopes)?.to_ascii_lowercase();
-        if let Some((table, column)) = crate::typing::owned_column_of(e, self.scopes) {
+        let owned = crate::typing::owned_column_of(e, self.scopes);
+        if let Some((table, column)) = owned {
             let declared = crate::column_marks::declared_collation(&table.create_sql, &column.name);
             if let Some(collation) = declared {
                 return Some(Derived::new(&collation, Derivation::Implicit));
             }
         }
+        let of_view = owned
+            .filter(|(t, _)| t.is_view())
+            .map(|(view, column)| crate::view_columns::collation(view, &column.name, self.env));
+        if let Some(Some(c)) = &of_view {
+            // (a view's computed string has no declared type)
+            let collation = crate::columns::mysql_collation(c);
+            return Some(Derived::new(collation, Derivation::Implicit));
+        }
+        let declared = || {
+            of_view
+                .flatten()
+                .or_else(|| column_collation(e, self.scopes))
+        };
         let base = decl.split(['(', ' ']).next().unwrap_or("");
         let collation = match base {
             "char" | "varchar" | "tinytext" | "text" | "mediumtext" | "longtext" | "enum"
-            | "set" => column_collation(e, self.scopes)
-                .map_or("utf8mb4_bin", |c| crate::columns::mysql_collation(&c)),
+            | "set" => declared().map_or("utf8mb4_bin", |c| crate::columns::mysql_collation(&c)),
             "json" => "utf8mb4_bin",
             "binary" | "varbinary" | "tinyblob" | "blob" | "mediumblob" | "longblob" => BINARY,
             _ => return Some(Derived::numeric()),
@@ -601,10 +647,14 @@ impl Context<'_> {
 /// `tutti_bin`, ...); None for another expression or a column declared without one.
 pub(crate) fn column_collation(e: &Expr, scopes: &Scopes) -> Option<String> {
     let (table, column) = crate::typing::owned_column_of(e, scopes)?;
+    declared_column_collation(&table.create_sql, &column.name)
+}
+
+/// The SQLite collation column `column` is declared with in the `CREATE TABLE`
+/// `create_sql`.
+pub(crate) fn declared_column_collation(create_sql: &str, column: &str) -> Option<String> {
     let dialect = sqlparser::dialect::SQLiteDialect {};
-    let tokens = Tokenizer::new(&dialect, &table.create_sql)
-        .tokenize()
-        .ok()?;
+    let tokens = Tokenizer::new(&dialect, create_sql).tokenize().ok()?;
     let mut depth = 0;
     let mut element_start = true;
     let mut in_column = false;
@@ -624,7 +674,7 @@ pub(crate) fn column_collation(e: &Expr, scopes: &Scopes) -> Option<String> {
             }
             Token::Whitespace(_) => continue,
             Token::Word(w) if depth == 1 && element_start => {
-                in_column = w.value.eq_ignore_ascii_case(&column.name);
+                in_column = w.value.eq_ignore_ascii_case(column);
             }
             Token::Word(w) if in_column && after_collate => return Some(w.value.clone()),
             Token::Word(w) if in_column && depth == 1 => {

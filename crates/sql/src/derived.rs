@@ -6,14 +6,18 @@
 //! does only for what it knows to be DECIMAL. The derived table's scope gives each column
 //! the declared type its SELECT item has: a table column's own, a DECIMAL's `DECIMAL
 //! TEXT(p,s)`, an integer, double or string its MySQL type (`BIGINT(21)`, `VARCHAR(1)`); other
-//! computed values are left untyped.
+//! computed values are left untyped. A string column keeps its collation (a table column's
+//! own, a computed string's derived one), written into the scope's `create_sql` as a table's
+//! is, so that `LOWER(c)`, `CONCAT(c, …)` over it group, sort and compare in it (they
+//! compared as bytes: `SELECT DISTINCT LOWER(c) FROM (…) d` kept `abc` and `abc `).
 
-use sqlparser::ast::{Ident, Query, Select, SelectItem, SetExpr, SetOperator};
+use sqlparser::ast::{Expr, Ident, Query, Select, SelectItem, SetExpr, SetOperator};
 
 use crate::decimal::DecimalType;
+use crate::derivation::{column_collation, declared_column_collation, sqlite_collation};
 use crate::result_types::{self, ResultType};
 use crate::typing::{NumType, Scope, Scopes};
-use crate::{ColumnInfo, TableInfo, TableName};
+use crate::{ColumnInfo, Env, TableInfo, TableName};
 
 /// The SELECT whose items are a derived table's (or CTE's) columns: its plain SELECT, or
 /// the first level of a ROLLUP (the others differ from it only by NULLs).
@@ -89,34 +93,49 @@ pub(crate) fn scope(
     s: &Select,
     inner: Vec<Scope>,
     outer: &Scopes,
+    env: &dyn Env,
     zoned_timestamps: bool,
 ) -> Option<Scope> {
     let mut scopes = outer.clone();
     scopes.push(inner);
     let types = result_types::of_projection(&s.projection, &s.from, &scopes);
-    // Each result column's name and whether it reads a column as is, `*` expanded.
-    let mut named: Vec<(String, bool)> = Vec::with_capacity(types.len());
+    // Each result column's name, whether it reads a column as is, and the SQLite collation
+    // its strings compare in, `*` expanded.
+    let mut named: Vec<(String, bool, Option<String>)> = Vec::with_capacity(types.len());
     for item in &s.projection {
         match item {
-            SelectItem::ExprWithAlias { alias, .. } => {
-                named.push((alias.value.clone(), plain_column(item)))
-            }
-            SelectItem::UnnamedExpr(e) => named.push((item_name(e), plain_column(item))),
+            SelectItem::ExprWithAlias { alias, expr } => named.push((
+                alias.value.clone(),
+                plain_column(item),
+                item_collation(expr, &scopes, env),
+            )),
+            SelectItem::UnnamedExpr(e) => named.push((
+                item_name(e),
+                plain_column(item),
+                item_collation(e, &scopes, env),
+            )),
             wildcard => {
                 let columns = result_types::wildcard_columns(wildcard, &s.from, &scopes)?;
-                named.extend(columns.into_iter().map(|(_, c)| (c.name.clone(), true)));
+                named.extend(columns.into_iter().map(|(t, c)| {
+                    let collation = declared_column_collation(&t.create_sql, &c.name);
+                    (c.name.clone(), true, collation)
+                }));
             }
         }
     }
     if types.len() != named.len() {
         return None; // a `*` that could not be expanded
     }
-    let columns = named
+    let mut collated = Vec::new();
+    let columns: Vec<ColumnInfo> = named
         .into_iter()
         .zip(types)
         .enumerate()
-        .map(|(i, ((item_name, plain), ty))| {
+        .map(|(i, ((item_name, plain, collation), ty))| {
             let name = names.get(i).map_or(item_name, |n| n.value.clone());
+            if let Some(c) = collation {
+                collated.push((name.clone(), c));
+            }
             let mut decl_type = decl_of(ty);
             if crate::big_unsigned::decl(&decl_type) && !plain {
                 // `MAX(c)` of such a column is its value, not its stored form (see
@@ -147,10 +166,53 @@ pub(crate) fn scope(
             columns,
             autoinc: None,
             indexes: Vec::new(),
-            create_sql: String::new(),
+            create_sql: collations_sql(alias, &collated),
             referenced: false,
         },
     })
+}
+
+/// The computed string items of a derived table's (rewritten) plain SELECT `body` take
+/// the collations its `scope` records: SQLite gives a function's result none, so an outer
+/// `x = 'abc'`, `GROUP BY x` or `DISTINCT x` over `CONCAT(c, '')` compared bytes.
+pub(crate) fn collate_items(scope: &Scope, body: &mut SetExpr) {
+    let SetExpr::Select(s) = body else { return };
+    let sql = &scope.table.create_sql;
+    for (item, column) in s.projection.iter_mut().zip(&scope.table.columns) {
+        let SelectItem::ExprWithAlias { expr, .. } = item else {
+            continue;
+        };
+        let computed = !matches!(
+            crate::typing::unnested(expr),
+            Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Collate { .. }
+        );
+        if let Some(c) = declared_column_collation(sql, &column.name).filter(|_| computed) {
+            crate::typing::collate_in(expr, &c);
+        }
+    }
+}
+
+/// The SQLite collation of a derived table's item `e` (in MySQL form): a column's declared
+/// one, or a computed string's derived one; None for bytes and numbers.
+fn item_collation(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<String> {
+    match crate::typing::unnested(e) {
+        e @ (Expr::Identifier(_) | Expr::CompoundIdentifier(_)) => column_collation(e, scopes),
+        e => sqlite_collation(e, scopes, env).map(str::to_string),
+    }
+}
+
+/// A `CREATE TABLE` naming the collations of a derived table's string columns, in the form
+/// `derivation` reads a table's (empty when none has one).
+fn collations_sql(alias: &str, collated: &[(String, String)]) -> String {
+    if collated.is_empty() {
+        return String::new();
+    }
+    let columns: Vec<String> = collated
+        .iter()
+        .map(|(name, c)| format!("{} TEXT COLLATE {c}", crate::names::quote_str(name)))
+        .collect();
+    let table = crate::names::quote_str(alias);
+    format!("CREATE TABLE {table} ({})", columns.join(", "))
 }
 
 /// The columns of a view (its SQLite definition, as tutti wrote it) that are computed

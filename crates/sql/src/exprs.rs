@@ -274,6 +274,7 @@ impl ExprCtx<'_> {
             } => {
                 self.empty_escape(escape_char)?;
                 binary_like(*negated, expr, pattern, escape_char, &self.scopes)
+                    .or_else(|| unicode_like(*negated, expr, pattern, escape_char, &self.scopes))
             }
             Expr::IsNull(x) => typing::zero_date_is_null(x, &self.scopes),
             Expr::RLike {
@@ -1167,6 +1168,47 @@ fn binary_like(
     let like = func(
         "tutti_like_bin",
         vec![take_box(x), take_box(pattern), escape],
+    );
+    Some(not_if(negated, like))
+}
+
+/// `x LIKE p` with an operand in a Unicode collation (a column's, or a `COLLATE`) →
+/// `tutti_like_uca(x, p, escape, uca_520)`, which matches each character by its UCA weights
+/// as MariaDB does; None: left to `like()` (general_ci).
+fn unicode_like(
+    negated: bool,
+    x: &mut Box<Expr>,
+    pattern: &mut Box<Expr>,
+    escape: &mut Option<Box<Expr>>,
+    scopes: &Scopes,
+) -> Option<Expr> {
+    let collation = |e: &Expr| match typing::unnested(e) {
+        Expr::Collate { collation, .. } => Some(collation.to_string()),
+        e => crate::derivation::column_collation(e, scopes),
+    };
+    let unicode = |c: &str| {
+        [crate::columns::UNICODE_CI, crate::columns::UNICODE_520_CI]
+            .iter()
+            .position(|u| c.eq_ignore_ascii_case(u))
+    };
+    let explicit = |e: &Expr| matches!(typing::unnested(e), Expr::Collate { .. });
+    // An explicit COLLATE decides; else either operand's column.
+    let decided = [&**pattern, &**x].into_iter().find(|e| explicit(e));
+    let which = match decided {
+        Some(e) => unicode(&collation(e)?)?,
+        None => [&**x, &**pattern]
+            .into_iter()
+            .find_map(|e| unicode(&collation(e)?))?,
+    };
+    let escape = escape.take().map_or_else(|| string("\\"), |e| *e);
+    let like = func(
+        "tutti_like_uca",
+        vec![
+            take_box(x),
+            take_box(pattern),
+            escape,
+            number(which.to_string()),
+        ],
     );
     Some(not_if(negated, like))
 }

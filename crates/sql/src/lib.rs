@@ -82,6 +82,7 @@ mod union_decimals;
 mod union_floats;
 mod user_vars;
 mod using_joins;
+mod view_columns;
 mod view_text;
 mod views;
 

@@ -60,6 +60,9 @@ pub(crate) struct Rewriter<'a> {
     /// The statement's result columns keep a BIGINT UNSIGNED's stored form (see
     /// [`Rewriter::stored_results`]).
     stored_results: bool,
+    /// Computed string result columns carry their collation (see
+    /// [`Rewriter::collated_results`]).
+    collated_results: bool,
     /// The result columns of the statement's query that are computed DECIMALs (set by its
     /// first SELECT).
     pub decimal_columns: Option<Vec<String>>,
@@ -135,6 +138,7 @@ impl<'a> Rewriter<'a> {
             depth: 0,
             single_select: false,
             stored_results: false,
+            collated_results: false,
             decimal_columns: None,
             fixed_decimals: Vec::new(),
             temporal_columns: Vec::new(),
@@ -178,6 +182,14 @@ impl<'a> Rewriter<'a> {
     /// declared type; for a view, the queries over it read them as a table's columns.
     pub fn stored_results(mut self) -> Self {
         self.stored_results = true;
+        self
+    }
+
+    /// The statement's computed string columns carry their collation (`CONCAT(c, '') COLLATE
+    /// tutti_general_ci`): SQLite gives a function's result none, and the queries over a
+    /// view compare, group and sort its columns in what they carry.
+    pub fn collated_results(mut self) -> Self {
+        self.collated_results = true;
         self
     }
 
@@ -274,6 +286,9 @@ impl<'a> Rewriter<'a> {
                     let scales = self.union_plan(&cte.query);
                     self.query(&mut cte.query)?;
                     exact_decimals(&mut cte.query.body, &scales);
+                    if let Some(scope) = self.cte_scopes.get(&name.to_ascii_lowercase()) {
+                        crate::derived::collate_items(scope, &mut cte.query.body);
+                    }
                     if !with.recursive {
                         self.ctes.last_mut().expect("pushed").push(name);
                     }
@@ -548,7 +563,16 @@ impl<'a> Rewriter<'a> {
     /// pushed) group case-insensitively.
     fn note_grouped_ci(&mut self, s: &Select) {
         let ci = |e: &Expr| crate::derivation::grouping_collation(e, &self.ex.scopes, self.ex.env);
+        let every_item = self.collated_results && self.depth == 1 && self.single_select;
         let items = match s.distinct {
+            _ if every_item => (s.projection.iter().enumerate())
+                .filter_map(|(i, item)| match item {
+                    SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
+                        ci(e).map(|c| (i, c))
+                    }
+                    _ => None,
+                })
+                .collect(),
             Some(sqlparser::ast::Distinct::Distinct) => (s.projection.iter().enumerate())
                 .filter_map(|(i, item)| match item {
                     SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. } => {
@@ -643,7 +667,7 @@ impl<'a> Rewriter<'a> {
         let zoned = self.ex.zoned_timestamps;
         let of = |s: &Select| {
             let inner = self.scope_of(&s.from);
-            crate::derived::scope(alias, &names, s, inner, &self.ex.scopes, zoned)
+            crate::derived::scope(alias, &names, s, inner, &self.ex.scopes, self.ex.env, zoned)
         };
         match crate::derived::typed_select(alias, q) {
             Some(s) => of(s),
@@ -917,9 +941,18 @@ impl VisitorMut for Rewriter<'_> {
     fn post_visit_table_factor(&mut self, tf: &mut TableFactor) -> ControlFlow<SqlError> {
         // A derived table's columns are typed as their items (see `derived`): a BIGINT
         // UNSIGNED column's keeps the stored form, which references to it read.
-        if let TableFactor::Derived { subquery, .. } = tf {
+        if let TableFactor::Derived {
+            subquery, alias, ..
+        } = tf
+        {
             let scales = self.derived_scales.pop().unwrap_or_default();
             exact_decimals(&mut subquery.body, &scales);
+            let name = alias.as_ref().map(|a| a.name.value.as_str());
+            let scope = (self.ex.scopes.last().into_iter().flatten())
+                .find(|s| Some(s.alias.as_str()) == name);
+            if let Some(scope) = scope {
+                crate::derived::collate_items(scope, &mut subquery.body);
+            }
             crate::big_unsigned::stored_results(&mut subquery.body);
         }
         ControlFlow::Continue(())
@@ -937,6 +970,9 @@ impl VisitorMut for Rewriter<'_> {
             self.typed_scalar_subquery(q);
         }
         crate::merged_decimals::widen(e, &self.ex.scopes, &|q| self.subquery_scopes(q));
+        if let Expr::Function(f) = e {
+            crate::derivation::collate_distinct_arguments(f, &self.ex.scopes, self.ex.env);
+        }
         pre_rewrite(e, &self.ex.scopes);
         match crate::derivation::constant(e, &self.ex.scopes, self.ex.env) {
             Ok(Some(c)) => {

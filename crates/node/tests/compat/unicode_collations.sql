@@ -43,3 +43,12 @@ ALTER TABLE j CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
 SHOW CREATE TABLE j;
 SHOW COLLATION LIKE 'utf8mb4_unicode_ci';
 SHOW COLLATION LIKE 'utf8mb4_unicode_520_ci';
+-- LIKE in a Unicode collation matches each character by its UCA weights
+SELECT 'ß' LIKE 'ss' COLLATE utf8mb4_unicode_ci, 'straße' LIKE 'stra_e' COLLATE utf8mb4_unicode_ci, 'Ä' LIKE 'a' COLLATE utf8mb4_unicode_ci, 'ß' LIKE 's' COLLATE utf8mb4_unicode_ci, 'ß' LIKE 's%' COLLATE utf8mb4_unicode_ci;
+SELECT 'ß' LIKE 's' COLLATE utf8mb4_unicode_520_ci, 'Æ' LIKE 'ae' COLLATE utf8mb4_unicode_ci, 'a%c' LIKE 'a\%c' COLLATE utf8mb4_unicode_ci, 'abc' LIKE 'A_C' COLLATE utf8mb4_unicode_ci, 'abc' NOT LIKE 'A_C' COLLATE utf8mb4_unicode_ci;
+CREATE TABLE lk (id INT PRIMARY KEY, name VARCHAR(20) COLLATE utf8mb4_unicode_ci);
+INSERT INTO lk VALUES (1, 'straße'), (2, 'strasse'), (3, 'STRASSE'), (4, 'Ärger'), (5, 'arger');
+SELECT id FROM lk WHERE name LIKE 'stra%' ORDER BY id;
+SELECT id FROM lk WHERE name LIKE '%ß%' ORDER BY id;
+SELECT id FROM lk WHERE name LIKE 'a%' ORDER BY id;
+SELECT id FROM lk WHERE name LIKE 'stra_e' ORDER BY id;

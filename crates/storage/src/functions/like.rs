@@ -8,7 +8,9 @@
 //! spaces), and `tutti_like_bin(text, pattern, escape)`, which the SQL front-end calls when
 //! an operand is binary (a BLOB/BINARY column, `BINARY x`, a `_bin` collation), compares
 //! exactly. `%` matches any run of characters, `_` one character (one byte for binary
-//! strings that are not UTF-8).
+//! strings that are not UTF-8). `tutti_like_uca(text, pattern, escape, uca_520)` matches in
+//! a Unicode collation, each character by its UCA weights as MariaDB's LIKE does (`'Ä'`
+//! matches `a`, `'ß'` no single `s`, which general_ci lets it).
 
 use rusqlite::functions::Context;
 use rusqlite::types::ValueRef;
@@ -27,6 +29,10 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
             })
         })?;
     }
+    c.create_scalar_function("tutti_like_uca", 4, PURE, |ctx| {
+        let uca_520 = ctx.get::<bool>(3)?;
+        like(ctx, 0, 1, |a, b| super::uca::same_char(uca_520, a, b))
+    })?;
     c.create_scalar_function("tutti_like_bin", 3, PURE, |ctx| {
         let (Some(text), Some(pattern)) = (bytes(ctx, 0), bytes(ctx, 1)) else {
             return Ok(None);

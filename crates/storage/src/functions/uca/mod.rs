@@ -240,6 +240,23 @@ pub(crate) fn unicode_520_ci_bytes(a: &[u8], b: &[u8]) -> Ordering {
     compare(unicode_520_ci(), &text(a), &text(b))
 }
 
+/// Whether characters `a` and `b` weigh the same under [`UNICODE_CI`] (`uca_520` false) or
+/// [`UNICODE_520_CI`], as MariaDB's LIKE compares a pattern's characters: `'Ä'` matches
+/// `'a'`, `'ß'` (two weights) no single `'s'`.
+pub(crate) fn same_char(uca_520: bool, a: char, b: char) -> bool {
+    if a == b {
+        return true;
+    }
+    let table = if uca_520 {
+        unicode_520_ci()
+    } else {
+        unicode_ci()
+    };
+    let (mut x, mut y) = ([0u8; 4], [0u8; 4]);
+    let (x, y) = (&*a.encode_utf8(&mut x), &*b.encode_utf8(&mut y));
+    Weights::new(table, x).eq(Weights::new(table, y))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
