@@ -73,12 +73,15 @@ impl Session {
                 c.computed_temporal(t);
             }
         }
-        for c in &mut rs.columns {
+        for (i, c) in rs.columns.iter_mut().enumerate() {
             let text = matches!(
                 c.kind,
                 crate::ColumnKind::Text | crate::ColumnKind::TextBlob | crate::ColumnKind::Null
             );
-            if text && q.decimal_columns.contains(&c.name) {
+            // Only numbers go as DECIMAL: a driver fails the whole result (and PyMySQL its
+            // connection) on a DECIMAL it cannot read.
+            let numbers = || rs.rows.iter().all(|r| crate::result::decimal_value(&r[i]));
+            if text && q.decimal_columns.contains(&c.name) && numbers() {
                 c.kind = crate::ColumnKind::Decimal;
             }
             if c.kind == crate::ColumnKind::Double {

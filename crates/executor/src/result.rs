@@ -70,6 +70,21 @@ pub struct Column {
     pub table: Option<TableColumnDef>,
 }
 
+/// Whether `v` can be sent in a DECIMAL column: NULL, a number, or a number's text
+/// (`-12.50`).
+pub(crate) fn decimal_value(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Int(_) | Value::Real(_) => true,
+        Value::Text(t) => {
+            let digits = t.strip_prefix('-').unwrap_or(t);
+            let (int, frac) = digits.split_once('.').unwrap_or((digits, "0"));
+            let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            all_digits(int) && all_digits(frac)
+        }
+        Value::Blob(_) => false,
+    }
+}
+
 impl Column {
     /// A computed column MariaDB types as the date or time `t`: sent as that type when its
     /// values are text (or it has none), as SQLite computes dates.
@@ -268,6 +283,23 @@ pub fn kind_of_values<'a>(mut values: impl Iterator<Item = &'a Value>) -> Column
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_numbers_are_sent_as_decimals() {
+        for (v, ok) in [
+            (Value::Text("-12.50".into()), true),
+            (Value::Text("7".into()), true),
+            (Value::Int(3), true),
+            (Value::Null, true),
+            (Value::Text("1,234.50".into()), false),
+            (Value::Text("1.".into()), false),
+            (Value::Text("".into()), false),
+            (Value::Text("abc".into()), false),
+            (Value::Blob(vec![0xFE]), false),
+        ] {
+            assert_eq!(decimal_value(&v), ok, "{v:?}");
+        }
+    }
 
     #[test]
     fn decltypes_map_to_mysql_kinds() {

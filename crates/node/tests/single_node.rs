@@ -615,6 +615,64 @@ fn computed_decimals_are_sent_as_decimals() {
     );
 }
 
+/// Computed dates and times are sent with their types (drivers return date and time
+/// objects, not strings), in the text and the binary protocol; FORMAT's text is a string,
+/// never a DECIMAL a driver fails to read.
+#[test]
+fn computed_dates_and_strings_are_sent_with_their_types() {
+    let (_b, n) = started("computed_types");
+    let mut c = n.conn();
+    c.query_drop("CREATE DATABASE app").unwrap();
+    c.query_drop(
+        "CREATE TABLE app.e (id INT PRIMARY KEY, at DATETIME(3), d DATE, m DECIMAL(10,2))",
+    )
+    .unwrap();
+    c.query_drop("INSERT INTO app.e VALUES (1, '2024-01-02 03:04:05.678', '2024-02-29', 1234.5)")
+        .unwrap();
+    let sql = "SELECT DATE(at), at + INTERVAL 1 DAY, MAX(d), SEC_TO_TIME(90), FORMAT(m, 2),                FORMAT(1234.5, 1), SUM(id) FROM app.e";
+    let result = c.query_iter(sql).unwrap();
+    let defs: Vec<(mysql::consts::ColumnType, u8)> = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|col| (col.column_type(), col.decimals()))
+        .collect();
+    drop(result);
+    use mysql::consts::ColumnType::*;
+    assert_eq!(
+        defs,
+        [
+            (MYSQL_TYPE_DATE, 0),
+            (MYSQL_TYPE_DATETIME, 3),
+            (MYSQL_TYPE_DATE, 0),
+            (MYSQL_TYPE_TIME, 0),
+            (MYSQL_TYPE_VAR_STRING, 0),
+            (MYSQL_TYPE_VAR_STRING, 0),
+            (MYSQL_TYPE_NEWDECIMAL, 0)
+        ]
+    );
+    let text: (String, String, String, String, String, String, String) =
+        c.query_first(sql).unwrap().unwrap();
+    assert_eq!(
+        text,
+        (
+            "2024-01-02".into(),
+            "2024-01-03 03:04:05.678".into(),
+            "2024-02-29".into(),
+            "00:01:30".into(),
+            "1,234.50".into(),
+            "1,234.5".into(),
+            "1".into()
+        )
+    );
+    // The binary protocol sends them as dates and times.
+    let row: mysql::Row = c.exec_first(sql, ()).unwrap().unwrap();
+    assert_eq!(row[0], mysql::Value::Date(2024, 1, 2, 0, 0, 0, 0));
+    assert_eq!(row[1], mysql::Value::Date(2024, 1, 3, 3, 4, 5, 678_000));
+    assert_eq!(row[3], mysql::Value::Time(false, 0, 0, 1, 30, 0));
+    assert_eq!(row[4], mysql::Value::Bytes(b"1,234.50".to_vec()));
+}
+
 /// With CLIENT_FOUND_ROWS (PyMySQL and many ORMs ask for it) an UPDATE counts the rows it
 /// matched, and an upsert that sets a row to its current values counts 1; without it, the
 /// rows changed.

@@ -264,6 +264,8 @@ pub(crate) fn type_of(e: &Expr, scopes: &Scopes) -> NumType {
                     }
                     _ => NumType::Int,
                 },
+                // FORMAT of a DECIMAL is a string (`1,234.50`), as FORMAT's always is.
+                "tutti_dec_format" => NumType::Str,
                 n if n.starts_with("tutti_dec_") => NumType::Decimal,
                 "count" | "length" | "char_length" | "instr" | "sign" => NumType::Int,
                 "min" | "max" | "nullif" => args(f)
