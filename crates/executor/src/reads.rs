@@ -68,11 +68,6 @@ impl Session {
             }
         }
         let mut rs = shape.result(rows);
-        for &(i, t) in &q.temporal_columns {
-            if let Some(c) = rs.columns.get_mut(i) {
-                c.computed_temporal(t);
-            }
-        }
         for (i, c) in rs.columns.iter_mut().enumerate() {
             let text = matches!(
                 c.kind,
@@ -88,6 +83,12 @@ impl Session {
                 if let Some((_, d)) = q.fixed_decimals.iter().find(|(n, _)| *n == c.name) {
                     c.decimals = Some(*d);
                 }
+            }
+        }
+        for &(i, t) in &q.computed_types {
+            let numbers = rs.rows.iter().all(|r| crate::result::decimal_value(&r[i]));
+            if let Some(c) = rs.columns.get_mut(i) {
+                c.computed(t, numbers);
             }
         }
         self.found_rows = match &q.found_rows_sql {

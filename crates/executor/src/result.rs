@@ -61,8 +61,11 @@ pub struct Column {
     pub kind: ColumnKind,
     /// UNSIGNED integer.
     pub unsigned: bool,
-    /// The fixed decimals of a FLOAT(M,D) or DOUBLE(M,D) column.
+    /// The fixed decimals of a FLOAT(M,D) or DOUBLE(M,D) column, a computed DECIMAL's
+    /// scale, a computed date or time's fraction digits.
     pub decimals: Option<u8>,
+    /// The display length MariaDB sends for a computed column, where known.
+    pub length: Option<u32>,
     /// The table column it reads as is, if any (SQLite's names).
     pub origin: Option<Origin>,
     /// That table column's definition, as MariaDB sends it (set by the session from
@@ -82,27 +85,6 @@ pub(crate) fn decimal_value(v: &Value) -> bool {
             all_digits(int) && all_digits(frac)
         }
         Value::Blob(_) => false,
-    }
-}
-
-impl Column {
-    /// A computed column MariaDB types as the date or time `t`: sent as that type when its
-    /// values are text (or it has none), as SQLite computes dates.
-    pub fn computed_temporal(&mut self, t: tutti_sql::TemporalType) {
-        use tutti_sql::TemporalType as T;
-        if self.table.is_some() || !matches!(self.kind, ColumnKind::Text | ColumnKind::Null) {
-            return;
-        }
-        (self.kind, self.decimals) = match t {
-            T::Date => (ColumnKind::Date, Some(0)),
-            T::Datetime(fsp) => (ColumnKind::DateTime, Some(fsp)),
-            // MariaDB flags a computed TIMESTAMP UNSIGNED
-            T::Timestamp(fsp) => {
-                self.unsigned = true;
-                (ColumnKind::Timestamp, Some(fsp))
-            }
-            T::Time(fsp) => (ColumnKind::Time, Some(fsp)),
-        };
     }
 }
 
@@ -175,6 +157,7 @@ impl Column {
             kind: ColumnKind::Text,
             unsigned: false,
             decimals: None,
+            length: None,
             origin: None,
             table: None,
         }
@@ -192,6 +175,51 @@ impl Column {
             kind: ColumnKind::LongLong,
             ..Column::text(name)
         }
+    }
+
+    /// A computed column MariaDB types as `t`: sent as that type when SQLite's values fit it
+    /// (dates and times are text; a DECIMAL's values must be `numbers`), with MariaDB's
+    /// decimals and length.
+    pub fn computed(&mut self, t: tutti_sql::ComputedType, numbers: bool) {
+        use tutti_sql::ComputedType as T;
+        if self.table.is_some() {
+            return;
+        }
+        let text = matches!(self.kind, ColumnKind::Text | ColumnKind::Null);
+        // A date and time's 19 characters or a TIME's 10 (`-838:59:59`), the point and the
+        // fraction digits.
+        let fraction = |base: u32, fsp: u8| match fsp {
+            0 => base,
+            d => base + 1 + u32::from(d),
+        };
+        let (kind, decimals, length) = match t {
+            T::Date if text => (ColumnKind::Date, 0, 10),
+            T::Datetime(fsp) if text => (ColumnKind::DateTime, fsp, fraction(19, fsp)),
+            // MariaDB flags a computed TIMESTAMP UNSIGNED
+            T::Timestamp(fsp) if text => {
+                self.unsigned = true;
+                (ColumnKind::Timestamp, fsp, fraction(19, fsp))
+            }
+            T::Time(fsp) if text => (ColumnKind::Time, fsp, fraction(10, fsp)),
+            T::Decimal {
+                precision,
+                scale,
+                unsigned,
+            } if numbers
+                && (text || matches!(self.kind, ColumnKind::Decimal | ColumnKind::LongLong)) =>
+            {
+                self.unsigned = unsigned;
+                let point = u32::from(scale > 0);
+                let sign = u32::from(!unsigned);
+                (
+                    ColumnKind::Decimal,
+                    scale,
+                    u32::from(precision) + point + sign,
+                )
+            }
+            _ => return,
+        };
+        (self.kind, self.decimals, self.length) = (kind, Some(decimals), Some(length));
     }
 }
 

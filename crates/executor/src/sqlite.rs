@@ -137,6 +137,7 @@ impl Shape {
                     kind,
                     unsigned,
                     decimals: decimals_of_decltype(decl),
+                    length: None,
                     origin: d.origin.clone(),
                     table: None,
                 }

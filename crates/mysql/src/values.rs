@@ -38,7 +38,7 @@ pub fn column(c: &ExecColumn) -> Column {
     }
     let (charset, column_length, decimals) = definition(c.kind, c.unsigned);
     let decimals = c.decimals.unwrap_or(decimals);
-    let column_length = temporal_length(c.kind, c.decimals).unwrap_or(column_length);
+    let column_length = c.length.unwrap_or(column_length);
     if charset == BINARY && !matches!(c.kind, ColumnKind::Blob | ColumnKind::Bit) {
         // MariaDB flags every computed column with the binary character set as BINARY.
         colflags |= ColumnFlags::BINARY_FLAG;
@@ -109,20 +109,6 @@ fn definition(kind: ColumnKind, unsigned: bool) -> (u16, u32, u8) {
         Blob => (BINARY, 65_535, 0),
         Bit => (BINARY, 64, 0),
         Null => (BINARY, 0, 0),
-    }
-}
-
-/// The length MariaDB sends for a computed date or time of known fraction digits: a
-/// DATETIME's 19 characters or a TIME's 10 (`-838:59:59`), the point and the digits.
-fn temporal_length(kind: ColumnKind, fsp: Option<u8>) -> Option<u32> {
-    let fraction = |base: u32| match fsp? {
-        0 => Some(base),
-        d => Some(base + 1 + u32::from(d)),
-    };
-    match kind {
-        ColumnKind::DateTime | ColumnKind::Timestamp => fraction(19),
-        ColumnKind::Time => fraction(10),
-        _ => None,
     }
 }
 

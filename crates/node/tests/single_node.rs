@@ -582,12 +582,17 @@ fn computed_decimals_are_sent_as_decimals() {
         .unwrap();
     let sql = "SELECT SUM(m), m * 2 AS x, 1/3, m, AVG(id), COUNT(*) FROM app.p";
     let result = c.query_iter(sql).unwrap();
-    let types: Vec<mysql::consts::ColumnType> = result
-        .columns()
+    let columns = result.columns();
+    let types: Vec<mysql::consts::ColumnType> = columns
         .as_ref()
         .iter()
         .map(|col| col.column_type())
         .collect();
+    // With MariaDB's scale and length (a driver's scale of the column).
+    let shapes: Vec<(u8, u32)> = (columns.as_ref().iter())
+        .map(|col| (col.decimals(), col.column_length()))
+        .collect();
+    drop(result);
     use mysql::consts::ColumnType::{MYSQL_TYPE_LONGLONG, MYSQL_TYPE_NEWDECIMAL};
     assert_eq!(
         types,
@@ -600,7 +605,7 @@ fn computed_decimals_are_sent_as_decimals() {
             MYSQL_TYPE_LONGLONG
         ]
     );
-    drop(result);
+    assert_eq!(shapes[..5], [(2, 34), (2, 13), (4, 7), (2, 12), (4, 16)]);
     let row: (String, String, String, String, String, i64) = c.query_first(sql).unwrap().unwrap();
     assert_eq!(
         row,

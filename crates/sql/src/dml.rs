@@ -187,7 +187,7 @@ pub(crate) fn finish(
         decimal_columns: rw.decimal_columns.clone().unwrap_or_default(),
         fixed_decimals: rw.fixed_decimals.clone(),
         result_types: rw.result_types.clone().unwrap_or_default(),
-        temporal_columns: rw.temporal_columns.clone(),
+        computed_types: rw.computed_types.clone(),
         found_rows_sql: None,
         found_rows_offset: None,
         offered_rows: None,

@@ -68,9 +68,9 @@ pub(crate) struct Rewriter<'a> {
     pub decimal_columns: Option<Vec<String>>,
     /// The result columns that are doubles with fixed decimals (see `typing::fixed_real_sum`).
     pub fixed_decimals: Vec<(String, u8)>,
-    /// The statement's result columns that are computed dates or times (see
-    /// `Query::temporal_columns`).
-    pub temporal_columns: Vec<(usize, crate::TemporalType)>,
+    /// The types of the statement's computed result columns that SQLite's values do not
+    /// tell (see `Query::computed_types`).
+    pub computed_types: Vec<(usize, crate::ComputedType)>,
     /// The client's text and where the statement ends in it, for result column names.
     source: Option<(&'a Source<'a>, Location)>,
     /// MariaDB's types of the statement's result columns (set by its first SELECT when
@@ -141,7 +141,7 @@ impl<'a> Rewriter<'a> {
             collated_results: false,
             decimal_columns: None,
             fixed_decimals: Vec::new(),
-            temporal_columns: Vec::new(),
+            computed_types: Vec::new(),
             source: None,
             result_types: None,
             derive_types: false,
@@ -516,7 +516,7 @@ impl<'a> Rewriter<'a> {
         if derive || top && result_types::computes(&s.projection) {
             let types = result_types::of_projection(&s.projection, &s.from, &self.ex.scopes);
             if top {
-                self.temporal_columns = result_types::temporal_columns(&types);
+                self.computed_types = result_types::computed_types(&types);
             }
             if derive {
                 self.result_types = Some(types);

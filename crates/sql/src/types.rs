@@ -344,9 +344,10 @@ pub struct Query {
     /// MariaDB's column types for the result columns, where derived (see `result_types`;
     /// empty when not derived at all), for `CREATE TABLE ... SELECT`.
     pub result_types: Vec<Option<crate::ResultType>>,
-    /// Result columns (by position) that are computed dates or times: sent as MariaDB types
-    /// them (`NOW()` a DATETIME, `DATE(x)` a DATE), though SQLite sees text.
-    pub temporal_columns: Vec<(usize, TemporalType)>,
+    /// Result columns (by position) that are computed dates, times or DECIMALs: sent as
+    /// MariaDB types them (`NOW()` a DATETIME, `DATE(x)` a DATE, `LAG(price)` a DECIMAL with
+    /// its scale), though SQLite sees text.
+    pub computed_types: Vec<(usize, ComputedType)>,
     /// `SELECT SQL_CALC_FOUND_ROWS ... LIMIT n`: SQLite SQL (same parameters) counting the
     /// rows the query would return without its LIMIT, for `FOUND_ROWS()`.
     pub found_rows_sql: Option<String>,
@@ -366,9 +367,9 @@ pub struct Query {
     pub counts_selected: bool,
 }
 
-/// The date or time type MariaDB gives a computed result column.
+/// The type MariaDB gives a computed result column, where SQLite's value does not say it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TemporalType {
+pub enum ComputedType {
     /// DATE.
     Date,
     /// DATETIME with this many fraction digits.
@@ -377,6 +378,15 @@ pub enum TemporalType {
     Timestamp(u8),
     /// TIME with this many fraction digits.
     Time(u8),
+    /// DECIMAL(precision, scale).
+    Decimal {
+        /// Total digits.
+        precision: u8,
+        /// Digits after the point.
+        scale: u8,
+        /// UNSIGNED.
+        unsigned: bool,
+    },
 }
 
 /// The rows a locking SELECT reads, and how to lock them.

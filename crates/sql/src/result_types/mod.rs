@@ -91,20 +91,31 @@ pub(crate) fn computes(items: &[SelectItem]) -> bool {
     items.iter().any(computed) && !items.iter().any(wildcard)
 }
 
-/// The computed dates and times among result `types`, by position.
-pub(crate) fn temporal_columns(types: &[Option<ResultType>]) -> Vec<(usize, crate::TemporalType)> {
-    use crate::TemporalType as T;
-    let fsp = |t: &str| -> u8 {
-        let digits = t.split_once('(').and_then(|(_, d)| d.strip_suffix(')'));
-        digits.and_then(|d| d.parse().ok()).unwrap_or(0)
+/// The computed dates, times and DECIMALs among result `types`, by position.
+pub(crate) fn computed_types(types: &[Option<ResultType>]) -> Vec<(usize, crate::ComputedType)> {
+    use crate::ComputedType as T;
+    let numbers = |t: &str| -> Vec<u8> {
+        let inner = t.split_once('(').and_then(|(_, d)| d.split(')').next());
+        inner
+            .map(|d| d.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+            .unwrap_or_default()
     };
     let of = |t: &str| -> Option<T> {
         let name = t.split('(').next()?;
+        let fsp = numbers(t).first().copied().unwrap_or(0);
         Some(match name {
             "date" => T::Date,
-            "datetime" => T::Datetime(fsp(t)),
-            "timestamp" => T::Timestamp(fsp(t)),
-            "time" => T::Time(fsp(t)),
+            "datetime" => T::Datetime(fsp),
+            "timestamp" => T::Timestamp(fsp),
+            "time" => T::Time(fsp),
+            "decimal" => match numbers(t)[..] {
+                [precision, scale] => T::Decimal {
+                    precision,
+                    scale,
+                    unsigned: t.ends_with("unsigned"),
+                },
+                _ => return None,
+            },
             _ => return None,
         })
     };
