@@ -281,7 +281,12 @@ fn declared_fit(ty: &str, values: &[&Value]) -> Fit {
                 None => false,
             }
         }
-        "float" | "double" | "real" => all(&|v| matches!(v, Value::Int(_) | Value::Real(_))),
+        // a fixed-decimal DOUBLE (`STD(d)`) is computed as its digits
+        "float" | "double" | "real" => all(&|v| match v {
+            Value::Int(_) | Value::Real(_) => true,
+            Value::Text(t) => t.parse::<f64>().is_ok(),
+            _ => false,
+        }),
         "char" | "varchar" | "binary" | "varbinary" => {
             let n = args.first().copied().unwrap_or(1);
             all(&|v| byte_or_char_len(base, v) <= n)

@@ -178,7 +178,7 @@ impl Column {
     }
 
     /// A computed column MariaDB types as `t`: sent as that type when SQLite's values fit it
-    /// (dates and times are text; a DECIMAL's values must be `numbers`), with MariaDB's
+    /// (dates and times are text; a DECIMAL's or DOUBLE's values must be `numbers`), with MariaDB's
     /// decimals and length.
     pub fn computed(&mut self, t: tutti_sql::ComputedType, numbers: bool) {
         use tutti_sql::ComputedType as T;
@@ -201,6 +201,9 @@ impl Column {
                 (ColumnKind::Timestamp, fsp, fraction(19, fsp))
             }
             T::Time(fsp) if text => (ColumnKind::Time, fsp, fraction(10, fsp)),
+            T::Double { length, decimals } if numbers => {
+                (ColumnKind::Double, decimals, u32::from(length))
+            }
             T::Decimal {
                 precision,
                 scale,

@@ -621,7 +621,8 @@ fn computed_decimals_are_sent_as_decimals() {
 }
 
 /// Computed dates and times are sent with their types (drivers return date and time
-/// objects, not strings), in the text and the binary protocol; FORMAT's text is a string,
+/// objects, not strings), in the text and the binary protocol, as is STD of a DECIMAL (a
+/// DOUBLE of 6 decimals, not a string); FORMAT's text is a string,
 /// never a DECIMAL a driver fails to read.
 #[test]
 fn computed_dates_and_strings_are_sent_with_their_types() {
@@ -634,7 +635,7 @@ fn computed_dates_and_strings_are_sent_with_their_types() {
     .unwrap();
     c.query_drop("INSERT INTO app.e VALUES (1, '2024-01-02 03:04:05.678', '2024-02-29', 1234.5)")
         .unwrap();
-    let sql = "SELECT DATE(at), at + INTERVAL 1 DAY, MAX(d), SEC_TO_TIME(90), FORMAT(m, 2),                FORMAT(1234.5, 1), SUM(id) FROM app.e";
+    let sql = "SELECT DATE(at), at + INTERVAL 1 DAY, MAX(d), SEC_TO_TIME(90), FORMAT(m, 2),                FORMAT(1234.5, 1), SUM(id), STD(m) FROM app.e";
     let result = c.query_iter(sql).unwrap();
     let defs: Vec<(mysql::consts::ColumnType, u8)> = result
         .columns()
@@ -653,11 +654,20 @@ fn computed_dates_and_strings_are_sent_with_their_types() {
             (MYSQL_TYPE_TIME, 0),
             (MYSQL_TYPE_VAR_STRING, 0),
             (MYSQL_TYPE_VAR_STRING, 0),
-            (MYSQL_TYPE_NEWDECIMAL, 0)
+            (MYSQL_TYPE_NEWDECIMAL, 0),
+            (MYSQL_TYPE_DOUBLE, 6)
         ]
     );
-    let text: (String, String, String, String, String, String, String) =
-        c.query_first(sql).unwrap().unwrap();
+    let text: (
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+    ) = c.query_first(sql).unwrap().unwrap();
     assert_eq!(
         text,
         (
@@ -667,7 +677,8 @@ fn computed_dates_and_strings_are_sent_with_their_types() {
             "00:01:30".into(),
             "1,234.50".into(),
             "1,234.5".into(),
-            "1".into()
+            "1".into(),
+            "0.000000".into()
         )
     );
     // The binary protocol sends them as dates and times.
@@ -676,6 +687,7 @@ fn computed_dates_and_strings_are_sent_with_their_types() {
     assert_eq!(row[1], mysql::Value::Date(2024, 1, 3, 3, 4, 5, 678_000));
     assert_eq!(row[3], mysql::Value::Time(false, 0, 0, 1, 30, 0));
     assert_eq!(row[4], mysql::Value::Bytes(b"1,234.50".to_vec()));
+    assert_eq!(row[7], mysql::Value::Double(0.0));
 }
 
 /// With CLIENT_FOUND_ROWS (PyMySQL and many ORMs ask for it) an UPDATE counts the rows it

@@ -378,6 +378,13 @@ pub enum ComputedType {
     Timestamp(u8),
     /// TIME with this many fraction digits.
     Time(u8),
+    /// DOUBLE(length, decimals): shown with a fixed number of decimals (`STD(d)`).
+    Double {
+        /// Display length.
+        length: u8,
+        /// Digits after the point.
+        decimals: u8,
+    },
     /// DECIMAL(precision, scale).
     Decimal {
         /// Total digits.

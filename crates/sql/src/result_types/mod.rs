@@ -91,7 +91,8 @@ pub(crate) fn computes(items: &[SelectItem]) -> bool {
     items.iter().any(computed) && !items.iter().any(wildcard)
 }
 
-/// The computed dates, times and DECIMALs among result `types`, by position.
+/// The computed dates, times, DECIMALs and fixed-decimal DOUBLEs among result `types`, by
+/// position.
 pub(crate) fn computed_types(types: &[Option<ResultType>]) -> Vec<(usize, crate::ComputedType)> {
     use crate::ComputedType as T;
     let numbers = |t: &str| -> Vec<u8> {
@@ -108,6 +109,10 @@ pub(crate) fn computed_types(types: &[Option<ResultType>]) -> Vec<(usize, crate:
             "datetime" => T::Datetime(fsp),
             "timestamp" => T::Timestamp(fsp),
             "time" => T::Time(fsp),
+            "double" => match numbers(t)[..] {
+                [length, decimals] => T::Double { length, decimals },
+                _ => return None,
+            },
             "decimal" => match numbers(t)[..] {
                 [precision, scale] => T::Decimal {
                     precision,
@@ -907,6 +912,32 @@ impl Infer<'_> {
         }
     }
 
+    /// `STD(x)`, `VARIANCE(x)` and their synonyms, DOUBLEs (`Item_sum_variance`): of an
+    /// exact `x` with `div_precision_increment` more decimals and `2 × precision + 4`
+    /// digits (`STD(decimal(10,2))` is `double(26,6)`), of a FLOAT(M,D) or DOUBLE(M,D) with
+    /// D + 4 decimals and 13 more digits than decimals, else a plain DOUBLE.
+    fn deviation(&self, f: &Function, x: Ty) -> Option<Ty> {
+        let double = |len, scale| Some(Ty::new(Class::Double, len, scale, true));
+        if let Some((precision, scale)) = x.exact() {
+            let scale = (scale + DIV_PRECISION_INCREMENT).min(30);
+            // the sign and the point
+            return double(2 * precision + DIV_PRECISION_INCREMENT + 2, scale);
+        }
+        match self.fixed_real(f) {
+            Some((_, d)) => double(13 + d + 4, (d + 4).min(30)),
+            None => double(0, 0),
+        }
+    }
+
+    /// The `(M, D)` of a FLOAT(M,D) or DOUBLE(M,D) column that is `f`'s only argument.
+    fn fixed_real(&self, f: &Function) -> Option<(u32, u32)> {
+        let [arg] = crate::typing::args(f)[..] else {
+            return None;
+        };
+        let decl = crate::typing::decl_of(arg, self.scopes)?;
+        crate::real::RealType::of_decl(decl)?.shape
+    }
+
     fn function(&self, f: &Function) -> Option<Ty> {
         let name = f.name.to_string().to_ascii_lowercase();
         if f.filter.is_some() {
@@ -945,45 +976,44 @@ impl Infer<'_> {
             }
         };
         match name.as_str() {
-            "time_to_sec" => {
-                // Its argument's fraction digits: a BIGINT without, else a DECIMAL.
-                let t = one()?;
-                let digits = match crate::typing::args(f).first() {
-                    Some(Expr::Value(v)) => match &v.value {
-                        SqlValue::SingleQuotedString(s) => Some(text_fraction_digits(s)),
-                        _ => None,
+            // A count of seconds with its argument's fraction digits: a BIGINT without,
+            // else a DECIMAL (`UNIX_TIMESTAMP(datetime(3))` is `decimal(19,3)`).
+            "time_to_sec" | "unix_timestamp" => {
+                let digits = match (args.first(), crate::typing::args(f).first()) {
+                    (None, _) => 0,
+                    (_, Some(Expr::Value(v))) => match &v.value {
+                        SqlValue::SingleQuotedString(s) => text_fraction_digits(s),
+                        _ => args[0].exact()?.1.min(6),
                     },
-                    _ => None,
-                };
-                let digits = match (digits, t.class) {
-                    (Some(d), _) => d,
-                    (None, Class::Int(_) | Class::Date) => 0,
-                    (None, _) if t.is_temporal() => t.len,
+                    (Some(t), _) if matches!(t.class, Class::Int(_) | Class::Date) => 0,
+                    (Some(t), _) if t.is_temporal() => t.len,
                     _ => return None,
                 };
+                let nullable = !args.is_empty();
                 Some(match digits {
-                    0 => Ty::computed_int(16, false, true),
-                    d => Ty::decimal(16 + d, d, true),
+                    0 => Ty::computed_int(16, false, nullable),
+                    d => Ty::decimal(16 + d, d, nullable),
                 })
             }
             "sum" => {
                 let t = one()?;
-                Some(match t.exact() {
-                    Some((p, s)) => Ty::decimal(p + 22, s, true),
-                    None if t.is_number() => Ty::new(Class::Double, 0, 0, true),
-                    None => return None,
+                Some(match (t.exact(), self.fixed_real(f)) {
+                    (Some((p, s)), _) => Ty::decimal(p + 22, s, true),
+                    // MariaDB's `float_length`: DBL_DIG + 2 + D
+                    (None, Some((_, d))) => Ty::new(Class::Double, 17 + d, d, true),
+                    (None, None) if t.is_number() => Ty::new(Class::Double, 0, 0, true),
+                    (None, None) => return None,
                 })
             }
+            name if crate::having::DEVIATIONS.contains(&name) => self.deviation(f, one()?),
             "avg" => {
                 let t = one()?;
-                Some(match t.exact() {
-                    Some((p, s)) => Ty::decimal(
-                        p + DIV_PRECISION_INCREMENT,
-                        s + DIV_PRECISION_INCREMENT,
-                        true,
-                    ),
-                    None if t.is_number() => Ty::new(Class::Double, 0, 0, true),
-                    None => return None,
+                let more = DIV_PRECISION_INCREMENT;
+                Some(match (t.exact(), self.fixed_real(f)) {
+                    (Some((p, s)), _) => Ty::decimal(p + more, s + more, true),
+                    (None, Some((m, d))) => Ty::new(Class::Double, m + more, d + more, true),
+                    (None, None) if t.is_number() => Ty::new(Class::Double, 0, 0, true),
+                    (None, None) => return None,
                 })
             }
             // MIN/MAX of a NOT NULL non-integer is shown without a DEFAULT clause: not
