@@ -15,11 +15,11 @@
 //! `1.10000000000000000000000000000000000000`); tutti shows the exact result at its own
 //! scale (`1.10`).
 
-use sqlparser::ast::{Expr, Function};
+use sqlparser::ast::{DataType, Expr, Function};
 
-use crate::ast_build::{func, number, string};
+use crate::ast_build::{cast, func, number, string};
 use crate::typing::{args, collated, held, operand, type_of, NumType, Scopes};
-use crate::{SetValue, UserValue};
+use crate::{SetValue, UserValue, Value};
 
 /// `tutti_dec_digits(x)`: a DECIMAL's digits as text, all a quotient holds.
 const DIGITS: &str = "tutti_dec_digits";
@@ -33,10 +33,13 @@ pub(crate) fn read(v: &UserValue) -> Expr {
 }
 
 /// `@v` read in a statement that assigns it (`tutti_get_var('v', before)`): typed as what
-/// it held before the statement.
+/// it held before the statement, as MariaDB types it when the statement is prepared — a
+/// string if it held nothing (NULL), so `@b := 0.1 + 0.2, @b = 0.3` compares `'0.3'` with
+/// 0.3 as numbers (1).
 pub(crate) fn read_assigned(name: &str, before: &UserValue) -> Expr {
     let call = func("tutti_get_var", vec![string(name), read(before)]);
     match before {
+        UserValue::Plain(Value::Null) => cast(call, DataType::Text),
         UserValue::Plain(_) => call,
         UserValue::Decimal(_) => collated(call),
     }

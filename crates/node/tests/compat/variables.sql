@@ -13,3 +13,7 @@ SELECT @x, @y;
 UPDATE v SET a = (@m := a * 2) WHERE id = 2;
 SELECT @m, a FROM v WHERE id = 2;
 SELECT @undefined := NULL, @undefined IS NULL;
+-- A variable that held nothing is a string where the statement that assigns it reads it (MariaDB types it when the statement is prepared): compared with a number as a number
+SELECT @vb := 0.1 + 0.2, @vb = 0.3, @vb;
+SELECT @vb = 0.3;
+SELECT @vq := 1, @vq, @vq = 1;
