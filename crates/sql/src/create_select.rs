@@ -217,6 +217,13 @@ fn decimal_scale(e: &Expr) -> Option<usize> {
             _ => None,
         },
         Expr::UnaryOp { expr, .. } | Expr::Nested(expr) => decimal_scale(expr),
+        // a scalar subquery's item (`(SELECT 1.50)`, `(SELECT price ...)`)
+        Expr::Subquery(q) => match projection(q)? {
+            [SelectItem::UnnamedExpr(e) | SelectItem::ExprWithAlias { expr: e, .. }] => {
+                decimal_scale(e)
+            }
+            _ => None,
+        },
         _ => None,
     }
 }

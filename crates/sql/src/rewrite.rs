@@ -416,7 +416,12 @@ impl<'a> Rewriter<'a> {
         let Some(x) = crate::typing::single_item_mut(q) else {
             return;
         };
-        if crate::typing::float_typed(x, &scopes) {
+        let literal_scale = crate::result_types::exact_scale(x, &scopes);
+        if let (Some(text), Some(scale)) = (crate::typing::decimal_literal_text(x), literal_scale) {
+            // A DECIMAL literal, which SQLite reads as a REAL: its digits, cast as a DECIMAL
+            // column's are (`(SELECT 1.50)` is 1.50).
+            *x = crate::ast_build::cast(text, crate::merged_decimals::exact(scale));
+        } else if crate::typing::float_typed(x, &scopes) {
             let inner = std::mem::replace(x, crate::ast_build::null());
             *x = crate::ast_build::cast(inner, sqlparser::ast::DataType::Float4);
         } else if crate::typing::type_of(x, &scopes) == crate::typing::NumType::Decimal

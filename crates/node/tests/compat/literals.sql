@@ -93,3 +93,5 @@ SELECT CAST(-1 AS UNSIGNED), CAST('-1' AS UNSIGNED), CAST(1 - 2 AS UNSIGNED), CA
 -- a temporal CAST of something that is no such value is NULL with 1292, but compared it is read loosely: an impossible day is kept, anything else is the zero value
 SELECT CAST('x' AS DATE), CAST('x' AS TIME), CAST('2008-02-30' AS DATETIME(3)), CAST(20081301 AS DATE);
 SELECT CAST('NULL' AS DATE) < '2008-01-01', CAST('x' AS DATE) = CAST('y' AS DATE), CAST('2008-02-30' AS DATE) < CAST('2008-01-01' AS DATE), CAST('NULL' AS DATE) IS NULL, CAST('NULL' AS DATE) <=> NULL, CAST('2008-02-30' AS DATE) IN ('2008-02-30'), CAST('x' AS DATE) BETWEEN '0000-00-00' AND '2000-01-01', CAST('x' AS TIME) = CAST('y' AS TIME), CAST(NULL AS DATE) = CAST(NULL AS DATE);
+-- A DECIMAL literal as a scalar subquery's value keeps its digits and stays exact (it was the REAL 1.5)
+SELECT (SELECT 1.50), (SELECT 1.50) + 1, (SELECT -0.5), (SELECT 1.50) * 3, (SELECT 0.1) + (SELECT 0.2) = 0.3;
