@@ -178,8 +178,8 @@ impl Column {
     }
 
     /// A computed column MariaDB types as `t`: sent as that type when SQLite's values fit it
-    /// (dates and times are text; a DECIMAL's or DOUBLE's values must be `numbers`), with MariaDB's
-    /// decimals and length.
+    /// (dates and times are text; a DECIMAL's or DOUBLE's values must be `numbers`), with
+    /// MariaDB's decimals and length.
     pub fn computed(&mut self, t: tutti_sql::ComputedType, numbers: bool) {
         use tutti_sql::ComputedType as T;
         if self.table.is_some() {
