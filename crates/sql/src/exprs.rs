@@ -273,8 +273,7 @@ impl ExprCtx<'_> {
                 any: false,
             } => {
                 self.empty_escape(escape_char)?;
-                binary_like(*negated, expr, pattern, escape_char, &self.scopes)
-                    .or_else(|| unicode_like(*negated, expr, pattern, escape_char, &self.scopes))
+                collated_like(*negated, expr, pattern, escape_char, &self.scopes)
             }
             Expr::IsNull(x) => typing::zero_date_is_null(x, &self.scopes),
             Expr::RLike {
@@ -1149,10 +1148,12 @@ pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
     ObjectName::from(vec![Ident::new(name)])
 }
 
-/// `x LIKE p` with a binary operand → `tutti_like_bin(x, p, escape)` (exact, where SQLite's
-/// `like()`, which storage replaces by MariaDB's, folds case); None: left to `like()`. Number
-/// literals are matched as written (see `typing::like_operand`).
-fn binary_like(
+/// `x LIKE p` matched in its operands' collation: with a binary operand
+/// `tutti_like_bin(x, p, escape)` (exact, where SQLite's `like()`, which storage replaces by
+/// MariaDB's, folds case), with one in a Unicode collation `tutti_like_uca(x, p, escape,
+/// uca_520)` (each character by its UCA weights); None: left to `like()` (general_ci).
+/// Number literals are matched as written (see `typing::like_operand`).
+fn collated_like(
     negated: bool,
     x: &mut Box<Expr>,
     pattern: &mut Box<Expr>,
@@ -1161,27 +1162,25 @@ fn binary_like(
 ) -> Option<Expr> {
     typing::like_operand(x);
     typing::like_operand(pattern);
-    if !typing::case_sensitive(x, scopes) && !typing::case_sensitive(pattern, scopes) {
-        return None;
-    }
+    let (function, uca) =
+        if typing::case_sensitive(x, scopes) || typing::case_sensitive(pattern, scopes) {
+            ("tutti_like_bin", None)
+        } else {
+            (
+                "tutti_like_uca",
+                Some(unicode_like_version(x, pattern, scopes)?),
+            )
+        };
     let escape = escape.take().map_or_else(|| string("\\"), |e| *e);
-    let like = func(
-        "tutti_like_bin",
-        vec![take_box(x), take_box(pattern), escape],
-    );
-    Some(not_if(negated, like))
+    let mut args = vec![take_box(x), take_box(pattern), escape];
+    args.extend(uca.map(|which| number(which.to_string())));
+    Some(not_if(negated, func(function, args)))
 }
 
-/// `x LIKE p` with an operand in a Unicode collation (a column's, or a `COLLATE`) →
-/// `tutti_like_uca(x, p, escape, uca_520)`, which matches each character by its UCA weights
-/// as MariaDB does; None: left to `like()` (general_ci).
-fn unicode_like(
-    negated: bool,
-    x: &mut Box<Expr>,
-    pattern: &mut Box<Expr>,
-    escape: &mut Option<Box<Expr>>,
-    scopes: &Scopes,
-) -> Option<Expr> {
+/// Which Unicode collation `x LIKE p` matches in (0 `utf8mb4_unicode_ci`, 1
+/// `utf8mb4_unicode_520_ci`): an explicit COLLATE decides, else either operand's column;
+/// None for any other collation.
+fn unicode_like_version(x: &Expr, pattern: &Expr, scopes: &Scopes) -> Option<usize> {
     let collation = |e: &Expr| match typing::unnested(e) {
         Expr::Collate { collation, .. } => Some(collation.to_string()),
         e => crate::derivation::column_collation(e, scopes),
@@ -1192,25 +1191,12 @@ fn unicode_like(
             .position(|u| c.eq_ignore_ascii_case(u))
     };
     let explicit = |e: &Expr| matches!(typing::unnested(e), Expr::Collate { .. });
-    // An explicit COLLATE decides; else either operand's column.
-    let decided = [&**pattern, &**x].into_iter().find(|e| explicit(e));
-    let which = match decided {
-        Some(e) => unicode(&collation(e)?)?,
-        None => [&**x, &**pattern]
+    match [pattern, x].into_iter().find(|e| explicit(e)) {
+        Some(e) => unicode(&collation(e)?),
+        None => [x, pattern]
             .into_iter()
-            .find_map(|e| unicode(&collation(e)?))?,
-    };
-    let escape = escape.take().map_or_else(|| string("\\"), |e| *e);
-    let like = func(
-        "tutti_like_uca",
-        vec![
-            take_box(x),
-            take_box(pattern),
-            escape,
-            number(which.to_string()),
-        ],
-    );
-    Some(not_if(negated, like))
+            .find_map(|e| unicode(&collation(e)?)),
+    }
 }
 
 /// `NOT (e)` when `negated`, else `e`.
