@@ -743,7 +743,14 @@ fn foreign_key_lines(reader: &Connection, table: &Table) -> Result<Vec<String>, 
 /// `SHOW [FULL] COLUMNS` / `DESCRIBE`.
 pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSet, ExecError> {
     let table = Table::load(s, t)?;
-    let info = &table.meta.info;
+    let typed = table
+        .meta
+        .info
+        .is_view()
+        .then(|| tutti_sql::typed_view(&table.meta.info, s))
+        .flatten();
+    let info = typed.as_ref().map_or(&table.meta.info, |v| &v.info);
+    let members = |i: usize| typed.as_ref().and_then(|v| v.members[i].as_deref());
     let key_of = |col: &str| {
         if info.columns.iter().any(|c| c.pk > 0 && c.name == col) {
             "PRI"
@@ -766,7 +773,8 @@ pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSe
     let rows = info
         .columns
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let on_update = table.on_update.iter().find(|(name, _)| *name == c.name);
             let extra = match on_update {
                 _ if table.is_autoinc(c) => "auto_increment".to_string(),
@@ -775,7 +783,21 @@ pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSe
                 None => String::new(),
             };
             let null = if Table::not_null(c) { "NO" } else { "YES" };
-            let mut row = vec![text(&c.name), text(table.column_type(c))];
+            let ty = match &c.computed {
+                // MariaDB keeps a view's computed times in their pre-10.0 form, and says so.
+                Some(t)
+                    if ["datetime", "timestamp", "time"]
+                        .contains(&t.split('(').next().unwrap_or(t)) =>
+                {
+                    format!("{t} /* mariadb-5.3 */")
+                }
+                Some(t) => t.clone(),
+                None => match members(i) {
+                    Some(m) => display_type(&c.decl_type, Some(m)),
+                    None => table.column_type(c),
+                },
+            };
+            let mut row = vec![text(&c.name), text(ty)];
             if full {
                 row.push(table.collation(c));
             }
@@ -934,6 +956,7 @@ mod tests {
             not_null,
             pk: 0,
             default: default.map(str::to_string),
+            computed: None,
         };
         assert_eq!(
             default_clause(&col("INT", None, false)).as_deref(),

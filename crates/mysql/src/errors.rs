@@ -33,6 +33,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::TooManySetMembers(_) => ER_TOO_BIG_SET,
             SqlError::InvalidOnUpdate(_) => ER_INVALID_ON_UPDATE,
             SqlError::TooBigDisplayWidth { .. } => ER_TOO_BIG_DISPLAYWIDTH,
+            SqlError::ColumnTooLong { .. } => ER_TOO_BIG_FIELDLENGTH,
             SqlError::TemporaryForeignKey(_) => ER_CANT_CREATE_TABLE,
             SqlError::ViewOfTemporary(_) => ER_VIEW_SELECT_TMPTABLE,
             SqlError::AmbiguousColumn(_) => ER_NON_UNIQ_ERROR,

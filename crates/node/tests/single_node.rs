@@ -688,6 +688,26 @@ fn computed_dates_and_strings_are_sent_with_their_types() {
     assert_eq!(row[3], mysql::Value::Time(false, 0, 0, 1, 30, 0));
     assert_eq!(row[4], mysql::Value::Bytes(b"1,234.50".to_vec()));
     assert_eq!(row[7], mysql::Value::Double(0.0));
+    // A view's computed columns go out with the types of their expressions.
+    c.query_drop(
+        "CREATE VIEW app.v AS SELECT at + INTERVAL 1 DAY AS next, m * 2 AS twice FROM app.e",
+    )
+    .unwrap();
+    let result = c.query_iter("SELECT * FROM app.v").unwrap();
+    let defs: Vec<(mysql::consts::ColumnType, u8)> = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|col| (col.column_type(), col.decimals()))
+        .collect();
+    drop(result);
+    assert_eq!(defs, [(MYSQL_TYPE_DATETIME, 3), (MYSQL_TYPE_NEWDECIMAL, 2)]);
+    let row: mysql::Row = c
+        .exec_first("SELECT next, twice FROM app.v", ())
+        .unwrap()
+        .unwrap();
+    assert_eq!(row[0], mysql::Value::Date(2024, 1, 3, 3, 4, 5, 678_000));
+    assert_eq!(row[1], mysql::Value::Bytes(b"2469.00".to_vec()));
 }
 
 /// With CLIENT_FOUND_ROWS (PyMySQL and many ORMs ask for it) an UPDATE counts the rows it

@@ -110,6 +110,12 @@ impl Alter<'_> {
         }))
     }
 
+    /// The most bytes a character takes in the table's default character set.
+    fn mbmaxlen(&mut self) -> Result<u64, SqlError> {
+        let recorded = crate::column_marks::table_collation(&self.catalog()?.create_sql);
+        Ok(recorded.map_or(4, |c| crate::columns::mbmaxlen(&c)))
+    }
+
     fn alter_prefix(&self) -> String {
         format!("ALTER TABLE {}", quote_str(&self.table.sqlite_name()))
     }
@@ -592,7 +598,8 @@ fn column_position(p: &mut Parser<'_>) -> Res<Placement> {
 
 fn add_column(a: &mut Alter<'_>, def: &ColumnDef, position: Placement) -> Result<(), SqlError> {
     let collation = a.default_collation()?;
-    let mut c = column(a.info.env, def, collation, None)?;
+    let mut c = column(a.info.env, def, collation, None, a.mbmaxlen()?)?;
+    a.notes.append(&mut c.notes);
     if c.primary_key {
         return Err(unsupported("ADD COLUMN ... PRIMARY KEY"));
     }
@@ -710,7 +717,8 @@ fn change_column(
     let mut def = def.clone();
     def.name = sqlparser::ast::Ident::new(&def_name);
     let collation = a.default_collation()?;
-    let mut new = column(a.info.env, &def, collation, None)?;
+    let mut new = column(a.info.env, &def, collation, None, a.mbmaxlen()?)?;
+    a.notes.append(&mut new.notes);
     let pk = primary_key(a);
     let in_pk = pk.iter().any(|c| c.eq_ignore_ascii_case(&def_name));
     let single_pk = matches!(pk.as_slice(), [c] if c.eq_ignore_ascii_case(&def_name));

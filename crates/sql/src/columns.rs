@@ -32,6 +32,7 @@ use sqlparser::tokenizer::Token;
 use crate::literals::rewrite_value;
 use crate::names::quote_str;
 use crate::rewrite::Rewriter;
+use crate::string_lengths::Fitted;
 use crate::types_map::{map_type, MappedType};
 use crate::{Env, SqlError, TableName, Value};
 
@@ -66,6 +67,8 @@ pub(crate) struct ColumnOut {
     /// The collation of the single-byte character set a text column is declared in (see
     /// `column_marks`).
     pub single_byte_collation: Option<String>,
+    /// MariaDB's notes on the definition (a VARCHAR too long made a TEXT).
+    pub notes: Vec<crate::Note>,
 }
 
 impl ColumnOut {
@@ -238,14 +241,30 @@ pub(crate) fn single_byte_collation(
     tutti_wsrep::charsets::SingleByte::named(set).map(|_| collation)
 }
 
+/// The most bytes a character takes in the character set of MySQL collation or character
+/// set `name` (utf8mb4 for a name tutti does not know).
+pub(crate) fn mbmaxlen(name: &str) -> u64 {
+    let name = name.to_ascii_lowercase();
+    let set = name.split('_').next().unwrap_or_default();
+    match set {
+        "utf8mb3" | "utf8" => 3,
+        "ucs2" => 2,
+        "binary" => 1,
+        _ if tutti_wsrep::charsets::SingleByte::named(set).is_some() => 1,
+        _ => 4,
+    }
+}
+
 /// Translates one column definition. `default_collation`: the table's default, as
 /// [`text_collation`] gives it; `default_charset`: the table's MySQL default collation when
-/// it is one of a single-byte set (see [`single_byte_collation`]).
+/// it is one of a single-byte set (see [`single_byte_collation`]); `table_mbmaxlen`: the
+/// most bytes a character takes in the table's default character set.
 pub(crate) fn column(
     env: &dyn Env,
     def: &ColumnDef,
     default_collation: Option<&'static str>,
     default_charset: Option<&str>,
+    table_mbmaxlen: u64,
 ) -> Result<ColumnOut, SqlError> {
     if matches!(def.data_type, DataType::Bit(Some(n)) if n > 64) {
         return Err(SqlError::TooBigDisplayWidth {
@@ -268,6 +287,7 @@ pub(crate) fn column(
         on_update: None,
         zerofill: false,
         single_byte_collation: None,
+        notes: Vec::new(),
     };
     let (mut declared_charset, mut declared_collation) = (None, None);
     for opt in &def.options {
@@ -325,6 +345,23 @@ pub(crate) fn column(
                 return Err(SqlError::Unsupported("generated columns".into()));
             }
             other => return Err(SqlError::Unsupported(format!("the column option {other}"))),
+        }
+    }
+    let mbmaxlen = match declared_collation.as_ref().or(declared_charset.as_ref()) {
+        _ if !out.mapped.text_like => 1,
+        Some(name) => mbmaxlen(name),
+        None => table_mbmaxlen,
+    };
+    match crate::string_lengths::fit(
+        &def.data_type,
+        &out.name,
+        mbmaxlen,
+        crate::stored::strict_mode(env),
+    )? {
+        Fitted::Kept => {}
+        Fitted::Became(decl, note) => {
+            out.mapped.decl = decl.to_string();
+            out.notes.extend(note);
         }
     }
     if out.mapped.text_like {

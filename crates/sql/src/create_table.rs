@@ -110,8 +110,17 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
     let mut columns: Vec<ColumnOut> = ct
         .columns
         .iter()
-        .map(|c| column(env, c, default_collation, default_charset.as_deref()))
+        .map(|c| {
+            column(
+                env,
+                c,
+                default_collation,
+                default_charset.as_deref(),
+                table_charset.mbmaxlen(),
+            )
+        })
         .collect::<Result<_, _>>()?;
+    let notes: Vec<crate::Note> = columns.iter().flat_map(|c| c.notes.clone()).collect();
 
     let mut pk: Option<Vec<KeyPart>> = None;
     let mut keys: Vec<Key> = Vec::new();
@@ -261,11 +270,12 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             );
             statements.insert(0, drop);
         }
-        return Ok(Stmt::Temporary(crate::TempDdl {
+        let temp = Stmt::Temporary(crate::TempDdl {
             statements,
             tables: vec![table],
             then: None,
-        }));
+        });
+        return Ok(temp.noted(notes));
     }
     statements.extend(counter);
     if ct.or_replace {
@@ -282,7 +292,8 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         },
         tables: vec![table],
         copied_rows: false,
-    }))
+    })
+    .noted(notes))
 }
 
 /// MySQL's code for a table that exists (`ER_TABLE_EXISTS_ERROR`).
@@ -368,6 +379,14 @@ impl TableCharset {
         match (&self.collation, &self.charset) {
             (Some(c), _) | (None, Some(c)) => text_collation(c),
             (None, None) => Some(GENERAL_CI),
+        }
+    }
+
+    /// The most bytes a character takes in the table's default character set.
+    fn mbmaxlen(&self) -> u64 {
+        match (&self.collation, &self.charset) {
+            (Some(c), _) | (None, Some(c)) => crate::columns::mbmaxlen(c),
+            (None, None) => 4,
         }
     }
 

@@ -136,6 +136,10 @@ pub(crate) fn scope(
             if let Some(c) = collation {
                 collated.push((name.clone(), c));
             }
+            let computed = match &ty {
+                Some(ResultType::Computed { mysql_type, .. }) => Some(mysql_type.clone()),
+                _ => None,
+            };
             let mut decl_type = decl_of(ty);
             if crate::big_unsigned::decl(&decl_type) && !plain {
                 // `MAX(c)` of such a column is its value, not its stored form (see
@@ -153,6 +157,7 @@ pub(crate) fn scope(
                 not_null: false,
                 pk: 0,
                 default: None,
+                computed,
             }
         })
         .collect();
@@ -256,7 +261,7 @@ fn item_name(e: &sqlparser::ast::Expr) -> String {
 }
 
 /// The declared type a result column gets: a column's own, a DECIMAL's, else none.
-fn decl_of(ty: Option<ResultType>) -> String {
+pub(crate) fn decl_of(ty: Option<ResultType>) -> String {
     match ty {
         Some(ResultType::Column { column, .. }) => column.decl_type,
         // A BIGINT UNSIGNED value may exceed SQLite's integers: exact as a DECIMAL.

@@ -52,6 +52,9 @@ pub enum SqlError {
     /// A BIT wider than 64 or a FLOAT/DOUBLE(M,D) wider than 255 (MySQL 1439).
     #[error("Display width out of range for '{column}' (max = {max})")]
     TooBigDisplayWidth { column: String, max: u64 },
+    /// A CHAR, VARCHAR, BINARY or VARBINARY longer than its type holds (MySQL 1074).
+    #[error("Column length too big for column '{column}' (max = {max}); use BLOB or TEXT instead")]
+    ColumnTooLong { column: String, max: u64 },
     /// A view reading a table or column that no longer exists (MySQL 1356).
     #[error("View '{0}' references invalid table(s) or column(s) or function(s) or definer/invoker of view lack rights to use them")]
     InvalidView(String),

@@ -69,6 +69,7 @@ mod set;
 mod show;
 mod spellings;
 mod stored;
+mod string_lengths;
 mod subquery;
 mod syntax;
 mod temporal_numbers;
@@ -84,6 +85,7 @@ mod user_vars;
 mod using_joins;
 mod view_columns;
 mod view_text;
+mod view_types;
 mod views;
 
 #[cfg(test)]
@@ -116,6 +118,7 @@ pub use tutti_wsrep::Value;
 pub use types::*;
 pub use types_map::{has_members, ENUM_DECL, SET_DECL};
 pub use view_text::show_create_view;
+pub use view_types::{typed_view, TypedView};
 
 /// Translates one client request (possibly several `;`-separated statements).
 ///

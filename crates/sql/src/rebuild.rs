@@ -572,6 +572,7 @@ pub(crate) fn column_table(table: &TableName, column: &str, decl: &str) -> Table
             not_null: false,
             pk: 0,
             default: None,
+            computed: None,
         }],
         autoinc: None,
         indexes: vec![],

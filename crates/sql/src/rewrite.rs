@@ -518,7 +518,13 @@ impl<'a> Rewriter<'a> {
         crate::empty_aggregate::null_over_no_rows(s, &self.ex.scopes, &|from| self.scope_of(from));
         let top = self.depth == 1 && self.single_select;
         let derive = self.derive_types && self.depth == 1 && self.result_types.is_none();
-        if derive || top && result_types::computes(&s.projection) {
+        let reads_computed = || {
+            let scope = self.ex.scopes.last().into_iter().flatten();
+            scope
+                .flat_map(|sc| &sc.table.columns)
+                .any(|c| c.computed.is_some())
+        };
+        if derive || top && (result_types::computes(&s.projection) || reads_computed()) {
             let types = result_types::of_projection(&s.projection, &s.from, &self.ex.scopes);
             if top {
                 self.computed_types = result_types::computed_types(&types);
@@ -705,7 +711,10 @@ impl<'a> Rewriter<'a> {
         let Ok(table) = resolve_parts(self.ex.env, &ids) else {
             return;
         };
-        if let Some(info) = self.ex.env.table(&table) {
+        if let Some(mut info) = self.ex.env.table(&table) {
+            if info.is_view() {
+                info = crate::typed_view(&info, self.ex.env).map_or(info, |v| v.info);
+            }
             out.push(Scope {
                 alias: alias.unwrap_or(&table.table).to_string(),
                 table: info,

@@ -76,6 +76,7 @@ impl TestEnv {
                 } else {
                     None
                 },
+                computed: None,
             })
             .collect();
         let indexes: Vec<IndexInfo> = indexes

@@ -58,6 +58,10 @@ pub struct ColumnInfo {
     pub pk: u32,
     /// The DEFAULT expression as SQLite stores it.
     pub default: Option<String>,
+    /// A column of a view or derived table that its query computes: the MySQL type MariaDB
+    /// gives the expression (`decimal(11,2)`, `datetime(3)`); `decl_type` is then the
+    /// SQLite form expressions over the column are typed by.
+    pub computed: Option<String>,
 }
 
 /// One index of a user table.

@@ -209,6 +209,12 @@ pub(crate) fn map_type(ty: &DataType) -> Result<MappedType, SqlError> {
         {
             plain("YEAR")
         }
+        // TEXT(n): the TEXT type that holds n characters (see `string_lengths`).
+        T::Custom(name, args)
+            if args.len() == 1 && name.to_string().eq_ignore_ascii_case("TEXT") =>
+        {
+            text("TEXT")
+        }
         T::Custom(name, _) => {
             return Err(SqlError::Unsupported(format!("the column type {name}")));
         }

@@ -39,6 +39,7 @@ fn columns_of(c: &Connection, table: &str) -> Result<Vec<ColumnInfo>, ExecError>
             not_null: r.get::<_, i64>(2)? != 0,
             default: r.get(3)?,
             pk: r.get::<_, i64>(4)? as u32,
+            computed: None,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)

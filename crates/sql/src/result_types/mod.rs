@@ -61,8 +61,15 @@ pub enum ResultType {
 }
 
 impl ResultType {
-    /// Table `t`'s column `c` read as it is.
+    /// Table `t`'s column `c` read as it is (a view's or derived table's computed column:
+    /// its expression's type).
     fn of_column(t: &TableInfo, c: &ColumnInfo) -> ResultType {
+        if let Some(mysql_type) = &c.computed {
+            return ResultType::Computed {
+                mysql_type: mysql_type.clone(),
+                not_null: c.not_null,
+            };
+        }
         ResultType::Column {
             column: c.clone(),
             autoinc: t.autoinc.as_deref() == Some(c.name.as_str()),
