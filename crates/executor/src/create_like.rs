@@ -103,7 +103,12 @@ fn renamed(sql: &str, old: &str, new: &str, drop_foreign_keys: bool) -> Result<S
     if drop_foreign_keys {
         tokens = without_foreign_keys(tokens);
     }
-    Ok(tokens.iter().map(ToString::to_string).collect())
+    // sqlparser prints a string token without doubling its quotes
+    let text = |t: &Token| match t {
+        Token::SingleQuotedString(s) => format!("'{}'", s.replace('\'', "''")),
+        t => t.to_string(),
+    };
+    Ok(tokens.iter().map(text).collect())
 }
 
 /// The tokens of a CREATE TABLE without its `[CONSTRAINT name] FOREIGN KEY ...` table
@@ -152,6 +157,11 @@ mod tests {
 
     #[test]
     fn definitions_are_renamed_and_lose_their_foreign_keys() {
+        let quoted = r#"CREATE TABLE "d.c" ("n" TEXT DEFAULT 'it''s')"#;
+        assert_eq!(
+            renamed(quoted, "d.c", "d.c2", false).unwrap(),
+            r#"CREATE TABLE "d.c2" ("n" TEXT DEFAULT 'it''s')"#
+        );
         let table = r#"CREATE TABLE "d.c" ("id" INT NOT NULL, "pid" INT, "note" TEXT DEFAULT 'd.c', PRIMARY KEY ("id"), CONSTRAINT "fk" FOREIGN KEY ("pid") REFERENCES "d.p" ("id") DEFERRABLE INITIALLY DEFERRED, CHECK ("id" > 0))"#;
         assert_eq!(
             renamed(table, "d.c", "d.c2", true).unwrap(),

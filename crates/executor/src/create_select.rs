@@ -135,6 +135,7 @@ fn derived_type<'a>(t: &ResultType, values: impl Iterator<Item = &'a Value>) -> 
             column,
             autoinc,
             members,
+            shown_default,
         } => {
             // a view's columns have no declared type
             if column.decl_type.is_empty() || (column.not_null && has_null) {
@@ -152,7 +153,7 @@ fn derived_type<'a>(t: &ResultType, values: impl Iterator<Item = &'a Value>) -> 
             let default = if *autoinc {
                 Some("0".to_string())
             } else {
-                default_clause(column)
+                shown_default.clone().or_else(|| default_clause(column))
             };
             if let Some(d) = default {
                 def.push_str(&format!(" DEFAULT {d}"));

@@ -55,6 +55,8 @@ pub(crate) struct Definition {
     enums: Vec<(String, Vec<String>)>,
     /// The ZEROFILL columns.
     zerofill: Vec<String>,
+    /// Expression DEFAULTs by column, as MariaDB prints them.
+    shown_defaults: Vec<(String, String)>,
 }
 
 impl Definition {
@@ -62,6 +64,7 @@ impl Definition {
     pub(crate) fn parse(sql: &str) -> Definition {
         let mut def = Definition {
             zerofill: tutti_sql::zerofill_columns(sql),
+            shown_defaults: tutti_sql::shown_defaults(sql),
             collation: tutti_sql::table_collation(sql)
                 .unwrap_or_else(|| "utf8mb4_general_ci".into()),
             single_byte: tutti_sql::charset_columns(sql),
@@ -363,9 +366,9 @@ fn bit_value(d: &str) -> Option<u64> {
     }
 }
 
-/// A column's default as DESCRIBE shows it: strings without quotes, NULL as NULL.
-fn default_value(c: &ColumnInfo) -> Value {
-    match default_clause(c).as_deref() {
+/// A column's default clause as DESCRIBE shows it: strings without quotes, NULL as NULL.
+fn default_value(clause: Option<String>) -> Value {
+    match clause.as_deref() {
         None | Some("NULL") => Value::Null,
         Some(d) => match d.strip_prefix('\'').and_then(|d| d.strip_suffix('\'')) {
             Some(s) => text(s.replace("''", "'")),
@@ -424,6 +427,12 @@ impl Table {
 
     fn not_null(c: &ColumnInfo) -> bool {
         c.not_null || c.pk > 0
+    }
+
+    /// Column `c`'s DEFAULT clause: an expression as it was written (MariaDB's print of it).
+    fn default_clause(&self, c: &ColumnInfo) -> Option<String> {
+        let shown = self.def.shown_defaults.iter().find(|(n, _)| *n == c.name);
+        shown.map(|(_, d)| d.clone()).or_else(|| default_clause(c))
     }
 
     fn column_type(&self, c: &ColumnInfo) -> String {
@@ -501,7 +510,7 @@ impl Table {
         } else if timestamp {
             l.push_str(" NULL");
         }
-        if let Some(d) = default_clause(c) {
+        if let Some(d) = self.default_clause(c) {
             l.push_str(&format!(" DEFAULT {d}"));
         }
         match self.on_update.iter().find(|(name, _)| *name == c.name) {
@@ -804,7 +813,7 @@ pub(crate) fn columns(s: &Session, t: &TableName, full: bool) -> Result<ResultSe
             row.extend([
                 text(null),
                 text(key_of(&c.name)),
-                default_value(c),
+                default_value(table.default_clause(c)),
                 text(&extra),
             ]);
             if full {
@@ -984,9 +993,12 @@ mod tests {
             Some("0")
         );
         assert_eq!(
-            default_value(&col("CHAR(3)", Some("'it''s'"), false)),
+            default_value(default_clause(&col("CHAR(3)", Some("'it''s'"), false))),
             text("it's")
         );
-        assert_eq!(default_value(&col("CHAR(3)", None, false)), Value::Null);
+        assert_eq!(
+            default_value(default_clause(&col("CHAR(3)", None, false))),
+            Value::Null
+        );
     }
 }

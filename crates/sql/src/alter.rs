@@ -818,7 +818,9 @@ fn alter_default(
     let (def_name, sql) = a.definition(name)?;
     let decl = a.declared_type(&def_name).unwrap_or_default();
     let default = match value {
-        Some(e) => Some(typed_default(&decl, a.info.env, e).map_err(|e| e.in_column(&def_name))?),
+        Some(e) => Some(
+            typed_default(&def_name, &decl, a.info.env, e).map_err(|e| e.in_column(&def_name))?,
+        ),
         None => None,
     };
     let sql = rebuild::with_default(&sql, default.as_deref());

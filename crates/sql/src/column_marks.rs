@@ -75,6 +75,33 @@ pub fn charset_columns(create_sql: &str) -> Vec<(String, String)> {
     marked(create_sql, CHARSET)
 }
 
+/// The mark of an expression DEFAULT's MySQL text.
+const SHOWN_DEFAULT: &str = "tutti:default ";
+
+/// The comment recording an expression DEFAULT as MariaDB prints it (`(1 + 2)`,
+/// `concat('a','b')`), which its SQLite text (`tutti_int_op('+', 1, 2)`) is not. The text is
+/// kept in hex: it may hold anything, and other clauses are found in the column's
+/// definition by their keywords.
+pub(crate) fn shown_default(text: &str) -> String {
+    let hex: String = text.bytes().map(|b| format!("{b:02x}")).collect();
+    mark(SHOWN_DEFAULT, &hex)
+}
+
+/// The expression DEFAULTs of a table, by column, as MariaDB prints them.
+pub fn shown_defaults(create_sql: &str) -> Vec<(String, String)> {
+    let unhex = |h: &str| -> Option<String> {
+        let bytes: Option<Vec<u8>> = (0..h.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(h.get(i..i + 2)?, 16).ok())
+            .collect();
+        String::from_utf8(bytes?).ok()
+    };
+    marked(create_sql, SHOWN_DEFAULT)
+        .into_iter()
+        .filter_map(|(column, hex)| Some((column, unhex(&hex)?)))
+        .collect()
+}
+
 /// The comment recording `ZEROFILL`.
 pub(crate) fn zerofill() -> String {
     mark(ZEROFILL, "")
@@ -137,6 +164,11 @@ mod tests {
             zerofill()
         );
         assert_eq!(zerofill_columns(&sql), ["a", "b"]);
+        let sql = format!(
+            r#"CREATE TABLE "d.t" ("a" INT DEFAULT (tutti_int_op('+', 1, 2)) {}, "b" INT)"#,
+            shown_default("(1 + 2)")
+        );
+        assert_eq!(shown_defaults(&sql), [("a".into(), "(1 + 2)".into())]);
         assert!(zerofill_columns(r#"CREATE TABLE "d.t" ("id" INT)"#).is_empty());
         let sql = format!(
             r#"CREATE TABLE "d.t" ("id" INT, "s" VARCHAR(4) {} COLLATE tutti_general_ci)"#,

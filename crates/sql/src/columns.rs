@@ -296,7 +296,8 @@ pub(crate) fn column(
             ColumnOption::NotNull => out.not_null = true,
             ColumnOption::Default(e) => {
                 out.default = Some(
-                    typed_default(&out.mapped.decl, env, e).map_err(|e| e.in_column(&out.name))?,
+                    typed_default(&out.name, &out.mapped.decl, env, e)
+                        .map_err(|e| e.in_column(&out.name))?,
                 )
             }
             ColumnOption::PrimaryKey(_) => out.primary_key = true,
@@ -556,12 +557,34 @@ fn current_timestamp_call_text(default: &str) -> Option<Expr> {
 }
 
 /// A DEFAULT value as SQLite text, for a column of SQLite declared type `decl`.
-pub(crate) fn typed_default(decl: &str, env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
+pub(crate) fn typed_default(
+    column: &str,
+    decl: &str,
+    env: &dyn Env,
+    e: &Expr,
+) -> Result<String, SqlError> {
+    // `DEFAULT (1.5)` is `DEFAULT 1.5`
+    let mut inner = e;
+    while let Expr::Nested(x) = inner {
+        inner = x;
+    }
+    let literal = |x: &Expr| match x {
+        Expr::Value(_) => true,
+        Expr::UnaryOp { expr, .. } => matches!(expr.as_ref(), Expr::Value(_)),
+        _ => false,
+    };
+    let e = if literal(inner) { inner } else { e };
     if let Some(now) = current_timestamp_default(decl, e) {
         return Ok(now);
     }
     if let Some(stored) = temporal_default(decl, env, e) {
         return stored;
+    }
+    if let Some(x) = expression(e) {
+        return expression_default(column, decl, env, x);
+    }
+    if let Some(rounded) = rounded_integer_default(decl, e) {
+        return Ok(rounded);
     }
     match crate::decimal::DecimalType::of_decl(decl) {
         Some(ty) => decimal_default(ty, env, e),
@@ -648,11 +671,11 @@ pub(crate) fn default_sql(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
                 }
                 "CURRENT_DATE" | "CURDATE" => Ok("CURRENT_DATE".into()),
                 "CURRENT_TIME" | "CURTIME" => Ok("CURRENT_TIME".into()),
-                _ => expression_default(env, e),
+                _ => rewritten_default(env, e),
             }
         }
-        Expr::Nested(inner) => expression_default(env, inner),
-        _ => expression_default(env, e),
+        Expr::Nested(inner) => rewritten_default(env, inner),
+        _ => rewritten_default(env, e),
     }
 }
 
@@ -715,10 +738,102 @@ fn bit_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
     }
 }
 
-fn expression_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
+/// An integer column's DEFAULT that is a number with a fraction, rounded as MariaDB rounds
+/// it (half away from zero: `1.5` is 2, `-2.5` is -3); None for other defaults.
+fn rounded_integer_default(decl: &str, e: &Expr) -> Option<String> {
+    let base = decl.split(['(', ' ']).next()?.to_ascii_uppercase();
+    let integer = [
+        "TINYINT",
+        "SMALLINT",
+        "MEDIUMINT",
+        "INT",
+        "INTEGER",
+        "BIGINT",
+    ];
+    if !integer.contains(&base.as_str()) {
+        return None;
+    }
+    let (negative, text) = match e {
+        Expr::Value(v) => (false, &v.value),
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => match expr.as_ref() {
+            Expr::Value(v) => (true, &v.value),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let SqlValue::Number(n, _) = text else {
+        return None;
+    };
+    let value: i128 = if n.contains(['e', 'E']) {
+        let f = n.parse::<f64>().ok()?.round();
+        if f.abs() >= 1e18 {
+            return None;
+        }
+        f as i128
+    } else {
+        let (whole, fraction) = n.split_once('.')?;
+        let whole: i128 = if whole.is_empty() {
+            0
+        } else {
+            whole.parse().ok()?
+        };
+        whole + i128::from(fraction.as_bytes().first().is_some_and(|d| *d >= b'5'))
+    };
+    Some(if negative && value != 0 {
+        format!("-{value}")
+    } else {
+        value.to_string()
+    })
+}
+
+/// A DEFAULT expression in SQLite's terms, in parentheses.
+fn rewritten_default(env: &dyn Env, e: &Expr) -> Result<String, SqlError> {
     let mut e = e.clone();
     Rewriter::new(env).expr(&mut e)?;
     Ok(format!("({e})"))
+}
+
+/// The expression of a DEFAULT that is one (not a literal, not the current date or time).
+fn expression(e: &Expr) -> Option<&Expr> {
+    let now = |f: &sqlparser::ast::Function| {
+        let name = f.name.to_string().to_ascii_uppercase();
+        ["CURRENT_TIMESTAMP", "NOW", "LOCALTIME", "LOCALTIMESTAMP"].contains(&name.as_str())
+    };
+    match e {
+        Expr::Nested(inner) => Some(inner),
+        Expr::Value(_) => None,
+        Expr::UnaryOp { expr, .. } if matches!(expr.as_ref(), Expr::Value(_)) => None,
+        Expr::Function(f) if now(f) => None,
+        e => Some(e),
+    }
+}
+
+/// An expression DEFAULT: its value as column `column` (declared `decl`) stores it (a
+/// DECIMAL's scale, an integer's rounding, a string's length), and its MySQL text as
+/// MariaDB prints it in a mark (see `column_marks::shown_default`).
+fn expression_default(
+    column: &str,
+    decl: &str,
+    env: &dyn Env,
+    e: &Expr,
+) -> Result<String, SqlError> {
+    let mut rewritten = e.clone();
+    Rewriter::new(env).expr(&mut rewritten)?;
+    let table = crate::rebuild::column_table(&crate::TableName::new("", ""), column, decl);
+    let stored =
+        crate::stored::assigned(&table, column, rewritten, crate::stored::strict_mode(env));
+    let printed = crate::view_text::expression(env, e)?;
+    let shown = match e {
+        Expr::Function(_) => printed,
+        _ => format!("({printed})"),
+    };
+    Ok(format!(
+        "({stored}) {}",
+        crate::column_marks::shown_default(&shown)
+    ))
 }
 
 /// `[CONSTRAINT "name"] CHECK (<expr>)`.

@@ -93,7 +93,9 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
-pub use column_marks::{charset_columns, is_table_collation, table_collation, zerofill_columns};
+pub use column_marks::{
+    charset_columns, is_table_collation, shown_defaults, table_collation, zerofill_columns,
+};
 pub use columns::{
     autoinc_declared_type, current_timestamp_precision, is_ci_collation, mysql_collation,
     ENUM_CHECK_SUFFIX, GENERAL_CI,

@@ -83,12 +83,17 @@ fn typed_columns(view: &TableInfo, env: &dyn Env) -> Option<Typed> {
     let typed = view.columns.iter().zip(types).enumerate();
     let typed = typed.map(|(i, (c, t))| match t {
         Some(ResultType::Column {
-            column, members, ..
+            column,
+            members,
+            shown_default,
+            ..
         }) => {
             let c = ColumnInfo {
                 name: c.name.clone(),
                 not_null: column.not_null && !outer.nullable(i),
                 pk: 0,
+                // shown, not run
+                default: shown_default.or(column.default),
                 ..column
             };
             (c, members)

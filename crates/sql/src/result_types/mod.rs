@@ -50,6 +50,9 @@ pub enum ResultType {
         autoinc: bool,
         /// An ENUM or SET column's members.
         members: Option<Vec<String>>,
+        /// Its DEFAULT when an expression, as MariaDB prints it (see
+        /// `column_marks::shown_default`).
+        shown_default: Option<String>,
     },
     /// A computed value.
     Computed {
@@ -76,6 +79,10 @@ impl ResultType {
             members: crate::has_members(&c.decl_type)
                 .then(|| t.enum_members(&c.name))
                 .flatten(),
+            shown_default: crate::shown_defaults(&t.create_sql)
+                .into_iter()
+                .find(|(name, _)| *name == c.name)
+                .map(|(_, d)| d),
         }
     }
 }

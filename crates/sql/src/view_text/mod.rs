@@ -16,6 +16,8 @@
 
 mod print;
 
+pub(crate) use print::expression;
+
 use sqlparser::ast::{
     Expr, Ident, JoinConstraint, Query, Select, SelectItem, SetExpr, TableFactor,
 };

@@ -61,6 +61,22 @@ pub(crate) fn query(
     Ok(p.out)
 }
 
+/// Expression `e`, outside any query (a column's DEFAULT), as MariaDB prints it.
+pub(crate) fn expression(env: &dyn Env, e: &sqlparser::ast::Expr) -> Result<String, SqlError> {
+    let mut p = Printer {
+        env,
+        view_db: String::new(),
+        compact: true,
+        scopes: Vec::new(),
+        ctes: Vec::new(),
+        out: String::new(),
+        column_list: Vec::new(),
+        bare_items: false,
+    };
+    p.bare(e)?;
+    Ok(p.out)
+}
+
 /// A table in scope.
 #[derive(Clone, Debug)]
 struct Scoped {
