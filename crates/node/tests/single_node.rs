@@ -636,17 +636,9 @@ fn computed_dates_and_strings_are_sent_with_their_types() {
     c.query_drop("INSERT INTO app.e VALUES (1, '2024-01-02 03:04:05.678', '2024-02-29', 1234.5)")
         .unwrap();
     let sql = "SELECT DATE(at), at + INTERVAL 1 DAY, MAX(d), SEC_TO_TIME(90), FORMAT(m, 2),                FORMAT(1234.5, 1), SUM(id), STD(m) FROM app.e";
-    let result = c.query_iter(sql).unwrap();
-    let defs: Vec<(mysql::consts::ColumnType, u8)> = result
-        .columns()
-        .as_ref()
-        .iter()
-        .map(|col| (col.column_type(), col.decimals()))
-        .collect();
-    drop(result);
     use mysql::consts::ColumnType::*;
     assert_eq!(
-        defs,
+        column_types(&mut c, sql),
         [
             (MYSQL_TYPE_DATE, 0),
             (MYSQL_TYPE_DATETIME, 3),
@@ -693,21 +685,29 @@ fn computed_dates_and_strings_are_sent_with_their_types() {
         "CREATE VIEW app.v AS SELECT at + INTERVAL 1 DAY AS next, m * 2 AS twice FROM app.e",
     )
     .unwrap();
-    let result = c.query_iter("SELECT * FROM app.v").unwrap();
-    let defs: Vec<(mysql::consts::ColumnType, u8)> = result
-        .columns()
-        .as_ref()
-        .iter()
-        .map(|col| (col.column_type(), col.decimals()))
-        .collect();
-    drop(result);
-    assert_eq!(defs, [(MYSQL_TYPE_DATETIME, 3), (MYSQL_TYPE_NEWDECIMAL, 2)]);
+    assert_eq!(
+        column_types(&mut c, "SELECT * FROM app.v"),
+        [(MYSQL_TYPE_DATETIME, 3), (MYSQL_TYPE_NEWDECIMAL, 2)]
+    );
     let row: mysql::Row = c
         .exec_first("SELECT next, twice FROM app.v", ())
         .unwrap()
         .unwrap();
     assert_eq!(row[0], mysql::Value::Date(2024, 1, 3, 3, 4, 5, 678_000));
     assert_eq!(row[1], mysql::Value::Bytes(b"2469.00".to_vec()));
+}
+
+/// The wire type and decimals of each column of `sql`'s result.
+fn column_types(c: &mut mysql::Conn, sql: &str) -> Vec<(mysql::consts::ColumnType, u8)> {
+    let result = c.query_iter(sql).unwrap();
+    let types = result
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|col| (col.column_type(), col.decimals()))
+        .collect();
+    drop(result);
+    types
 }
 
 /// With CLIENT_FOUND_ROWS (PyMySQL and many ORMs ask for it) an UPDATE counts the rows it

@@ -62,15 +62,22 @@ pub(crate) fn expand_star(
 
 /// Whether a FROM item has a join that merges columns (at any depth).
 fn merges(twj: &TableWithJoins) -> bool {
-    let nested = |tf: &TableFactor| matches!(tf, TableFactor::NestedJoin { table_with_joins, .. } if merges(table_with_joins));
+    any_join(twj, &|op| {
+        matches!(
+            constraint(op),
+            Some(JoinConstraint::Natural | JoinConstraint::Using(_))
+        )
+    })
+}
+
+/// Whether a FROM item has a join (at any depth) whose operator passes `test`.
+pub(crate) fn any_join(twj: &TableWithJoins, test: &dyn Fn(&JoinOperator) -> bool) -> bool {
+    let nested = |tf: &TableFactor| matches!(tf, TableFactor::NestedJoin { table_with_joins, .. } if any_join(table_with_joins, test));
     nested(&twj.relation)
-        || twj.joins.iter().any(|j| {
-            nested(&j.relation)
-                || matches!(
-                    constraint(&j.join_operator),
-                    Some(JoinConstraint::Natural | JoinConstraint::Using(_))
-                )
-        })
+        || twj
+            .joins
+            .iter()
+            .any(|j| nested(&j.relation) || test(&j.join_operator))
 }
 
 /// A join's constraint, and None for operators without one (APPLY, ASOF, ...).

@@ -264,19 +264,16 @@ fn outer_join(body: &SetExpr) -> bool {
 }
 
 fn joins_outer(twj: &TableWithJoins) -> bool {
-    let nested = |tf: &TableFactor| matches!(tf, TableFactor::NestedJoin { table_with_joins, .. } if joins_outer(table_with_joins));
-    nested(&twj.relation)
-        || twj.joins.iter().any(|j| {
-            nested(&j.relation)
-                || matches!(
-                    j.join_operator,
-                    JoinOperator::Left(_)
-                        | JoinOperator::LeftOuter(_)
-                        | JoinOperator::Right(_)
-                        | JoinOperator::RightOuter(_)
-                        | JoinOperator::FullOuter(_)
-                )
-        })
+    crate::natural::any_join(twj, &|op| {
+        matches!(
+            op,
+            JoinOperator::Left(_)
+                | JoinOperator::LeftOuter(_)
+                | JoinOperator::Right(_)
+                | JoinOperator::RightOuter(_)
+                | JoinOperator::FullOuter(_)
+        )
+    })
 }
 
 /// The DEFAULT MariaDB shows for a NOT NULL computed column of a view: its type's zero.
