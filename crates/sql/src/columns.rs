@@ -7,9 +7,10 @@
 //! * TIME columns get `COLLATE tutti_time` (durations, not texts, in order);
 //! * text-like columns get `COLLATE tutti_general_ci` — MySQL's default collation is
 //!   case-, accent- and trailing-space-insensitive — unless their own or the table's
-//!   collation is a `*_bin`/`*_cs` one (`tutti_bin`), `CHARACTER SET binary` (none), or a
-//!   Unicode one (`tutti_unicode_ci`, `tutti_unicode_520_ci`, see [`text_collation`]);
-//!   other CHARACTER SET/COLLATE clauses are dropped;
+//!   collation is a `*_bin`/`*_cs` one (`tutti_bin`), `CHARACTER SET binary` (none), a
+//!   Unicode one (`tutti_unicode_ci`, `tutti_unicode_520_ci`) or a single-byte set's
+//!   (`tutti_latin1_swedish_ci`, ..., see [`text_collation`]); other CHARACTER SET/COLLATE
+//!   clauses are dropped;
 //! * DEFAULT keeps literals; `CURRENT_TIMESTAMP[(n)]`/`NOW()` of a DATETIME or TIMESTAMP
 //!   column → `(tutti_current_timestamp(p, fsp, utc))`, of other columns
 //!   `CURRENT_TIMESTAMP`; any other expression as `DEFAULT (<expr>)`;
@@ -28,6 +29,8 @@ use sqlparser::ast::{
     Value as SqlValue,
 };
 use sqlparser::tokenizer::Token;
+
+use tutti_wsrep::charsets::Collation;
 
 use crate::literals::rewrite_value;
 use crate::names::quote_str;
@@ -185,7 +188,9 @@ pub(crate) const UNICODE_520_CI: &str = "tutti_unicode_520_ci";
 
 /// The SQLite collation of text in a MySQL collation or charset: [`UNICODE_CI`] and
 /// [`UNICODE_520_CI`] for the Unicode ones of the UTF-8 sets (`utf8mb4_unicode_ci`,
-/// `utf8mb3_unicode_520_ci`, their NO PAD forms), [`GENERAL_CI`] for the other
+/// `utf8mb3_unicode_520_ci`, their NO PAD forms), a single-byte set's own
+/// (`tutti_latin1_swedish_ci`, see `tutti_wsrep::charsets::Collation`) for its
+/// case-insensitive ones (and the set's default), [`GENERAL_CI`] for the other
 /// case-insensitive ones (and a charset's default), [`BIN_PAD`] for `_bin`/`_cs`, None
 /// (bytes, trailing spaces included) for the `binary` charset and `_nopad_bin`.
 pub(crate) fn text_collation(name: &str) -> Option<&'static str> {
@@ -203,7 +208,12 @@ pub(crate) fn text_collation(name: &str) -> Option<&'static str> {
     } else if unicode && (n.ends_with("_unicode_ci") || n.ends_with("_unicode_nopad_ci")) {
         Some(UNICODE_CI)
     } else {
-        Some(GENERAL_CI)
+        let named = if n.contains('_') {
+            n
+        } else {
+            crate::derivation::default_collation(&n)
+        };
+        Some(Collation::named(&named).map_or(GENERAL_CI, Collation::sqlite_name))
     }
 }
 
@@ -215,7 +225,7 @@ pub fn mysql_collation(sqlite: &str) -> &'static str {
         s if s == GENERAL_CI => "utf8mb4_general_ci",
         s if s == UNICODE_CI => "utf8mb4_unicode_ci",
         s if s == UNICODE_520_CI => "utf8mb4_unicode_520_ci",
-        _ => "utf8mb4_bin",
+        s => Collation::registered_as(s).map_or("utf8mb4_bin", Collation::name),
     }
 }
 
@@ -224,6 +234,7 @@ pub fn is_ci_collation(name: &str) -> bool {
     [GENERAL_CI, UNICODE_CI, UNICODE_520_CI]
         .iter()
         .any(|c| name.eq_ignore_ascii_case(c))
+        || Collation::registered_as(name).is_some()
 }
 
 /// The collation a `COLLATE`/`CHARACTER SET` pair names (the set's default collation
@@ -431,7 +442,7 @@ fn checked_members(
         None => values,
     };
     let key = |m: &str| {
-        if rules.collation == Some(GENERAL_CI) {
+        if rules.collation.is_some_and(is_ci_collation) {
             m.to_lowercase()
         } else {
             m.to_string()

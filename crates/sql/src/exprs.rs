@@ -1162,40 +1162,51 @@ fn collated_like(
 ) -> Option<Expr> {
     typing::like_operand(x);
     typing::like_operand(pattern);
-    let (function, uca) =
-        if typing::case_sensitive(x, scopes) || typing::case_sensitive(pattern, scopes) {
-            ("tutti_like_bin", None)
-        } else {
-            (
-                "tutti_like_uca",
-                Some(unicode_like_version(x, pattern, scopes)?),
-            )
-        };
+    let (function, collation) = if typing::case_sensitive(x, scopes)
+        || typing::case_sensitive(pattern, scopes)
+    {
+        ("tutti_like_bin", None)
+    } else {
+        match like_collation(x, pattern, scopes)? {
+            LikeCollation::Unicode(which) => ("tutti_like_uca", Some(number(which.to_string()))),
+            LikeCollation::SingleByte(name) => ("tutti_like_single_byte", Some(string(&name))),
+        }
+    };
     let escape = escape.take().map_or_else(|| string("\\"), |e| *e);
     let mut args = vec![take_box(x), take_box(pattern), escape];
-    args.extend(uca.map(|which| number(which.to_string())));
+    args.extend(collation);
     Some(not_if(negated, func(function, args)))
 }
 
-/// Which Unicode collation `x LIKE p` matches in (0 `utf8mb4_unicode_ci`, 1
-/// `utf8mb4_unicode_520_ci`): an explicit COLLATE decides, else either operand's column;
-/// None for any other collation.
-fn unicode_like_version(x: &Expr, pattern: &Expr, scopes: &Scopes) -> Option<usize> {
+/// A collation `LIKE` matches in by its own weights.
+enum LikeCollation {
+    /// 0 `utf8mb4_unicode_ci`, 1 `utf8mb4_unicode_520_ci`.
+    Unicode(usize),
+    /// A single-byte character set's, by its SQLite name (`tutti_latin1_swedish_ci`).
+    SingleByte(String),
+}
+
+/// The collation `x LIKE p` matches in: an explicit COLLATE decides, else either operand's
+/// column; None for general_ci (SQLite's `like()`).
+fn like_collation(x: &Expr, pattern: &Expr, scopes: &Scopes) -> Option<LikeCollation> {
     let collation = |e: &Expr| match typing::unnested(e) {
         Expr::Collate { collation, .. } => Some(collation.to_string()),
         e => crate::derivation::column_collation(e, scopes),
     };
-    let unicode = |c: &str| {
-        [crate::columns::UNICODE_CI, crate::columns::UNICODE_520_CI]
+    let own = |c: &str| {
+        let unicode = [crate::columns::UNICODE_CI, crate::columns::UNICODE_520_CI]
             .iter()
-            .position(|u| c.eq_ignore_ascii_case(u))
+            .position(|u| c.eq_ignore_ascii_case(u));
+        match unicode {
+            Some(which) => Some(LikeCollation::Unicode(which)),
+            None => tutti_wsrep::charsets::Collation::registered_as(c)
+                .map(|s| LikeCollation::SingleByte(s.sqlite_name().to_string())),
+        }
     };
     let explicit = |e: &Expr| matches!(typing::unnested(e), Expr::Collate { .. });
     match [pattern, x].into_iter().find(|e| explicit(e)) {
-        Some(e) => unicode(&collation(e)?),
-        None => [x, pattern]
-            .into_iter()
-            .find_map(|e| unicode(&collation(e)?)),
+        Some(e) => own(&collation(e)?),
+        None => [x, pattern].into_iter().find_map(|e| own(&collation(e)?)),
     }
 }
 
@@ -1327,12 +1338,16 @@ fn numeric_arguments(f: &mut Function, scopes: &Scopes) {
 /// `CONVERT(x USING cs)`: to a UTF-8 character set, binary data and numbers become text as
 /// MariaDB converts them (`tutti_convert_utf8`, `CHAR(.. USING cs)` all or nothing); text
 /// is UTF-8 already (a column keeps its index), though 4-byte characters have no utf8mb3
-/// form. Other character sets keep the value (tutti holds text as UTF-8).
+/// form. To a single-byte set, text loses the characters the set lacks (`?` instead,
+/// `tutti_charset_text`). Other character sets keep the value (tutti holds text as UTF-8).
 fn converted(x: Expr, charset: Option<&ObjectName>, scopes: &Scopes) -> Expr {
     let charset = charset.map(|c| c.to_string().to_ascii_lowercase());
     let name = match charset.as_deref() {
         Some("utf8" | "utf8mb3") => "utf8mb3",
         Some("utf8mb4") => "utf8mb4",
+        Some(set) if tutti_wsrep::charsets::SingleByte::named(set).is_some() => {
+            return func("tutti_charset_text", vec![x, string(set)]);
+        }
         _ => return x,
     };
     let text =

@@ -13,7 +13,8 @@
 //!   UNSIGNED), 1264 out of range, 1265/1366 for a string that is not a number.
 //! * CHAR/VARCHAR/TEXT/BINARY/VARBINARY/BLOB: `tutti_str_store(v, max, flags, 'column', row)`
 //!   — longer than the column is 1406; a CHAR loses its trailing spaces; a BINARY(n) is
-//!   padded with zero bytes to n.
+//!   padded with zero bytes to n; a column of a single-byte set refuses characters the set
+//!   lacks (1366).
 //! * BIT(n): `tutti_bit_store(v, n, 'column', row)` — the number (a string by its bytes),
 //!   1406 when it has more than n bits.
 //! * DATE/DATETIME/TIMESTAMP/TIME/YEAR: `tutti_temporal_store(v, kind, fsp, 'column', row)`
@@ -31,6 +32,7 @@ use crate::modes::SqlMode;
 use sqlparser::ast::{
     Expr, Ident, Insert, Query, SelectItem, SetExpr, UnaryOperator, Value as SqlValue,
 };
+use tutti_wsrep::charsets::SingleByte;
 
 use crate::ast_build::{func, number, query, select, string};
 use crate::decimal::DecimalType;
@@ -93,6 +95,11 @@ const CHAR: i64 = 2;
 const PAD: i64 = 4;
 /// `tutti_str_store` flag: a text column (a binary string that is UTF-8 becomes text).
 const TEXT: i64 = 8;
+/// `tutti_str_store` flag: a column of a single-byte character set, whose code
+/// (`SingleByte::code`) follows from bit [`SET_SHIFT`] on (a character the set lacks is
+/// refused, as MariaDB cannot convert it).
+const SINGLE_BYTE: i64 = 16;
+const SET_SHIFT: u32 = 8;
 
 /// The string or temporal storage of a declared type (`VARCHAR(10)`, `DATETIME(3)`, ...).
 fn text_or_temporal(decl: &str) -> Option<Storage> {
@@ -179,7 +186,30 @@ fn storage_of(table: &TableInfo, column: &str) -> Option<Storage> {
     }
     integer_range(&c.decl_type)
         .map(|(min, max)| Storage::Integer(min, max))
-        .or_else(|| text_or_temporal(&c.decl_type))
+        .or_else(|| text_or_temporal(&c.decl_type).map(|s| in_charset(s, table, &c.name)))
+}
+
+/// The single-byte character set of `tutti_str_store` flags, if any.
+fn single_byte_set(flags: i64) -> Option<SingleByte> {
+    (flags & SINGLE_BYTE != 0).then(|| SingleByte::from_code((flags >> SET_SHIFT) as u8))?
+}
+
+/// A text column's storage with the single-byte character set it is declared in, if any.
+fn in_charset(s: Storage, table: &TableInfo, column: &str) -> Storage {
+    let Storage::Text(max, flags) = s else {
+        return s;
+    };
+    let set = (flags & TEXT != 0)
+        .then(|| crate::column_marks::declared_collation(&table.create_sql, column))
+        .flatten()
+        .and_then(|c| SingleByte::named(c.split('_').next()?));
+    match set {
+        Some(set) => Storage::Text(
+            max,
+            flags | SINGLE_BYTE | i64::from(set.code()) << SET_SHIFT,
+        ),
+        None => s,
+    }
 }
 
 /// MariaDB's implicit default of a NOT NULL column declared without DEFAULT, which an
@@ -221,6 +251,8 @@ fn fits(kind: &Storage, value: &Expr, column: &str) -> bool {
                     n as u64 <= max
                         && !(flags & CHAR != 0 && t.ends_with(' '))
                         && !(flags & PAD != 0 && (n as u64) < max)
+                        && single_byte_set(flags)
+                            .is_none_or(|set| t.chars().all(|c| set.contains(c)))
                 }
                 _ => false,
             },

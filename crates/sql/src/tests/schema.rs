@@ -155,7 +155,7 @@ fn column_types_and_options() {
     );
     assert_eq!(
         s[0],
-        r#"CREATE TABLE "app.t6" ("id" INT NOT NULL, "a" CHAR(2) /*tutti:charset latin2_general_ci*/ COLLATE tutti_general_ci, "b" TEXT /*tutti:charset koi8r_bin*/ COLLATE tutti_bin, "c" VARCHAR(3) /*tutti:charset cp1250_general_ci*/ COLLATE tutti_general_ci, "u" TEXT COLLATE tutti_general_ci, "n" INT, PRIMARY KEY ("id"))"#
+        r#"CREATE TABLE "app.t6" ("id" INT NOT NULL, "a" CHAR(2) /*tutti:charset latin2_general_ci*/ COLLATE tutti_latin2_general_ci, "b" TEXT /*tutti:charset koi8r_bin*/ COLLATE tutti_bin, "c" VARCHAR(3) /*tutti:charset cp1250_general_ci*/ COLLATE tutti_cp1250_general_ci, "u" TEXT COLLATE tutti_general_ci, "n" INT, PRIMARY KEY ("id"))"#
     );
     // An integer primary key without AUTO_INCREMENT must not become the rowid alias.
     let s = stmts("CREATE TABLE t4 (id INTEGER PRIMARY KEY, x INT UNIQUE)");

@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 use std::ffi::{c_int, c_void, CString};
 
 use rusqlite::{ffi, Connection, Result};
+use tutti_wsrep::charsets::Collation;
 
 use super::{decimal, general_ci, time_order, uca};
 
@@ -35,7 +36,11 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     })?;
     create(c, decimal::collation::NAME, |a, b| {
         decimal::collation::compare(&text(a), &text(b))
-    })
+    })?;
+    for collation in Collation::all() {
+        create_single_byte(c, collation)?;
+    }
+    Ok(())
 }
 
 /// [`BIN_PAD`]'s comparison.
@@ -67,16 +72,42 @@ pub(crate) fn text(b: &[u8]) -> Cow<'_, str> {
 }
 
 fn create(c: &Connection, name: &str, compare: Compare) -> Result<()> {
+    // SAFETY: the argument is a plain function pointer (no destructor needed), read back by
+    // `call` with its type.
+    unsafe { register_raw(c, name, compare as *mut c_void, call) }
+}
+
+/// Registers a single-byte character set's collation: `call_single_byte` gets the
+/// `'static` [`Collation`].
+fn create_single_byte(c: &Connection, collation: &'static Collation) -> Result<()> {
+    let arg = collation as *const Collation as *mut c_void;
+    // SAFETY: the argument is a `&'static Collation` (no destructor needed), read back by
+    // `call_single_byte` with its type.
+    unsafe { register_raw(c, collation.sqlite_name(), arg, call_single_byte) }
+}
+
+/// The C side of a collation, as SQLite calls it.
+type RawCompare =
+    unsafe extern "C" fn(*mut c_void, c_int, *const c_void, c_int, *const c_void) -> c_int;
+
+/// # Safety
+/// `arg` is what `compare` expects as its first argument, valid as long as `c`.
+unsafe fn register_raw(
+    c: &Connection,
+    name: &str,
+    arg: *mut c_void,
+    compare: RawCompare,
+) -> Result<()> {
     let name = CString::new(name).expect("collation names have no NUL");
-    // SAFETY: the handle is the live connection's; SQLite copies the name; the argument is
-    // a plain function pointer (no destructor needed), read back by `call` with its type.
+    // SAFETY: the handle is the live connection's; SQLite copies the name; the caller
+    // vouches for the argument.
     let rc = unsafe {
         ffi::sqlite3_create_collation_v2(
             c.handle(),
             name.as_ptr(),
             ffi::SQLITE_UTF8,
-            compare as *mut c_void,
-            Some(call),
+            arg,
+            Some(compare),
             None,
         )
     };
@@ -105,6 +136,26 @@ unsafe extern "C" fn call(
     };
     // A panic must not cross into C: treat the values as equal.
     std::panic::catch_unwind(|| compare(a, b)).map_or(0, |o| o as c_int)
+}
+
+/// The C side of a single-byte character set's collation.
+unsafe extern "C" fn call_single_byte(
+    arg: *mut c_void,
+    len_a: c_int,
+    a: *const c_void,
+    len_b: c_int,
+    b: *const c_void,
+) -> c_int {
+    // SAFETY: `arg` is the `&'static Collation` registered by `create_single_byte`; SQLite
+    // passes each string as a pointer and a length.
+    let (collation, a, b) = unsafe {
+        (
+            &*(arg as *const Collation),
+            bytes(a, len_a),
+            bytes(b, len_b),
+        )
+    };
+    std::panic::catch_unwind(|| collation.compare(&text(a), &text(b))).map_or(0, |o| o as c_int)
 }
 
 /// # Safety

@@ -10,11 +10,14 @@
 //! exactly. `%` matches any run of characters, `_` one character (one byte for binary
 //! strings that are not UTF-8). `tutti_like_uca(text, pattern, escape, uca_520)` matches in
 //! a Unicode collation, each character by its UCA weights as MariaDB's LIKE does (`'Ä'`
-//! matches `a`, `'ß'` no single `s`, which general_ci lets it).
+//! matches `a`, `'ß'` no single `s`, which general_ci lets it), and
+//! `tutti_like_single_byte(text, pattern, escape, collation)` in a single-byte character
+//! set's collation (`tutti_latin1_swedish_ci`: `'ü'` matches `y`).
 
 use rusqlite::functions::Context;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, Result};
+use tutti_wsrep::charsets::Collation;
 
 use super::{general_ci, text_of, PURE};
 
@@ -32,6 +35,15 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     c.create_scalar_function("tutti_like_uca", 4, PURE, |ctx| {
         let uca_520 = ctx.get::<bool>(3)?;
         like(ctx, 0, 1, |a, b| super::uca::same_char(uca_520, a, b))
+    })?;
+    c.create_scalar_function("tutti_like_single_byte", 4, PURE, |ctx| {
+        let name = text_of(ctx.get_raw(3));
+        let Some(collation) = Collation::registered_as(&name) else {
+            return like(ctx, 0, 1, |a, b| {
+                general_ci::weight(a) == general_ci::weight(b)
+            });
+        };
+        like(ctx, 0, 1, |a, b| collation.same_char(a, b))
     })?;
     c.create_scalar_function("tutti_like_bin", 3, PURE, |ctx| {
         let (Some(text), Some(pattern)) = (bytes(ctx, 0), bytes(ctx, 1)) else {

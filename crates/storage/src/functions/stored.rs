@@ -15,7 +15,9 @@
 //! * `tutti_str_store(x, max, flags, column, row)`: a string column of at most `max`
 //!   characters (bytes with flag [`BYTES`]): longer is error 1406, unless only spaces are cut
 //!   (MariaDB then truncates); a `CHAR` ([`CHAR`]) drops trailing spaces, as MariaDB
-//!   returns it; a `BINARY(n)` ([`PAD`]) is padded with zero bytes to n, as MariaDB keeps it.
+//!   returns it; a `BINARY(n)` ([`PAD`]) is padded with zero bytes to n, as MariaDB keeps it;
+//!   a column of a single-byte character set ([`SINGLE_BYTE`]) refuses a character the set
+//!   lacks with 1366 (`?` outside strict mode), as MariaDB cannot convert it.
 //! * `tutti_temporal_store(x, kind, fsp, column, row)`: a DATE, DATETIME, TIMESTAMP, TIME
 //!   or YEAR column: the canonical text (see `temporal`), error 1292 for what is no such
 //!   value, 1264 for a YEAR out of range.
@@ -42,6 +44,7 @@ use super::diagnostics::{self, Level};
 use super::gcvt;
 use super::temporal::{self, Kind};
 use super::PURE;
+use tutti_wsrep::charsets::SingleByte;
 
 /// MySQL's codes of the adjustments (warnings outside strict mode).
 pub(crate) const CODE_OUT_OF_RANGE: u16 = 1264;
@@ -90,6 +93,12 @@ pub(crate) const PAD: i64 = 4;
 /// `_binary'a'`) is stored as its text, as MariaDB converts it to the column's character
 /// set (kept as bytes it would compare and sort apart from text).
 pub(crate) const TEXT: i64 = 8;
+/// `tutti_str_store` flag: a column of a single-byte character set, whose code
+/// (`SingleByte::code`) the flags carry from bit [`SET_SHIFT`] on: it holds only the set's
+/// characters.
+pub(crate) const SINGLE_BYTE: i64 = 16;
+/// Where a [`SINGLE_BYTE`] column's set code starts in the flags.
+pub(crate) const SET_SHIFT: u32 = 8;
 
 /// A numeric value to store.
 pub(crate) enum Stored {
@@ -353,11 +362,18 @@ const UNSIGNED: i64 = 2;
 /// `tutti_str_store(x, max, flags, column, row)`.
 fn str_store(ctx: &Context<'_>) -> Result<Value> {
     let (max, flags): (i64, i64) = (ctx.get(1)?, ctx.get(2)?);
-    if let Some(kept) = fitting_text(ctx.get_raw(0), max, flags) {
-        return Ok(Value::Text(kept.to_owned()));
+    let lacking = single_byte_set(flags).and_then(|set| first_lacking(ctx.get_raw(0), set));
+    if lacking.is_none() {
+        if let Some(kept) = fitting_text(ctx.get_raw(0), max, flags) {
+            return Ok(Value::Text(kept.to_owned()));
+        }
     }
     let target = Target::of(ctx, 3, "string")?;
-    let value = fitted_str(ctx, max, flags, &target)?;
+    let value = match lacking {
+        Some((set, at)) => in_set(ctx.get(0)?, set, at, &target)?,
+        None => ctx.get(0)?,
+    };
+    let value = fitted_str(value, max, flags, &target)?;
     Ok(if flags & PAD != 0 {
         padded(value, max as usize)
     } else {
@@ -394,9 +410,59 @@ fn padded(value: Value, n: usize) -> Value {
     }
 }
 
+/// The single-byte character set of a column's `tutti_str_store` flags, if any.
+fn single_byte_set(flags: i64) -> Option<SingleByte> {
+    (flags & SINGLE_BYTE != 0).then(|| SingleByte::from_code((flags >> SET_SHIFT) as u8))?
+}
+
+/// The byte offset of the first character of text `raw` that `set` lacks.
+fn first_lacking(raw: ValueRef<'_>, set: SingleByte) -> Option<(SingleByte, usize)> {
+    let ValueRef::Text(bytes) = raw else {
+        return None;
+    };
+    if bytes.is_ascii() {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let (at, _) = text.char_indices().find(|(_, c)| !set.contains(*c))?;
+    Some((set, at))
+}
+
+/// Text for a column of single-byte set `set` whose character at byte `at` the set lacks:
+/// MariaDB's 1366 in strict mode; outside it each such character becomes `?`, as MariaDB
+/// converts it, with warning 1366.
+fn in_set(value: Value, set: SingleByte, at: usize, target: &Target) -> Result<Value> {
+    let Value::Text(text) = value else {
+        return Ok(value);
+    };
+    let e = target.incorrect(&printable(&text.as_bytes()[at..]));
+    let converted = text
+        .chars()
+        .map(|c| if set.contains(c) { c } else { '?' })
+        .collect();
+    target.adjust(CODE_INCORRECT, e, Value::Text(converted))
+}
+
+/// Bytes as MariaDB's messages show a string it could not convert: at most six, printable
+/// ASCII as it is, the others as `\xHH`, and `...` when there were more.
+fn printable(bytes: &[u8]) -> String {
+    let mut out: String = bytes
+        .iter()
+        .take(6)
+        .map(|&b| match b {
+            0x20..=0x7E => char::from(b).to_string(),
+            _ => format!("\\x{b:02X}"),
+        })
+        .collect();
+    if bytes.len() > 6 {
+        out.push_str("...");
+    }
+    out
+}
+
 /// The value a string column of at most `max` characters (bytes with [`BYTES`]) keeps.
-fn fitted_str(ctx: &Context<'_>, max: i64, flags: i64, target: &Target) -> Result<Value> {
-    let value: Value = match ctx.get(0)? {
+fn fitted_str(value: Value, max: i64, flags: i64, target: &Target) -> Result<Value> {
+    let value: Value = match value {
         Value::Blob(b) if flags & TEXT != 0 => {
             String::from_utf8(b).map_or_else(|e| Value::Blob(e.into_bytes()), Value::Text)
         }
@@ -1110,6 +1176,35 @@ mod tests {
                 "{v}"
             );
         }
+    }
+
+    #[test]
+    fn a_single_byte_sets_column_refuses_characters_the_set_lacks() {
+        let c = db();
+        let latin1 = tutti_wsrep::charsets::SingleByte::named("latin1").unwrap();
+        let flags = super::TEXT | super::SINGLE_BYTE | i64::from(latin1.code()) << super::SET_SHIFT;
+        let store = |v: &str, mode: i64| {
+            text(
+                &c,
+                &format!("tutti_str_store({v}, 20, {flags}, '`db`.`t`.`s`', 1, {mode})"),
+            )
+        };
+        assert_eq!(store("'aé€'", 1), Ok("aé€".into()));
+        assert_eq!(
+            store("'aćdefghij'", 1),
+            Err(
+                "Incorrect string value: '\\xC4\\x87defg...' for column `db`.`t`.`s` at row 1"
+                    .into()
+            )
+        );
+        assert_eq!(
+            store("'é😀x'", 1),
+            Err(
+                "Incorrect string value: '\\xF0\\x9F\\x98\\x80x' for column `db`.`t`.`s` at row 1"
+                    .into()
+            )
+        );
+        assert_eq!(store("'aćd😀e'", 0), Ok("a?d?e".into()));
     }
 
     #[test]
