@@ -29,12 +29,9 @@ fn charset_bytes(ctx: &Context<'_>) -> Result<Value> {
 fn charset_text(ctx: &Context<'_>) -> Result<Value> {
     let set = SingleByte::named(&text_of(ctx.get_raw(1)));
     Ok(match (ctx.get_raw(0), set) {
-        (ValueRef::Text(t), Some(set)) if !t.is_ascii() => Value::Text(
-            String::from_utf8_lossy(t)
-                .chars()
-                .map(|c| if set.contains(c) { c } else { '?' })
-                .collect(),
-        ),
+        (ValueRef::Text(t), Some(set)) if !t.is_ascii() => {
+            Value::Text(set.converted(&String::from_utf8_lossy(t)))
+        }
         (_, _) => ctx.get::<Value>(0)?,
     })
 }

@@ -436,11 +436,7 @@ fn in_set(value: Value, set: SingleByte, at: usize, target: &Target) -> Result<V
         return Ok(value);
     };
     let e = target.incorrect(&printable(&text.as_bytes()[at..]));
-    let converted = text
-        .chars()
-        .map(|c| if set.contains(c) { c } else { '?' })
-        .collect();
-    target.adjust(CODE_INCORRECT, e, Value::Text(converted))
+    target.adjust(CODE_INCORRECT, e, Value::Text(set.converted(&text)))
 }
 
 /// Bytes as MariaDB's messages show a string it could not convert: at most six, printable

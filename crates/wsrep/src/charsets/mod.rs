@@ -69,6 +69,14 @@ impl SingleByte {
         c.is_ascii() || self.high().contains(&c)
     }
 
+    /// `text` as the set holds it: each character the set lacks becomes `?`, as MariaDB
+    /// converts it.
+    pub fn converted(self, text: &str) -> String {
+        text.chars()
+            .map(|c| if self.contains(c) { c } else { '?' })
+            .collect()
+    }
+
     /// The set's bytes as text.
     pub fn decode(self, bytes: &[u8]) -> String {
         bytes.iter().map(|&b| self.char_of(b)).collect()
