@@ -88,6 +88,23 @@ pub(crate) fn evaluate(s: &Session, v: SetValue) -> Result<Option<Value>, ExecEr
     })
 }
 
+/// A character set or collation variable's value by its canonical name (`utf8` is
+/// `utf8mb3`); MariaDB's 1115 and 1273 for a name it does not know.
+fn checked_names(name: &str, value: Option<Value>) -> Result<Option<Value>, ExecError> {
+    let Some(Value::Text(v)) = &value else {
+        return Ok(value);
+    };
+    let canonical = if name.starts_with("character_set_") {
+        tutti_sql::charset_named(v)?.to_string()
+    } else if name.starts_with("collation_") {
+        let c = tutti_sql::collation_named(v)?;
+        c.for_charset("utf8mb4").unwrap_or(c.name)
+    } else {
+        return Ok(value);
+    };
+    Ok(Some(Value::Text(canonical)))
+}
+
 pub(crate) fn set_system(
     s: &mut Session,
     global: bool,
@@ -130,10 +147,16 @@ pub(crate) fn set_system(
             ))));
         }
     }
-    // the connection's collation follows its character set
+    let value = checked_names(&name, value)?;
+    // the connection's collation follows its character set, and its set its collation
     if let ("character_set_connection", Some(Value::Text(cs))) = (name.as_str(), &value) {
         let collation = Value::Text(tutti_sql::default_collation(cs));
         set_system(s, global, "collation_connection", Some(collation))?;
+    }
+    if let ("collation_connection", Some(Value::Text(c))) = (name.as_str(), &value) {
+        let charset = Value::Text(tutti_sql::charset_of(c).to_string());
+        let d = vars::def("character_set_connection").expect("a known variable");
+        store(s, global, d, charset)?;
     }
     let d = vars::def(vars::canonical(&name))
         .ok_or_else(|| ExecError::Sql(tutti_sql::SqlError::UnknownSystemVariable(name.clone())))?;

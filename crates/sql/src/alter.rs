@@ -353,14 +353,15 @@ fn named_collation(p: &mut Parser<'_>, charset: bool) -> Res<String> {
             t => t.to_string(),
         }
     };
-    let mut collation = charset.then(|| crate::derivation::default_collation(&value(p)));
+    let set = charset.then(|| value(p));
+    let mut collation = None;
     if p.peek_is(0, "COLLATE") || p.peek_is(0, "DEFAULT") && p.peek_is(1, "COLLATE") {
         p.eat_word("DEFAULT");
         p.next_token();
         collation = Some(value(p));
     }
-    match collation {
-        Some(c) => Ok(c.to_ascii_lowercase()),
+    match crate::charset_names::declared(set.as_deref(), collation.as_deref())? {
+        Some(c) => Ok(c),
         None => p
             .expected_ref("COLLATE", p.peek_token_ref())
             .map_err(Into::into),

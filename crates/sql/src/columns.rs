@@ -359,6 +359,7 @@ pub(crate) fn column(
             other => return Err(SqlError::Unsupported(format!("the column option {other}"))),
         }
     }
+    crate::charset_names::declared(declared_charset.as_deref(), declared_collation.as_deref())?;
     let mbmaxlen = match declared_collation.as_ref().or(declared_charset.as_ref()) {
         _ if !out.mapped.text_like => 1,
         Some(name) => mbmaxlen(name),

@@ -101,7 +101,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
         let noop = Stmt::Noop(format!("CREATE TABLE IF NOT EXISTS {table}"));
         return Ok(noop.noted(vec![note]));
     }
-    let mut table_charset = TableCharset::of(&ct.table_options);
+    let mut table_charset = TableCharset::of(&ct.table_options)?;
     if table_charset.charset.is_none() && table_charset.collation.is_none() {
         table_charset.collation = env.database_collation(&table.db);
     }
@@ -354,7 +354,8 @@ struct TableCharset {
 }
 
 impl TableCharset {
-    fn of(options: &CreateTableOptions) -> TableCharset {
+    /// The options of `options`, checked (1115, 1273, 1253).
+    fn of(options: &CreateTableOptions) -> Result<TableCharset, SqlError> {
         let mut out = TableCharset {
             charset: None,
             collation: None,
@@ -370,7 +371,8 @@ impl TableCharset {
                 }
             }
         }
-        out
+        crate::charset_names::declared(out.charset.as_deref(), out.collation.as_deref())?;
+        Ok(out)
     }
 
     /// The SQLite collation of the table's text columns (see `columns::text_collation`):

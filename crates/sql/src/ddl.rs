@@ -125,15 +125,10 @@ fn database_options(p: &mut Parser<'_>) -> Res<Option<String>> {
             }
         });
     }
-    let collation =
-        collation.or_else(|| charset.map(|cs| crate::derivation::default_collation(&cs)));
-    Ok(collation.map(|c| {
-        if c.starts_with("utf8_") {
-            c.replacen("utf8_", "utf8mb3_", 1)
-        } else {
-            c
-        }
-    }))
+    Ok(crate::charset_names::declared(
+        charset.as_deref(),
+        collation.as_deref(),
+    )?)
 }
 
 /// `DROP DATABASE|SCHEMA [IF EXISTS] d`.

@@ -154,22 +154,12 @@ pub fn charset_of(collation: &str) -> &str {
     collation.split('_').next().unwrap_or(collation)
 }
 
-/// A character set's default collation, as MariaDB names it.
+/// A character set's default collation, as MariaDB names it (`utf8` is `utf8mb3`).
 pub fn default_collation(charset: &str) -> String {
-    let cs = charset.to_ascii_lowercase();
-    let suffix = match cs.as_str() {
-        "binary" => return cs,
-        "utf8" => return SYSTEM.into(),
-        "latin1" | "swe7" | "dec8" => "swedish_ci",
-        "latin5" => "turkish_ci",
-        "big5" | "gbk" | "gb2312" => "chinese_ci",
-        "sjis" | "ujis" | "cp932" | "eucjpms" => "japanese_ci",
-        "euckr" => "korean_ci",
-        "tis620" => "thai_ci",
-        "hp8" => "english_ci",
-        _ => "general_ci",
-    };
-    format!("{cs}_{suffix}")
+    match tutti_wsrep::charsets::CharsetName::find(charset) {
+        Some(set) => set.default_collation.to_string(),
+        None => format!("{}_general_ci", charset.to_ascii_lowercase()),
+    }
 }
 
 /// What the derivation rules need besides the expression.
@@ -268,6 +258,18 @@ pub(crate) fn single_byte(e: &Expr, scopes: &Scopes, env: &dyn Env) -> bool {
 /// tutti holds as UTF-8 and MariaDB's byte functions read as that set's bytes.
 pub(crate) fn single_byte_set(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<SingleByte> {
     derived(e, scopes, env).and_then(|d| SingleByte::named(d.charset()))
+}
+
+/// The character set `x COLLATE c` finds `e` (in MySQL form) in: a number's or temporal
+/// value's is the connection's; None for NULL, an illegal mix, and what the rules cannot
+/// place.
+pub(crate) fn text_charset(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<String> {
+    let d = derived(e, scopes, env)?;
+    match d.derivation {
+        Derivation::Ignorable | Derivation::None => None,
+        Derivation::Numeric => Some(charset_of(&connection_collation(env)).to_string()),
+        _ => Some(d.charset().to_string()),
+    }
 }
 
 /// The SQLite collation a string expression `e` (in MySQL form) compares in: its derived

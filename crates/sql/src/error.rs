@@ -140,6 +140,15 @@ pub enum SqlError {
     /// A view with computed columns given to INSERT (MySQL 1471).
     #[error("The target table {0} of the INSERT is not insertable-into")]
     NonInsertableTable(String),
+    /// A character set MariaDB does not know (MySQL 1115).
+    #[error("Unknown character set: '{0}'")]
+    UnknownCharset(String),
+    /// A collation MariaDB does not know (MySQL 1273).
+    #[error("Unknown collation: '{0}'")]
+    UnknownCollation(String),
+    /// A collation given to text of another character set (MySQL 1253).
+    #[error("COLLATION '{collation}' is not valid for CHARACTER SET '{charset}'")]
+    CollationCharsetMismatch { collation: String, charset: String },
 }
 
 impl SqlError {

@@ -295,7 +295,12 @@ impl ExprCtx<'_> {
                 ..
             } => match data_type {
                 Some(ty) => Some(cast_to(take_box(expr), ty, self.env, &self.scopes)?),
-                None => Some(converted(take_box(expr), charset.as_ref(), &self.scopes)),
+                None => {
+                    if let Some(set) = charset {
+                        crate::charset_names::charset_named(&set.to_string())?;
+                    }
+                    Some(converted(take_box(expr), charset.as_ref(), &self.scopes))
+                }
             },
             Expr::Collate { collation, .. } => {
                 *collation = sqlite_collation(&collation.to_string());

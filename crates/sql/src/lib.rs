@@ -22,6 +22,7 @@ mod alter;
 mod ast_build;
 mod autoinc;
 mod big_unsigned;
+mod charset_names;
 mod column_marks;
 mod columns;
 mod create_select;
@@ -93,6 +94,7 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
+pub use charset_names::{charset_named, collation_in, collation_named};
 pub use column_marks::{
     charset_columns, is_table_collation, shown_defaults, table_collation, zerofill_columns,
 };

@@ -987,6 +987,9 @@ impl VisitorMut for Rewriter<'_> {
         if let Expr::Function(f) = e {
             crate::derivation::collate_distinct_arguments(f, &self.ex.scopes, self.ex.env);
         }
+        if let Err(err) = crate::charset_names::check_collate(e, &self.ex.scopes, self.ex.env) {
+            return ControlFlow::Break(err);
+        }
         pre_rewrite(e, &self.ex.scopes);
         match crate::derivation::constant(e, &self.ex.scopes, self.ex.env) {
             Ok(Some(c)) => {

@@ -91,14 +91,32 @@ fn assignment(
     out: &mut Vec<SetVar>,
 ) -> Res<()> {
     if p.eat_word("NAMES") {
-        out.push(var(scope, "names", charset_value(p)?));
+        let charset = charset_value(p)?;
+        let set = match &charset {
+            SetValue::Value(Value::Text(cs)) => Some(crate::charset_names::charset_named(cs)?),
+            _ => None,
+        };
+        out.push(var(scope, "names", charset));
         if p.eat_word("COLLATE") {
-            p.next_token();
+            let name = match charset_value(p)? {
+                SetValue::Value(Value::Text(c)) => c,
+                _ => "default".into(),
+            };
+            let collation = match set {
+                Some(set) => crate::charset_names::collation_in(&name, set)?,
+                None => crate::charset_names::collation_named(&name)?.name,
+            };
+            let collation = SetValue::Value(Value::Text(collation));
+            out.push(var(scope, "collation_connection", collation));
         }
         return Ok(());
     }
     if p.eat_words(&["CHARACTER", "SET"]) || p.eat_word("CHARSET") {
-        out.push(var(scope, "character_set", charset_value(p)?));
+        let charset = charset_value(p)?;
+        if let SetValue::Value(Value::Text(cs)) = &charset {
+            crate::charset_names::charset_named(cs)?;
+        }
+        out.push(var(scope, "character_set", charset));
         return Ok(());
     }
     if p.eat_word("TRANSACTION") {
@@ -285,6 +303,27 @@ mod tests {
     }
 
     #[test]
+    fn names_are_checked() {
+        let err = |sql: &str| translate(sql, &TestEnv::new().with_db("app")).unwrap_err();
+        assert_eq!(err("SET NAMES foo"), SqlError::UnknownCharset("foo".into()));
+        assert_eq!(
+            err("SET NAMES latin1 COLLATE utf8mb4_bin"),
+            SqlError::CollationCharsetMismatch {
+                collation: "utf8mb4_bin".into(),
+                charset: "latin1".into()
+            }
+        );
+        assert_eq!(
+            err("SET NAMES utf8mb4 COLLATE nonexist"),
+            SqlError::UnknownCollation("nonexist".into())
+        );
+        assert_eq!(
+            err("SET CHARSET foo"),
+            SqlError::UnknownCharset("foo".into())
+        );
+    }
+
+    #[test]
     fn connect_time_forms() {
         use SetScope::*;
         assert_eq!(
@@ -299,9 +338,16 @@ mod tests {
             one("SET NAMES utf8mb4"),
             (Session, "names".into(), text("utf8mb4"))
         );
+        let names: Vec<_> = vars("SET NAMES utf8 COLLATE UTF8_BIN")
+            .into_iter()
+            .map(|v| (v.name, v.value))
+            .collect();
         assert_eq!(
-            one("SET NAMES utf8mb4 COLLATE utf8mb4_general_ci"),
-            (Session, "names".into(), text("utf8mb4"))
+            names,
+            [
+                ("names".into(), text("utf8")),
+                ("collation_connection".into(), text("utf8mb3_bin"))
+            ]
         );
         assert_eq!(
             one("SET NAMES 'latin1'"),

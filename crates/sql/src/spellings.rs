@@ -28,7 +28,7 @@
 //!   parentheses (sqlparser would read `SELECT 1 ON` as an alias `ON`), and `VALUES(t.col)` in the
 //!   assignments loses its qualifier (it names the inserted table's column either way).
 
-use sqlparser::tokenizer::{Token, TokenWithSpan};
+use sqlparser::tokenizer::{Span, Token, TokenWithSpan};
 
 use crate::lexer::{expects_operand, is_word, operand_end};
 
@@ -59,6 +59,10 @@ pub(crate) fn respell(tokens: &mut Tokens) {
     group_by_directions(tokens);
     joins_left_to_right(tokens);
 }
+
+/// The binary collation `BINARY` gives where the tokens do not say the set; it carries no
+/// position, which tells `charset_names::check_collate` it is no collation the user named.
+const UNPLACED_BIN: &str = "utf8mb4_bin";
 
 fn word(w: &str, like: &TokenWithSpan) -> TokenWithSpan {
     TokenWithSpan::new(Token::make_word(w, None), like.span)
@@ -410,13 +414,21 @@ fn cast_char_attributes(tokens: &mut Tokens, i: usize) {
         return;
     }
     let t = tokens[i].clone();
-    if binary {
-        let cs = charset.as_deref().unwrap_or("utf8mb4");
-        collation = Some(format!("{cs}_bin"));
-    }
     let mut suffix = vec![token(Token::RParen, &t)];
+    match (binary, &charset) {
+        (true, Some(cs)) => collation = Some(format!("{cs}_bin")),
+        // the connection's set, which the tokens do not know: tutti's own spelling
+        (true, None) => collation = Some(UNPLACED_BIN.into()),
+        _ => {}
+    }
     if let Some(c) = collation {
         suffix.extend([word("COLLATE", &t), word(&c, &t)]);
+    }
+    if let Some(last) = suffix
+        .last_mut()
+        .filter(|w| is_word(&w.token, UNPLACED_BIN))
+    {
+        last.span = Span::empty();
     }
     tokens.splice(type_end..=close, suffix);
     if let Some(cs) = charset {
@@ -602,6 +614,33 @@ fn ends_member_list(tokens: &[TokenWithSpan], close: usize) -> bool {
     false
 }
 
+/// The character set `CHARACTER SET x` or `CHARSET x` names from token `from` to the end
+/// of the column definition or type it is in (`utf8` is `utf8mb3`).
+fn named_charset(tokens: &Tokens, from: usize) -> Option<String> {
+    let mut depth = 0usize;
+    for k in from..tokens.len() {
+        match &tokens[k].token {
+            Token::LParen => depth += 1,
+            Token::RParen if depth == 0 => return None,
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 0 => return None,
+            t if depth == 0
+                && (is_word(t, "CHARSET")
+                    || word_at(tokens, k, "CHARACTER") && word_at(tokens, k + 1, "SET")) =>
+            {
+                let at = if is_word(t, "CHARSET") { k + 1 } else { k + 2 };
+                let Some(Token::Word(w)) = tok_at(tokens, at) else {
+                    return None;
+                };
+                let set = w.value.to_ascii_lowercase();
+                return Some(if set == "utf8" { "utf8mb3".into() } else { set });
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The column attributes `BINARY` and `CHARSET x` (see the module doc).
 fn column_attributes(tokens: &mut Tokens) {
     let mut i = 1;
@@ -612,7 +651,14 @@ fn column_attributes(tokens: &mut Tokens) {
             && is_word(&t.token, "BINARY")
             && tok_at(tokens, i + 1) != Some(&Token::LParen)
         {
-            tokens.splice(i..=i, [word("COLLATE", &t), word("utf8mb4_bin", &t)]);
+            // the binary collation of the set named after it, else (a CAST's, or the
+            // table's set, which the tokens do not know) utf8mb4_bin, marked as tutti's
+            // own spelling (no position: see `charset_names::check_collate`)
+            let collation = match named_charset(tokens, i + 1) {
+                Some(set) => word(&format!("{set}_bin"), &t),
+                None => TokenWithSpan::new(Token::make_word(UNPLACED_BIN, None), Span::empty()),
+            };
+            tokens.splice(i..=i, [word("COLLATE", &t), collation]);
             i += 1;
         } else if after_type
             && is_word(&t.token, "CHARSET")

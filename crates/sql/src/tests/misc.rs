@@ -137,3 +137,76 @@ fn show_and_describe_route_to_show() {
         Stmt::Show(Show::Databases { filter: None })
     );
 }
+
+#[test]
+fn character_set_and_collation_names_are_checked() {
+    let err = |sql: &str| translate(sql, &env()).unwrap_err();
+    let mismatch = |collation: &str, charset: &str| SqlError::CollationCharsetMismatch {
+        collation: collation.into(),
+        charset: charset.into(),
+    };
+    assert_eq!(
+        err("SELECT 'a' COLLATE nonexist"),
+        SqlError::UnknownCollation("nonexist".into())
+    );
+    assert_eq!(
+        err("SELECT b COLLATE latin1_bin FROM t"),
+        mismatch("latin1_bin", "utf8mb4")
+    );
+    assert_eq!(
+        err("SELECT _latin1'x' COLLATE utf8mb4_bin"),
+        mismatch("utf8mb4_bin", "latin1")
+    );
+    assert_eq!(
+        err("SELECT 1 COLLATE latin1_bin"),
+        mismatch("latin1_bin", "utf8mb4")
+    );
+    for ok in [
+        "SELECT b COLLATE utf8mb4_bin FROM t",
+        "SELECT 'a' COLLATE 'UTF8MB4_UNICODE_CI'",
+        "SELECT NULL COLLATE latin1_bin",
+        "SELECT b COLLATE utf8mb3_bin FROM t",
+        "SELECT 'a' COLLATE uca1400_ai_ci",
+        "SELECT BINARY b = 'X' FROM t",
+        "SELECT COUNT(DISTINCT LOWER(b)) FROM t",
+    ] {
+        translate(ok, &env()).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    assert_eq!(
+        err("CREATE TABLE x (id INT PRIMARY KEY, a CHAR(1) CHARACTER SET foo)"),
+        SqlError::UnknownCharset("foo".into())
+    );
+    assert_eq!(
+        err("CREATE TABLE x (id INT PRIMARY KEY, a CHAR(1) CHARACTER SET latin1 COLLATE utf8mb4_bin)"),
+        mismatch("utf8mb4_bin", "latin1")
+    );
+    assert_eq!(
+        err("CREATE TABLE x (id INT PRIMARY KEY) DEFAULT CHARSET=latin1 COLLATE=utf8mb4_bin"),
+        mismatch("utf8mb4_bin", "latin1")
+    );
+    for ok in [
+        "CREATE TABLE x (id INT PRIMARY KEY, a CHAR(1) CHARACTER SET utf8mb4 COLLATE DEFAULT)",
+        "CREATE TABLE x (id INT PRIMARY KEY, a CHAR(1) BINARY CHARACTER SET latin1)",
+        "SELECT HEX(CAST('a' AS CHAR(2) BINARY))",
+    ] {
+        translate(ok, &env()).unwrap_or_else(|e| panic!("{ok}: {e}"));
+    }
+    let latin1 = env().with_var(
+        "collation_connection",
+        Value::Text("latin1_swedish_ci".into()),
+    );
+    let cast = "SELECT HEX(CAST('a' AS CHAR(2) BINARY))";
+    translate(cast, &latin1).unwrap_or_else(|e| panic!("{cast}: {e}"));
+    assert_eq!(
+        translate("SELECT 'a' COLLATE utf8mb4_bin", &latin1).unwrap_err(),
+        mismatch("utf8mb4_bin", "latin1")
+    );
+    assert_eq!(
+        err("CREATE DATABASE d COLLATE nonexist"),
+        SqlError::UnknownCollation("nonexist".into())
+    );
+    assert_eq!(
+        err("SELECT CONVERT('a' USING foo)"),
+        SqlError::UnknownCharset("foo".into())
+    );
+}

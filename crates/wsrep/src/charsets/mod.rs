@@ -9,9 +9,11 @@
 //! latin1 is Windows-1252, the bytes a set leaves undefined convert to `?` as in MariaDB.
 
 mod collations;
+mod names;
 mod tables;
 
 pub use collations::Collation;
+pub use names::{CharsetName, CollationName, Resolved};
 use tables::{COLLATIONS, SINGLE_BYTE};
 
 /// A single-byte character set.
