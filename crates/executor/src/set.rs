@@ -97,8 +97,7 @@ fn checked_names(name: &str, value: Option<Value>) -> Result<Option<Value>, Exec
     let canonical = if name.starts_with("character_set_") {
         tutti_sql::charset_named(v)?.to_string()
     } else if name.starts_with("collation_") {
-        let c = tutti_sql::collation_named(v)?;
-        c.for_charset("utf8mb4").unwrap_or(c.name)
+        tutti_sql::collation_alone(v)?
     } else {
         return Ok(value);
     };

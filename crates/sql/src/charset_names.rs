@@ -28,13 +28,24 @@ pub fn collation_named(name: &str) -> Result<Resolved, SqlError> {
 /// Collation `name` given to text of set `charset`: its canonical name there; 1253 when it
 /// is another set's.
 pub fn collation_in(name: &str, charset: &str) -> Result<String, SqlError> {
-    let resolved = collation_named(name)?;
+    resolved_in(&collation_named(name)?, name, charset)
+}
+
+/// [`collation_in`] of an already resolved collation `name`.
+fn resolved_in(resolved: &Resolved, name: &str, charset: &str) -> Result<String, SqlError> {
     resolved
         .for_charset(charset)
         .ok_or_else(|| SqlError::CollationCharsetMismatch {
             collation: unquoted(name).to_string(),
             charset: charset_named(charset).unwrap_or(charset).to_string(),
         })
+}
+
+/// The collation called `name` where no set is given (a variable, a definition without
+/// CHARACTER SET): its canonical name, a set-less one taken in the default set utf8mb4.
+pub fn collation_alone(name: &str) -> Result<String, SqlError> {
+    let resolved = collation_named(name)?;
+    Ok(resolved.for_charset("utf8mb4").unwrap_or(resolved.name))
 }
 
 /// The options `CHARACTER SET cs` and `COLLATE c` of a column, table or database, checked
@@ -48,13 +59,7 @@ pub(crate) fn declared(
     let collation = collation.filter(|c| !unquoted(c).eq_ignore_ascii_case("default"));
     match (set, collation) {
         (Some(set), Some(c)) => collation_in(c, set).map(Some),
-        (None, Some(c)) => {
-            let resolved = collation_named(c)?;
-            // a set-less collation alone applies to the default set
-            Ok(Some(
-                resolved.for_charset("utf8mb4").unwrap_or(resolved.name),
-            ))
-        }
+        (None, Some(c)) => collation_alone(c).map(Some),
         (Some(set), None) => Ok(Some(crate::derivation::default_collation(set))),
         (None, None) => Ok(None),
     }
@@ -81,7 +86,7 @@ pub(crate) fn check_collate(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Result<
         // tutti stores utf8mb3 columns as utf8mb4 (docs/compatibility.md): between the two,
         // a COLLATE is taken rather than refused for a set the column does not show
         Some(set) if is_utf8(&set) && resolved.charset.is_some_and(is_utf8) => Ok(()),
-        Some(set) => collation_in(&name, &set).map(drop),
+        Some(set) => resolved_in(&resolved, &name, &set).map(drop),
         None => Ok(()),
     }
 }

@@ -94,7 +94,7 @@ mod testenv;
 #[cfg(test)]
 mod tests;
 
-pub use charset_names::{charset_named, collation_in, collation_named};
+pub use charset_names::{charset_named, collation_alone, collation_in, collation_named};
 pub use column_marks::{
     charset_columns, is_table_collation, shown_defaults, table_collation, zerofill_columns,
 };

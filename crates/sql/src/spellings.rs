@@ -64,6 +64,11 @@ pub(crate) fn respell(tokens: &mut Tokens) {
 /// position, which tells `charset_names::check_collate` it is no collation the user named.
 const UNPLACED_BIN: &str = "utf8mb4_bin";
 
+/// [`UNPLACED_BIN`] as a token.
+fn unplaced_bin() -> TokenWithSpan {
+    TokenWithSpan::new(Token::make_word(UNPLACED_BIN, None), Span::empty())
+}
+
 fn word(w: &str, like: &TokenWithSpan) -> TokenWithSpan {
     TokenWithSpan::new(Token::make_word(w, None), like.span)
 }
@@ -415,20 +420,14 @@ fn cast_char_attributes(tokens: &mut Tokens, i: usize) {
     }
     let t = tokens[i].clone();
     let mut suffix = vec![token(Token::RParen, &t)];
-    match (binary, &charset) {
-        (true, Some(cs)) => collation = Some(format!("{cs}_bin")),
-        // the connection's set, which the tokens do not know: tutti's own spelling
-        (true, None) => collation = Some(UNPLACED_BIN.into()),
-        _ => {}
-    }
+    let collation = match (binary, &charset) {
+        (true, Some(cs)) => Some(word(&format!("{cs}_bin"), &t)),
+        // the connection's set, which the tokens do not know
+        (true, None) => Some(unplaced_bin()),
+        _ => collation.map(|c| word(&c, &t)),
+    };
     if let Some(c) = collation {
-        suffix.extend([word("COLLATE", &t), word(&c, &t)]);
-    }
-    if let Some(last) = suffix
-        .last_mut()
-        .filter(|w| is_word(&w.token, UNPLACED_BIN))
-    {
-        last.span = Span::empty();
+        suffix.extend([word("COLLATE", &t), c]);
     }
     tokens.splice(type_end..=close, suffix);
     if let Some(cs) = charset {
@@ -632,8 +631,8 @@ fn named_charset(tokens: &Tokens, from: usize) -> Option<String> {
                 let Some(Token::Word(w)) = tok_at(tokens, at) else {
                     return None;
                 };
-                let set = w.value.to_ascii_lowercase();
-                return Some(if set == "utf8" { "utf8mb3".into() } else { set });
+                let set = tutti_wsrep::charsets::CharsetName::find(&w.value);
+                return Some(set.map_or_else(|| w.value.to_ascii_lowercase(), |c| c.name.into()));
             }
             _ => {}
         }
@@ -656,7 +655,7 @@ fn column_attributes(tokens: &mut Tokens) {
             // own spelling (no position: see `charset_names::check_collate`)
             let collation = match named_charset(tokens, i + 1) {
                 Some(set) => word(&format!("{set}_bin"), &t),
-                None => TokenWithSpan::new(Token::make_word(UNPLACED_BIN, None), Span::empty()),
+                None => unplaced_bin(),
             };
             tokens.splice(i..=i, [word("COLLATE", &t), collation]);
             i += 1;
