@@ -5,7 +5,8 @@ tutti refuses the names MariaDB refuses (1115, 1273, 1253) and lists what SHOW C
 and SHOW CHARACTER SET list.
 
 Lines `charset NAME DEFAULT_COLLATION MAXLEN DESCRIPTION...` and
-`collation NAME CHARSET ID DEFAULT SORTLEN` (DEFAULT is `Yes` or `-`), sorted by name.
+`collation NAME CHARSET ID DEFAULT SORTLEN` (DEFAULT is `Yes` or `-`), in the order
+SHOW CHARACTER SET and SHOW COLLATION list them.
 """
 import os
 import subprocess
@@ -23,11 +24,11 @@ def query(sql):
 lines = []
 for name, default, maxlen, description in query(
         "SELECT CHARACTER_SET_NAME, DEFAULT_COLLATE_NAME, MAXLEN, DESCRIPTION"
-        " FROM information_schema.CHARACTER_SETS ORDER BY 1"):
+        " FROM information_schema.CHARACTER_SETS"):
     lines.append(f"charset {name} {default} {maxlen} {description}")
 for name, charset, cid, default, sortlen in query(
         "SELECT COLLATION_NAME, CHARACTER_SET_NAME, ID, IS_DEFAULT, SORTLEN"
-        " FROM information_schema.COLLATIONS ORDER BY 1"):
+        " FROM information_schema.COLLATIONS"):
     lines.append(f"collation {name} {charset} {cid} {default or '-'} {sortlen}")
 
 out = os.path.join(os.path.dirname(__file__), "..", "crates", "wsrep", "src", "charsets",

@@ -2,6 +2,7 @@
 
 use std::sync::atomic::Ordering::Relaxed;
 use tutti_sql::{Filter, Show, SqlError};
+use tutti_wsrep::charsets::{CharsetName, CollationName};
 use tutti_wsrep::Value;
 
 use crate::result::{Column, Response, ResultSet};
@@ -242,30 +243,22 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             ]],
         ),
         Show::Collation { filter: f } => {
-            // (name, character set, id, its set's default, sort length)
-            let list = [
-                ("utf8mb4_general_ci", "utf8mb4", 45, true, 1),
-                ("utf8mb4_bin", "utf8mb4", 46, false, 1),
-                ("utf8mb4_unicode_ci", "utf8mb4", 224, false, 8),
-                ("utf8mb4_unicode_520_ci", "utf8mb4", 246, false, 8),
-                ("utf8mb3_general_ci", "utf8mb3", 33, true, 1),
-                ("utf8mb3_unicode_ci", "utf8mb3", 192, false, 8),
-                ("utf8mb3_unicode_520_ci", "utf8mb3", 214, false, 8),
-                ("latin1_swedish_ci", "latin1", 8, true, 1),
-                ("binary", "binary", 63, true, 1),
-            ]
-            .iter()
-            .map(|&(c, cs, id, default, sortlen)| {
-                vec![
-                    text(c),
-                    text(cs),
-                    Value::Int(id),
-                    text(if default { "Yes" } else { "" }),
-                    text("Yes"),
-                    Value::Int(sortlen),
-                ]
-            })
-            .collect();
+            let list = CollationName::all()
+                .iter()
+                .map(|c| {
+                    vec![
+                        text(c.name),
+                        c.charset.map_or(Value::Null, text),
+                        c.id.map_or(Value::Null, |id| Value::Int(id.into())),
+                        match (c.charset, c.default) {
+                            (None, _) => Value::Null,
+                            (Some(_), default) => text(if default { "Yes" } else { "" }),
+                        },
+                        text("Yes"),
+                        Value::Int(c.sortlen.into()),
+                    ]
+                })
+                .collect();
             filter(
                 s,
                 rows(
@@ -283,15 +276,17 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             )?
         }
         Show::CharacterSet { filter: f } => {
-            let list = [
-                ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
-                ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
-                ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
-                ("binary", "Binary pseudo charset", "binary", 1),
-            ]
-            .iter()
-            .map(|(c, d, dc, n)| vec![text(*c), text(*d), text(*dc), Value::Int(*n)])
-            .collect();
+            let list = CharsetName::all()
+                .iter()
+                .map(|c| {
+                    vec![
+                        text(c.name),
+                        text(c.description),
+                        text(c.default_collation),
+                        Value::Int(c.max_len.into()),
+                    ]
+                })
+                .collect();
             filter(
                 s,
                 rows(

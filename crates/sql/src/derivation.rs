@@ -292,7 +292,7 @@ fn derived(e: &Expr, scopes: &Scopes, env: &dyn Env) -> Option<Derived> {
 }
 
 /// `collation_connection`, the collation of string literals.
-fn connection_collation(env: &dyn Env) -> String {
+pub(crate) fn connection_collation(env: &dyn Env) -> String {
     match env.system_variable(VarScope::Session, "collation_connection") {
         Some(Value::Text(c)) => c,
         _ => "utf8mb4_general_ci".into(),
@@ -427,6 +427,18 @@ const CHOOSING: &[(&str, usize)] = &[
 ];
 
 impl Context<'_> {
+    /// The canonical name of collation `name` given to `e` (`'a' COLLATE uca1400_ai_ci` is
+    /// `utf8mb4_uca1400_ai_ci`); a name MariaDB does not know stays as written.
+    fn collated(&self, e: &Expr, name: &str) -> String {
+        let set = match self.of(e) {
+            Some(d) if d.derivation < Derivation::Numeric => d.charset().to_string(),
+            _ => charset_of(self.connection).to_string(),
+        };
+        crate::charset_names::collation_in(name, &set)
+            .or_else(|_| crate::charset_names::collation_alone(name))
+            .unwrap_or_else(|_| name.trim_matches(['`', '\'', '"']).to_string())
+    }
+
     fn of(&self, e: &Expr) -> Option<Derived> {
         Some(match e {
             Expr::Nested(x) => self.of(x)?,
@@ -437,8 +449,8 @@ impl Context<'_> {
                 d.collation = default_collation(prefix.value.trim_start_matches('_'));
                 d
             }
-            Expr::Collate { collation, .. } => Derived::new(
-                collation.to_string().trim_matches('`'),
+            Expr::Collate { expr, collation } => Derived::new(
+                &self.collated(expr, &collation.to_string()),
                 Derivation::Explicit,
             ),
             Expr::Identifier(i) if i.quote_style.is_none() && i.value.starts_with("@@") => {

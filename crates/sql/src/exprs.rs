@@ -293,15 +293,17 @@ impl ExprCtx<'_> {
                 data_type,
                 charset,
                 ..
-            } => match data_type {
-                Some(ty) => Some(cast_to(take_box(expr), ty, self.env, &self.scopes)?),
-                None => {
-                    if let Some(set) = charset {
-                        crate::charset_names::charset_named(&set.to_string())?;
-                    }
-                    Some(converted(take_box(expr), charset.as_ref(), &self.scopes))
+            } => {
+                if let Some(set) = charset {
+                    crate::charset_names::charset_named(&set.to_string())?;
                 }
-            },
+                let x = match data_type {
+                    Some(ty) => cast_to(take_box(expr), ty, self.env, &self.scopes)?,
+                    None => take_box(expr),
+                };
+                // `CAST(x AS CHAR CHARACTER SET cs)` too: the characters cs lacks are '?'
+                Some(converted(x, charset.as_ref(), &self.scopes))
+            }
             Expr::Collate { collation, .. } => {
                 *collation = sqlite_collation(&collation.to_string());
                 None
@@ -1153,10 +1155,11 @@ pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
     ObjectName::from(vec![Ident::new(name)])
 }
 
-/// `x LIKE p` matched in its operands' collation: with a binary operand
-/// `tutti_like_bin(x, p, escape)` (exact, where SQLite's `like()`, which storage replaces by
-/// MariaDB's, folds case), with one in a Unicode collation `tutti_like_uca(x, p, escape,
-/// uca_520)` (each character by its UCA weights); None: left to `like()` (general_ci).
+/// `x LIKE p` matched in its operands' collation: with a binary operand or in a `_bin`
+/// collation `tutti_like_bin(x, p, escape)` (exact, where SQLite's `like()`, which storage
+/// replaces by MariaDB's, folds case), in a Unicode collation `tutti_like_uca(x, p, escape,
+/// uca_520)` (each character by its UCA weights), in a single-byte set's
+/// `tutti_like_single_byte(x, p, escape, collation)`; None: left to `like()` (general_ci).
 /// Number literals are matched as written (see `typing::like_operand`).
 fn collated_like(
     negated: bool,
@@ -1167,12 +1170,16 @@ fn collated_like(
 ) -> Option<Expr> {
     typing::like_operand(x);
     typing::like_operand(pattern);
+    let collation = like_collation(x, pattern, scopes);
     let (function, collation) = if typing::case_sensitive(x, scopes)
         || typing::case_sensitive(pattern, scopes)
+        || collation
+            .as_deref()
+            .is_some_and(crate::connection_collation::compares_bytes)
     {
         ("tutti_like_bin", None)
     } else {
-        match like_collation(x, pattern, scopes)? {
+        match own_like_collation(&collation?)? {
             LikeCollation::Unicode(which) => ("tutti_like_uca", Some(number(which.to_string()))),
             LikeCollation::SingleByte(name) => ("tutti_like_single_byte", Some(string(&name))),
         }
@@ -1191,27 +1198,33 @@ enum LikeCollation {
     SingleByte(String),
 }
 
-/// The collation `x LIKE p` matches in: an explicit COLLATE decides, else either operand's
-/// column; None for general_ci (SQLite's `like()`).
-fn like_collation(x: &Expr, pattern: &Expr, scopes: &Scopes) -> Option<LikeCollation> {
+/// The SQLite collation `x LIKE p` matches in: an explicit COLLATE decides, else either
+/// operand's column, else the connection's where neither reads a column; None for
+/// general_ci (a computed string of a column, say).
+fn like_collation(x: &Expr, pattern: &Expr, scopes: &Scopes) -> Option<String> {
     let collation = |e: &Expr| match typing::unnested(e) {
         Expr::Collate { collation, .. } => Some(collation.to_string()),
         e => crate::derivation::column_collation(e, scopes),
     };
-    let own = |c: &str| {
-        let unicode = [crate::columns::UNICODE_CI, crate::columns::UNICODE_520_CI]
-            .iter()
-            .position(|u| c.eq_ignore_ascii_case(u));
-        match unicode {
-            Some(which) => Some(LikeCollation::Unicode(which)),
-            None => tutti_wsrep::charsets::Collation::registered_as(c)
-                .map(|s| LikeCollation::SingleByte(s.sqlite_name().to_string())),
-        }
-    };
     let explicit = |e: &Expr| matches!(typing::unnested(e), Expr::Collate { .. });
     match [pattern, x].into_iter().find(|e| explicit(e)) {
-        Some(e) => own(&collation(e)?),
-        None => [x, pattern].into_iter().find_map(|e| own(&collation(e)?)),
+        Some(e) => collation(e),
+        None => [x, pattern].into_iter().find_map(collation).or_else(|| {
+            (!typing::reads_column(x) && !typing::reads_column(pattern))
+                .then(|| crate::connection_collation::sqlite().to_string())
+        }),
+    }
+}
+
+/// The collation LIKE matches in by its own weights, from its SQLite name.
+fn own_like_collation(c: &str) -> Option<LikeCollation> {
+    let unicode = [crate::columns::UNICODE_CI, crate::columns::UNICODE_520_CI]
+        .iter()
+        .position(|u| c.eq_ignore_ascii_case(u));
+    match unicode {
+        Some(which) => Some(LikeCollation::Unicode(which)),
+        None => tutti_wsrep::charsets::Collation::registered_as(c)
+            .map(|s| LikeCollation::SingleByte(s.sqlite_name().to_string())),
     }
 }
 

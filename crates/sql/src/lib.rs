@@ -25,6 +25,7 @@ mod big_unsigned;
 mod charset_names;
 mod column_marks;
 mod columns;
+mod connection_collation;
 mod create_select;
 mod create_table;
 mod cursor;

@@ -17,7 +17,7 @@
 use sqlparser::ast::{DataType, Expr, Value as SqlValue};
 
 use crate::ast_build::{cast, null, number, string};
-use tutti_wsrep::charsets::SingleByte;
+use tutti_wsrep::charsets::{CharsetName, SingleByte};
 
 use crate::{SqlError, Value};
 
@@ -85,12 +85,19 @@ fn bits_to_bytes(bits: &str) -> Option<Vec<u8>> {
 /// (`_utf8mb4 0xD0B1`): `_binary` makes a blob of them, UTF-8 ones are read (MySQL's 1300
 /// when they are no UTF-8), those of a single-byte set decoded (`_latin1'é'` from a UTF-8
 /// client is `Ã©`, as in MariaDB). In other sets ASCII passes and anything else is refused.
+/// A prefix that names no set is a column to MariaDB (`_foo'a'`: 1054).
 pub(crate) fn introduced(
     prefix: &str,
     value: &Expr,
     client: Option<SingleByte>,
 ) -> Result<Option<Expr>, SqlError> {
     let charset = prefix.trim_start_matches('_').to_ascii_lowercase();
+    if CharsetName::find(&charset).is_none() {
+        return Err(SqlError::UnknownColumn {
+            column: prefix.to_string(),
+            table: "field list".into(),
+        });
+    }
     let Expr::Value(v) = value else {
         return Ok(None);
     };

@@ -156,18 +156,21 @@ impl<'a> Rewriter<'a> {
     /// Rewrites a whole statement.
     pub fn statement(&mut self, s: &mut Statement) -> Result<(), SqlError> {
         self.ex.assigning |= assigns(&*s);
+        let _collation = crate::connection_collation::Scope::enter(self.ex.env);
         result(s.visit(self))
     }
 
     /// Rewrites a query.
     pub fn query(&mut self, q: &mut Query) -> Result<(), SqlError> {
         self.ex.assigning |= assigns(&*q);
+        let _collation = crate::connection_collation::Scope::enter(self.ex.env);
         result(q.visit(self))
     }
 
     /// Rewrites an expression (and any subqueries in it).
     pub fn expr(&mut self, e: &mut Expr) -> Result<(), SqlError> {
         self.ex.assigning |= assigns(&*e);
+        let _collation = crate::connection_collation::Scope::enter(self.ex.env);
         result(e.visit(self))
     }
 

@@ -409,15 +409,6 @@ fn cast_char_attributes(tokens: &mut Tokens, i: usize) {
     if k != close || type_end == close {
         return;
     }
-    // Other character sets would lose characters MariaDB turns into '?' (tutti keeps text
-    // as UTF-8): left to fail.
-    let kept = ["utf8", "utf8mb3", "utf8mb4", "latin1"];
-    if charset
-        .as_ref()
-        .is_some_and(|cs| !kept.iter().any(|k| cs.eq_ignore_ascii_case(k)))
-    {
-        return;
-    }
     let t = tokens[i].clone();
     let mut suffix = vec![token(Token::RParen, &t)];
     let collation = match (binary, &charset) {
@@ -918,10 +909,10 @@ mod tests {
             respelled("SELECT CAST(a AS CHAR(10) CHARACTER SET utf8mb4 COLLATE DEFAULT)"),
             "SELECT CONVERT ( a , CHAR ( 10 ) CHARACTER SET utf8mb4 )"
         );
-        // A character set whose conversion tutti would not do stays as it is (refused).
+        // Any set: the translation checks its name and converts (`?` for what it lacks).
         assert_eq!(
             respelled("SELECT CAST(a AS CHAR CHARACTER SET cp1251)"),
-            "SELECT CAST ( a AS CHAR CHARACTER SET cp1251 )"
+            "SELECT CONVERT ( a , CHAR CHARACTER SET cp1251 )"
         );
         assert_eq!(
             respelled("SELECT TRIM(LEADING FROM a)"),

@@ -21,6 +21,8 @@
 //! DECIMAL results are canonical text and carry `COLLATE tutti_decimal`, so `ORDER BY`,
 //! `GROUP BY`, `DISTINCT`, `MIN` and `MAX` over them are numeric too.
 
+use std::ops::ControlFlow;
+
 use sqlparser::ast::{
     BinaryOperator, DataType, ExactNumberInfo, Expr, Function, FunctionArg, FunctionArgExpr,
     FunctionArguments, Ident, ObjectName, Query, SelectItem, SetExpr, UnaryOperator,
@@ -368,7 +370,7 @@ pub(crate) fn in_subquery_collation(expr: &mut Expr, subquery: &Query, scopes: &
         && type_of(expr, scopes) == NumType::Str
         && !collation_decided(expr)
     {
-        collate_general_ci(expr);
+        collate_in_connection(expr, scopes);
     }
 }
 
@@ -1529,7 +1531,11 @@ fn default_collation(
     if collation_decided(l) || collation_decided(r) {
         return None;
     }
-    Some(binop(general_ci(l.clone()), op.clone(), r.clone()))
+    Some(binop(
+        connection_collated(l.clone(), scopes),
+        op.clone(),
+        r.clone(),
+    ))
 }
 
 /// `(a, b) op (c, d)`: SQLite compares row values element by element, each pair in the
@@ -1757,7 +1763,9 @@ fn row_subquery_comparison(l: &Expr, op: &BinaryOperator, r: &Expr, scopes: &Sco
         let items = items
             .iter()
             .map(|e| match type_of(e, scopes) {
-                NumType::Str | NumType::Other if !collation_decided(e) => general_ci(e.clone()),
+                NumType::Str | NumType::Other if !collation_decided(e) => {
+                    connection_collated(e.clone(), scopes)
+                }
                 _ => e.clone(),
             })
             .collect();
@@ -1816,17 +1824,43 @@ pub(crate) fn collation_decided(e: &Expr) -> bool {
     is_column(unnested(e)) || matches!(unnested(e), Expr::Collate { .. })
 }
 
-/// `e COLLATE tutti_general_ci`.
-pub(crate) fn general_ci(e: Expr) -> Expr {
+/// `e COLLATE c` for a string that no column or `COLLATE` places where SQLite compares it:
+/// `c` is the collation of the first column `e` is computed from (`UPPER(c)` has `c`'s, as
+/// a column's derivation beats a literal's), the default one when that column is out of
+/// reach (in a subquery, say), else the connection's (see `connection_collation`).
+pub(crate) fn connection_collated(e: Expr, scopes: &Scopes) -> Expr {
+    let collation = computed_collation(&e, scopes);
     Expr::Collate {
         expr: Box::new(nested(e)),
-        collation: ObjectName::from(vec![Ident::new(crate::columns::GENERAL_CI)]),
+        collation: ObjectName::from(vec![Ident::new(collation)]),
     }
 }
 
-/// Puts `e` in `COLLATE tutti_general_ci`, in place.
-pub(crate) fn collate_general_ci(e: &mut Expr) {
-    *e = general_ci(std::mem::replace(e, crate::ast_build::null()));
+/// Puts `e` in the collation [`connection_collated`] gives it, in place.
+pub(crate) fn collate_in_connection(e: &mut Expr, scopes: &Scopes) {
+    *e = connection_collated(std::mem::replace(e, crate::ast_build::null()), scopes);
+}
+
+/// The SQLite collation of string `e` (see [`connection_collated`]).
+fn computed_collation(e: &Expr, scopes: &Scopes) -> String {
+    let from = sqlparser::ast::visit_expressions(e, |x| match x {
+        Expr::Identifier(i) if i.value.starts_with('@') => ControlFlow::Continue(()),
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => {
+            ControlFlow::Break(crate::derivation::column_collation(x, scopes).or_else(|| {
+                owned_column_of(x, scopes)
+                    .is_none()
+                    .then(|| crate::columns::GENERAL_CI.into())
+            }))
+        }
+        Expr::Subquery(_) | Expr::Exists { .. } => {
+            ControlFlow::Break(Some(crate::columns::GENERAL_CI.into()))
+        }
+        _ => ControlFlow::Continue(()),
+    });
+    match from {
+        ControlFlow::Break(Some(c)) => c,
+        _ => crate::connection_collation::sqlite().to_string(),
+    }
 }
 
 /// Puts `e` in `COLLATE collation` (an SQLite collation), in place.
@@ -1848,8 +1882,8 @@ pub(crate) fn unnested(e: &Expr) -> &Expr {
 /// Whether `e` reads a column (is no constant to MariaDB).
 pub(crate) fn reads_column(e: &Expr) -> bool {
     sqlparser::ast::visit_expressions(e, |x| match x {
-        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => std::ops::ControlFlow::Break(()),
-        _ => std::ops::ControlFlow::Continue(()),
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
     })
     .is_break()
 }
@@ -1950,7 +1984,7 @@ pub(crate) fn in_list(x: &Expr, list: &[Expr], negated: bool, scopes: &Scopes) -
     {
         // Strings with no column to decide the collation: the default one, as `=` does.
         return Some(Expr::InList {
-            expr: Box::new(general_ci(x.clone())),
+            expr: Box::new(connection_collated(x.clone(), scopes)),
             list: list.to_vec(),
             negated,
         });
@@ -2404,7 +2438,7 @@ pub(crate) fn between_collation(x: &mut Expr, low: &Expr, high: &Expr, scopes: &
         matches!(type_of(e, scopes), NumType::Str | NumType::Other) && !collation_decided(e)
     };
     if textual(x) && textual(low) && textual(high) {
-        collate_general_ci(x);
+        collate_in_connection(x, scopes);
     }
 }
 

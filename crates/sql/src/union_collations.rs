@@ -45,7 +45,7 @@ pub(crate) fn apply(body: &mut SetExpr) {
         let item = &mut selects[0].projection[i];
         crate::union_floats::keep_name(item);
         if let SelectItem::ExprWithAlias { expr, .. } = item {
-            typing::collate_general_ci(expr);
+            typing::collate_in_connection(expr, &Vec::new());
         }
     }
 }

@@ -385,6 +385,67 @@ fn strings_compare_in_the_default_collation() {
     }
 }
 
+/// The catalog's definition of `app.t`, with its columns' collations.
+fn catalog_sql(c: &Connection) -> String {
+    c.query_row(
+        "SELECT sql FROM sqlite_master WHERE name = 'app.t'",
+        [],
+        |r| r.get(0),
+    )
+    .unwrap()
+}
+
+/// MariaDB's answers under `SET NAMES … COLLATE …` and `SET NAMES binary`: literals take
+/// the connection's collation, a column keeps its own.
+#[test]
+fn literals_compare_in_the_connection_collation() {
+    let (c, _) = tables();
+    let sql = catalog_sql(&c);
+    let named = |collation: &str| {
+        super::env()
+            .with_create_sql("app", "t", sql.clone())
+            .with_var("collation_connection", Value::Text(collation.into()))
+    };
+    let cases: [(&str, &[(&str, i64)]); 3] = [
+        (
+            "utf8mb4_bin",
+            &[
+                ("SELECT 'a' = 'A'", 0),
+                ("SELECT 'a' = 'a '", 1),
+                ("SELECT 'a' LIKE 'A'", 0),
+                ("SELECT 'a' IN ('A')", 0),
+                ("SELECT 'B' BETWEEN 'a' AND 'c'", 0),
+                ("SELECT 'a' IN (SELECT 'A')", 0),
+                ("SELECT ('a', 'b') = ('A', 'B')", 0),
+                ("SELECT COUNT(*) FROM (SELECT 'a' x UNION SELECT 'A') d", 2),
+                ("SELECT COUNT(*) FROM t WHERE b = 'ONE'", 1),
+                ("SELECT COUNT(*) FROM t WHERE b LIKE 'ONE'", 1),
+                ("SELECT COUNT(*) FROM t WHERE UPPER(b) = 'one'", 1),
+            ],
+        ),
+        (
+            "utf8mb4_unicode_ci",
+            &[("SELECT 'ß' = 'ss'", 1), ("SELECT 'a' LIKE 'A'", 1)],
+        ),
+        (
+            "binary",
+            &[
+                ("SELECT 'a' = 'A'", 0),
+                ("SELECT 'a' = 'a '", 0),
+                ("SELECT 'a' LIKE 'A'", 0),
+                ("SELECT 'a' = 'a'", 1),
+            ],
+        ),
+    ];
+    for (collation, statements) in cases {
+        let env = named(collation);
+        for (sql, want) in statements {
+            let got = one_value(run(&c, &env, sql, &[]));
+            assert_eq!(got, int(*want), "{collation}: {sql}");
+        }
+    }
+}
+
 #[test]
 fn queries_run_on_sqlite() {
     let (c, env) = tables();
@@ -859,15 +920,7 @@ fn ties_joins_dates_and_binary_searches_run_on_sqlite() {
 #[test]
 fn distinct_group_by_and_order_by_of_computed_strings_use_the_default_collation() {
     let (c, env) = tables();
-    // The catalog's definition of t, with its columns' collations.
-    let sql: String = c
-        .query_row(
-            "SELECT sql FROM sqlite_master WHERE name = 'app.t'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    let env = env.with_create_sql("app", "t", sql);
+    let env = env.with_create_sql("app", "t", catalog_sql(&c));
     run(
         &c,
         &env,

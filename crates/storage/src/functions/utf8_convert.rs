@@ -3,7 +3,8 @@
 //! data becomes text as MariaDB converts it: each byte that starts no character of the
 //! target set is `?` (a 4-byte character is no `utf8mb3`), with warning 1300 naming the
 //! bytes from the first bad one; CHAR's bytes are all or nothing (NULL, warning 1300 with
-//! the hex of up to three bytes from the first bad one).
+//! the hex of up to three bytes from the first bad one). Text converted to utf8mb3 loses
+//! its 4-byte characters, one `?` each, with warning 1977 naming the first.
 //!
 //! `tutti_convert_utf8(x, charset, whole)`: `whole` is 1 for CHAR.
 
@@ -17,6 +18,9 @@ use super::{text_of, PURE};
 
 /// MariaDB's `ER_INVALID_CHARACTER_STRING`.
 const INVALID_CHARACTER_STRING: u16 = 1300;
+
+/// MariaDB's `ER_CANNOT_CONVERT_CHARACTER`.
+const CANNOT_CONVERT_CHARACTER: u16 = 1977;
 
 /// The length of the character of `charset` that `bytes` starts with (None: no character).
 fn char_len(bytes: &[u8], charset: &str) -> Option<usize> {
@@ -87,6 +91,26 @@ fn converted(bytes: &[u8], charset: &str, whole: bool) -> Option<String> {
     Some(out)
 }
 
+/// Text in utf8mb3: a 4-byte character, which it has no form for, is `?` (warning 1977).
+fn without_4_byte_characters(s: &str) -> String {
+    let Some(first) = s.chars().find(|c| c.len_utf8() == 4) else {
+        return s.to_string();
+    };
+    let mut bytes = [0; 4];
+    let hex: String = first
+        .encode_utf8(&mut bytes)
+        .bytes()
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    warn(
+        CANNOT_CONVERT_CHARACTER,
+        format!("Cannot convert 'utf8mb4' character 0x{hex} to 'utf8mb3'"),
+    );
+    s.chars()
+        .map(|c| if c.len_utf8() == 4 { '?' } else { c })
+        .collect()
+}
+
 fn convert_utf8(ctx: &Context<'_>) -> Result<Value> {
     let charset: String = ctx.get(1)?;
     let whole = ctx.get::<i64>(2)? != 0;
@@ -94,11 +118,9 @@ fn convert_utf8(ctx: &Context<'_>) -> Result<Value> {
         ValueRef::Null => Value::Null,
         ValueRef::Blob(b) => converted(b, &charset, whole).map_or(Value::Null, Value::Text),
         ValueRef::Text(t) => match std::str::from_utf8(t) {
-            // 4-byte characters have no utf8mb3 form
-            Ok(s) if charset != "utf8mb3" || s.chars().all(|c| c.len_utf8() < 4) => {
-                Value::Text(s.to_string())
-            }
-            _ => converted(t, &charset, whole).map_or(Value::Null, Value::Text),
+            Ok(s) if charset != "utf8mb3" => Value::Text(s.to_string()),
+            Ok(s) => Value::Text(without_4_byte_characters(s)),
+            Err(_) => converted(t, &charset, whole).map_or(Value::Null, Value::Text),
         },
         v => Value::Text(text_of(v)),
     })
@@ -111,6 +133,12 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_loses_its_4_byte_characters_in_utf8mb3() {
+        assert_eq!(without_4_byte_characters("a\u{1F600}b\u{1F600}"), "a?b?");
+        assert_eq!(without_4_byte_characters("añ€"), "añ€");
+    }
 
     #[test]
     fn bad_bytes_become_question_marks_as_in_mariadb() {

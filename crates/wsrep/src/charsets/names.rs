@@ -91,7 +91,7 @@ fn names() -> &'static Names {
 }
 
 impl CharsetName {
-    /// Every set, by name.
+    /// Every set, in the order SHOW CHARACTER SET lists them.
     pub fn all() -> &'static [CharsetName] {
         &names().charsets
     }
@@ -108,7 +108,7 @@ impl CharsetName {
 }
 
 impl CollationName {
-    /// Every collation SHOW COLLATION lists, by name.
+    /// Every collation SHOW COLLATION lists, in its order.
     pub fn all() -> &'static [CollationName] {
         &names().collations
     }

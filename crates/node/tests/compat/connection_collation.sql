@@ -1,0 +1,36 @@
+-- literals compare in collation_connection (SET NAMES cs COLLATE c); a column keeps its own
+CREATE TABLE cc (id INT PRIMARY KEY, b VARCHAR(10), s VARCHAR(10) COLLATE utf8mb4_bin);
+INSERT INTO cc VALUES (1, 'One', 'One');
+SET NAMES utf8mb4 COLLATE utf8mb4_bin;
+SELECT 'a' = 'A', 'a' LIKE 'A', 'a' IN ('A'), 'B' BETWEEN 'a' AND 'c', 'a' IN (SELECT 'A'), ('a', 'b') = ('A', 'B'), 'a' = 'a ', COLLATION('a');
+SELECT x FROM (SELECT 'a' x UNION ALL SELECT 'A') d GROUP BY x ORDER BY x;
+SELECT DISTINCT x FROM (SELECT 'a' x UNION ALL SELECT 'A') d ORDER BY x;
+SELECT COUNT(*) FROM (SELECT 'a' x UNION SELECT 'A') d;
+SELECT COUNT(*) FROM cc WHERE b = 'ONE';
+SELECT COUNT(*) FROM cc WHERE UPPER(b) = 'one';
+SELECT COUNT(*) FROM cc WHERE b LIKE 'ONE';
+SELECT COUNT(*) FROM cc WHERE CONCAT(b, '') = 'ONE';
+SELECT COUNT(*) FROM cc WHERE s = 'ONE';
+SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci;
+SELECT 'ß' = 'ss', 'a' = 'A', 'a' LIKE 'A', 'ä' LIKE 'a', COLLATION('a');
+SET NAMES binary;
+SELECT 'a' = 'A', 'a' LIKE 'A', 'a' = 'a ', 'a' = 'a';
+SET NAMES latin1;
+SELECT 'a' = 'A', 'a' LIKE 'A', 'a' = 'a ';
+SET NAMES utf8mb4;
+SELECT 'a' = 'A', 'a' LIKE 'A', 'a' = 'a ';
+SELECT COUNT(*) FROM cc WHERE CONCAT(s, '') = 'ONE';
+SELECT COUNT(*) FROM cc WHERE UPPER(s) = 'one';
+-- collation and character set names as MariaDB spells and checks them
+SELECT COLLATION('a' COLLATE 'UTF8MB4_UNICODE_CI'), COLLATION('a' COLLATE uca1400_ai_ci), COLLATION(_latin1'a' COLLATE latin1_BIN);
+SELECT _latin1'a' COLLATE uca1400_ai_ci;
+SELECT _foo'a';
+SELECT CAST('a' AS CHAR CHARACTER SET foo);
+SELECT CAST('āb' AS CHAR CHARACTER SET latin1), HEX(CAST('é' AS CHAR CHARACTER SET latin1)), CONVERT('āb' USING latin1);
+SELECT CAST('āb' AS CHAR(1) CHARACTER SET latin2), CONVERT('āb' USING latin2), LENGTH(CONVERT('āb' USING latin2)), COLLATION(CAST('a' AS CHAR CHARACTER SET latin2));
+SELECT CONVERT('a😀b' USING utf8mb3), CAST('😀x' AS CHAR(1) CHARACTER SET utf8mb3);
+SHOW COLLATION LIKE 'latin1%';
+SHOW COLLATION WHERE Charset = 'ascii';
+SHOW COLLATION WHERE Collation LIKE 'uca1400_ai%';
+SHOW CHARACTER SET LIKE 'utf8%';
+SHOW CHARACTER SET WHERE Maxlen = 4;

@@ -1,0 +1,81 @@
+//! Strings that no column and no `COLLATE` place (literals, user variables, computed
+//! strings) compare in the connection's collation, `collation_connection`, which
+//! `SET NAMES cs [COLLATE c]` sets: `'a' = 'A'` is 1 in `utf8mb4_general_ci`, 0 in
+//! `utf8mb4_bin` and under `SET NAMES binary` (where `'a' = 'a '` is 0 too, bytes have no
+//! padding), `'ß' = 'ss'` is 1 in `utf8mb4_unicode_ci`.
+//!
+//! The typing functions that give such a comparison its collation are free functions of an
+//! expression; rather than thread the session through every one of them, the rewriter
+//! enters a [`Scope`] for the statement it rewrites and they read [`sqlite`] — the SQLite
+//! collation (see `columns::text_collation`) the connection's maps to. A scope restores the
+//! outer one when it ends, so a rewrite within a rewrite sees the same.
+
+use std::cell::Cell;
+
+use crate::columns::GENERAL_CI;
+use crate::Env;
+
+/// SQLite's own byte-wise collation: the `binary` character set's.
+const BYTES: &str = "BINARY";
+
+thread_local! {
+    static CURRENT: Cell<&'static str> = const { Cell::new(GENERAL_CI) };
+}
+
+/// The connection's collation for as long as the rewrite of one statement lasts.
+pub(crate) struct Scope {
+    outer: &'static str,
+}
+
+impl Scope {
+    /// Enters the collation of `env`'s connection.
+    pub(crate) fn enter(env: &dyn Env) -> Self {
+        let mysql = crate::derivation::connection_collation(env);
+        let sqlite = crate::columns::text_collation(&mysql).unwrap_or(BYTES);
+        Scope {
+            outer: CURRENT.replace(sqlite),
+        }
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        CURRENT.set(self.outer);
+    }
+}
+
+/// The SQLite collation strings compare in where nothing else decides.
+pub(crate) fn sqlite() -> &'static str {
+    CURRENT.get()
+}
+
+/// Whether SQLite collation `c` compares bytes (`_bin`, or the `binary` set's).
+pub(crate) fn compares_bytes(c: &str) -> bool {
+    c == BYTES || c.eq_ignore_ascii_case(crate::columns::BIN_PAD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testenv::TestEnv;
+    use crate::Value;
+
+    #[test]
+    fn a_scope_sets_and_restores_the_collation() {
+        assert_eq!(sqlite(), GENERAL_CI);
+        let named =
+            |c: &str| TestEnv::new().with_var("collation_connection", Value::Text(c.into()));
+        {
+            let _outer = Scope::enter(&named("utf8mb4_bin"));
+            assert_eq!(sqlite(), crate::columns::BIN_PAD);
+            assert!(compares_bytes(sqlite()));
+            {
+                let _inner = Scope::enter(&named("binary"));
+                assert_eq!(sqlite(), BYTES);
+            }
+            assert_eq!(sqlite(), crate::columns::BIN_PAD);
+        }
+        assert_eq!(sqlite(), GENERAL_CI);
+        assert!(!compares_bytes(sqlite()));
+    }
+}
