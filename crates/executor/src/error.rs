@@ -193,9 +193,12 @@ pub enum ExecError {
     /// A numeric result out of its type's range (`EXP(750)`).
     #[error("{0}")]
     ValueOutOfRange(String),
-    /// Incorrect arguments to a construct (`ESCAPE 'xy'`).
+    /// Incorrect arguments to a construct (`ESCAPE 'xy'`, a negative `LIMIT ?`).
     #[error("Incorrect arguments to {0}")]
     IncorrectArguments(String),
+    /// `GROUP_CONCAT(… LIMIT ?)` bound to a non-integer (4107).
+    #[error("Limit only accepts integer values")]
+    LimitNotInteger,
     /// Any other SQLite error, with its message.
     #[error("{0}")]
     Sqlite(String),
@@ -464,6 +467,12 @@ fn mysql_equivalent(msg: &str) -> Option<ExecError> {
         "Incorrect parameter count in the call to native function ",
     ) {
         return Some(ExecError::NativeArgumentCount(object(f)));
+    }
+    if msg.starts_with(tutti_storage::LIMIT_NOT_INTEGER) {
+        return Some(ExecError::LimitNotInteger);
+    }
+    if msg.starts_with(tutti_storage::LIMIT_NEGATIVE) {
+        return Some(ExecError::IncorrectArguments("EXECUTE".into()));
     }
     if msg.starts_with("ESCAPE expression must be a single character") {
         return Some(ExecError::IncorrectArguments("ESCAPE".into()));

@@ -107,6 +107,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::NativeArgumentCount(_) => ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT,
         E::ValueOutOfRange(_) => ER_DATA_OUT_OF_RANGE,
         E::IncorrectArguments(_) => ER_WRONG_ARGUMENTS,
+        E::LimitNotInteger => ER_INVALID_VALUE_TO_LIMIT,
         E::Sqlite(_) => ER_UNKNOWN_ERROR,
     };
     let message = match e {
@@ -163,6 +164,7 @@ mod tests {
             (ExecError::OperandColumns, 1241),
             (ExecError::UnionColumns, 1222),
             (ExecError::SubqueryRows, 1242),
+            (ExecError::LimitNotInteger, 4107),
         ] {
             assert_eq!(mysql_error(&e).0 as u16, code);
         }

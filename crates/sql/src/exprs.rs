@@ -1739,13 +1739,15 @@ fn group_concat(f: &mut Function) -> Result<(), SqlError> {
         // SQLite's group_concat has no LIMIT: tutti's aggregate keeps n values (after the
         // first `off`, from `LIMIT (off, n)`, see `spellings`).
         Some(limit) => {
-            let (count, offset) = match limit {
+            let (mut count, mut offset) = match limit {
                 Expr::Tuple(mut pair) if pair.len() == 2 => {
                     let count = pair.pop().expect("two items");
                     (count, pair.pop())
                 }
                 n => (n, None),
             };
+            crate::limit_params::aggregate(&mut count);
+            offset.iter_mut().for_each(crate::limit_params::aggregate);
             list.args
                 .push(FunctionArg::Unnamed(FunctionArgExpr::Expr(count)));
             if let Some(offset) = offset {

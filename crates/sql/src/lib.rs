@@ -45,6 +45,7 @@ mod having;
 mod item_names;
 mod json_types;
 mod lexer;
+mod limit_params;
 mod literals;
 mod locking;
 mod merged_decimals;

@@ -832,6 +832,7 @@ impl VisitorMut for Rewriter<'_> {
             crate::union_decimals::apply(&mut q.body, &std::mem::take(&mut self.union_scales));
         }
         crate::union_collations::apply(&mut q.body);
+        crate::limit_params::query(q);
         let ordered_ci = self.ordered_ci.pop().unwrap_or_default();
         if let Some(OrderByKind::Expressions(items)) = q.order_by.as_mut().map(|o| &mut o.kind) {
             items.iter_mut().for_each(|item| {

@@ -31,8 +31,8 @@ pub use functions::{
     release_all_locks, session_in_utc, set_current_connection, set_function_settings,
     take_assigned, take_conditions, take_row_changed, temporal_default, timestamp_in_session, warn,
     Assigned, Condition, FunctionSettings, Level, TimeZone, DATA_TOO_LONG, DATA_TRUNCATED,
-    DUPLICATE_ENTRY, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE, MAX_KEPT,
-    OUT_OF_RANGE, TRUNCATED_INCORRECT, WAIT_ON_WRITER,
+    DUPLICATE_ENTRY, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE, LIMIT_NEGATIVE,
+    LIMIT_NOT_INTEGER, MAX_KEPT, OUT_OF_RANGE, TRUNCATED_INCORRECT, WAIT_ON_WRITER,
 };
 pub use pool::Reader;
 pub use session::Session;

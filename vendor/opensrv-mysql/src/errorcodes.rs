@@ -1923,6 +1923,8 @@ pub enum ErrorKind {
     ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION = 4015,
     /// Illegal parameter data type %s for operation '%s' (MariaDB)
     ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION = 4079,
+    /// Limit only accepts integer values (MariaDB)
+    ER_INVALID_VALUE_TO_LIMIT = 4107,
 }
 
 impl From<u16> for ErrorKind {
@@ -2822,6 +2824,7 @@ impl From<u16> for ErrorKind {
             4002_u16 => ErrorKind::ER_WITH_COL_WRONG_LIST,
             4015_u16 => ErrorKind::ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
             4079_u16 => ErrorKind::ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION,
+            4107_u16 => ErrorKind::ER_INVALID_VALUE_TO_LIMIT,
             _ => panic!("Unknown error type {}", x),
         }
     }
@@ -3724,7 +3727,8 @@ impl ErrorKind {
             | ErrorKind::ER_SLAVE_HAS_MORE_GTIDS_THAN_MASTER
             | ErrorKind::ER_WITH_COL_WRONG_LIST
             | ErrorKind::ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION
-            | ErrorKind::ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION => b"HY000",
+            | ErrorKind::ER_ILLEGAL_PARAMETER_DATA_TYPE_FOR_OPERATION
+            | ErrorKind::ER_INVALID_VALUE_TO_LIMIT => b"HY000",
             ErrorKind::ER_XAER_NOTA => b"XAE04",
             ErrorKind::ER_XA_RBROLLBACK => b"XA100",
             ErrorKind::ER_DATA_TOO_LONG => b"22001",

@@ -218,7 +218,7 @@ fn limits_and_placeholders() {
     let v = q("SELECT a FROM t WHERE b = ? LIMIT ?, ?");
     assert_eq!(
         v.sql,
-        r#"SELECT "a" FROM "app.t" AS "t" WHERE "b" = ?1 LIMIT ?2, ?3"#
+        r#"SELECT "a" FROM "app.t" AS "t" WHERE "b" = ?1 LIMIT tutti_limit(?2, 0), tutti_limit(?3, 0)"#
     );
     assert_eq!(v.params, 3);
     assert_eq!(

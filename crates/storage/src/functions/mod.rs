@@ -27,6 +27,7 @@ mod hash;
 mod interval;
 mod json;
 mod like;
+mod limit;
 mod locale;
 mod math;
 mod network;
@@ -53,6 +54,7 @@ pub use diagnostics::{clear_conditions, raise, take_conditions, warn, Condition,
 pub use duplicate::DUPLICATE_ENTRY;
 use gcvt::double_text;
 pub use gcvt::real_text;
+pub use limit::{LIMIT_NEGATIVE, LIMIT_NOT_INTEGER};
 pub use settings::{set_function_settings, FunctionSettings, TimeZone};
 pub use stored::{
     temporal_default, DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL,
@@ -129,6 +131,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     regex::register(c)?;
     json::register(c)?;
     like::register(c)?;
+    limit::register(c)?;
     aggregate::register(c)?;
     decimal::register(c)?;
     stored::register(c)?;

@@ -1,0 +1,26 @@
+-- a LIMIT placeholder takes its value as MariaDB does: rounded, strings by their numeric prefix; NULL 4107, negative 1210; GROUP_CONCAT's only an integer
+CREATE TABLE g (a INT PRIMARY KEY, b VARCHAR(5));
+INSERT INTO g VALUES (1, 'x'), (2, 'y'), (3, 'z');
+PREPARE s FROM 'SELECT a FROM g ORDER BY a LIMIT ?';
+PREPARE o FROM 'SELECT a FROM g ORDER BY a LIMIT ?, 1';
+PREPARE c FROM 'SELECT GROUP_CONCAT(b ORDER BY a LIMIT ?) FROM g';
+SET @x = 2;
+EXECUTE s USING @x;
+EXECUTE o USING @x;
+EXECUTE c USING @x;
+SET @x = 1.5;
+EXECUTE s USING @x;
+EXECUTE c USING @x;
+SET @x = '2x';
+EXECUTE s USING @x;
+EXECUTE o USING @x;
+EXECUTE c USING @x;
+SET @x = 'adasfa';
+EXECUTE s USING @x;
+SET @x = -1;
+EXECUTE s USING @x;
+EXECUTE o USING @x;
+EXECUTE c USING @x;
+SET @x = NULL;
+EXECUTE s USING @x;
+EXECUTE c USING @x;
