@@ -31,9 +31,8 @@ impl Scope {
     /// Enters the collation of `env`'s connection.
     pub(crate) fn enter(env: &dyn Env) -> Self {
         let mysql = crate::derivation::connection_collation(env);
-        let sqlite = crate::columns::text_collation(&mysql).unwrap_or(BYTES);
         Scope {
-            outer: CURRENT.replace(sqlite),
+            outer: CURRENT.replace(sqlite_of(&mysql)),
         }
     }
 }
@@ -42,6 +41,12 @@ impl Drop for Scope {
     fn drop(&mut self) {
         CURRENT.set(self.outer);
     }
+}
+
+/// The SQLite collation text of MySQL collation `mysql` compares in (see
+/// `columns::text_collation`; [`BYTES`] for the `binary` set).
+pub(crate) fn sqlite_of(mysql: &str) -> &'static str {
+    crate::columns::text_collation(mysql).unwrap_or(BYTES)
 }
 
 /// The SQLite collation strings compare in where nothing else decides.

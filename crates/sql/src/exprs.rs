@@ -1151,8 +1151,9 @@ pub(crate) fn assigned_variable(e: &Expr) -> Option<String> {
 /// The SQLite collation for a MySQL one (see `columns::text_collation`; BINARY for the
 /// `binary` charset).
 pub(crate) fn sqlite_collation(mysql: &str) -> ObjectName {
-    let name = crate::columns::text_collation(mysql).unwrap_or("BINARY");
-    ObjectName::from(vec![Ident::new(name)])
+    ObjectName::from(vec![Ident::new(crate::connection_collation::sqlite_of(
+        mysql,
+    ))])
 }
 
 /// `x LIKE p` matched in its operands' collation: with a binary operand or in a `_bin`
