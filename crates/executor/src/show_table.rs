@@ -45,6 +45,8 @@ pub(crate) struct Definition {
     pub(crate) collated: Vec<(String, String)>,
     /// The table's default collation (MariaDB's name).
     collation: String,
+    /// The storage engine it declares (MariaDB's name).
+    engine: String,
     /// Columns declared in a single-byte character set, with its collation.
     single_byte: Vec<(String, String)>,
     /// CHECK constraints in declaration order, ENUM member checks included.
@@ -67,6 +69,7 @@ impl Definition {
             shown_defaults: tutti_sql::shown_defaults(sql),
             collation: tutti_sql::table_collation(sql)
                 .unwrap_or_else(|| "utf8mb4_general_ci".into()),
+            engine: tutti_sql::table_engine(sql),
             single_byte: tutti_sql::charset_columns(sql),
             ..Definition::default()
         };
@@ -632,7 +635,7 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
             Some(n)
                 if n.strip_suffix(ENUM_CHECK_SUFFIX)
                     .is_some_and(|c| table.column(c).is_some())
-                    || tutti_sql::is_table_collation(n) =>
+                    || tutti_sql::is_table_mark(n) =>
             {
                 continue
             }
@@ -655,9 +658,15 @@ pub(crate) fn create_table(s: &Session, t: &TableName) -> Result<ResultSet, Exec
     {
         String::new()
     } else {
+        // Aria tables show their default page checksums.
+        let aria = if table.def.engine == "Aria" {
+            " PAGE_CHECKSUM=1"
+        } else {
+            ""
+        };
         format!(
-            " ENGINE=InnoDB{auto_increment} DEFAULT CHARSET=utf8mb4 COLLATE={}",
-            table.def.collation
+            " ENGINE={}{auto_increment} DEFAULT CHARSET=utf8mb4 COLLATE={}{aria}",
+            table.def.engine, table.def.collation
         )
     };
     let ddl = format!(

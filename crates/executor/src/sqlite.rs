@@ -499,9 +499,11 @@ pub struct Ids {
 }
 
 impl Ids {
-    /// The ids of a statement into `table`, as InnoDB's consecutive mode hands them out.
+    /// The ids of a statement into `table`, as InnoDB's consecutive mode hands them out
+    /// (or MyISAM, one at a time).
     pub fn new(table: String, grid: (u64, u64), ids: &tutti_sql::InsertIds) -> Ids {
         let reserve = match ids.values {
+            _ if ids.one_at_a_time => Reserve::Each,
             Some(rows) => Reserve::Rows(rows),
             None => Reserve::Doubling,
         };

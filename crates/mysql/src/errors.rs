@@ -39,6 +39,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::AmbiguousColumn(_) => ER_NON_UNIQ_ERROR,
             SqlError::WrongUsage(..) => ER_WRONG_USAGE,
             SqlError::MultiplePrimaryKey => ER_MULTIPLE_PRI_KEY,
+            SqlError::ColumnCount(_) => ER_WRONG_VALUE_COUNT_ON_ROW,
             SqlError::AutoColumnNotKey => ER_WRONG_AUTO_KEY,
             SqlError::WrongObject { .. } => ER_WRONG_OBJECT,
             SqlError::KeyColumnMissing(_) => ER_KEY_COLUMN_DOES_NOT_EXITS,

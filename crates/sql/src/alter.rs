@@ -232,7 +232,7 @@ fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {
                     Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
                     t => t.to_string(),
                 };
-                crate::create_table::check_engine(&name)?;
+                return engine(a, crate::create_table::engine_name(&name)?).map_err(Into::into);
             }
             return Ok(());
         }
@@ -380,6 +380,20 @@ fn default_collation(a: &mut Alter<'_>, collation: &str) -> Result<(), SqlError>
     if current != wanted {
         a.model()?.set_default_collation(mark);
         a.rebuild = true;
+    }
+    Ok(())
+}
+
+/// `ALTER TABLE t ENGINE = e`: the table is rebuilt to record another engine (see
+/// `column_marks::engine_mark`), counting its rows as MariaDB's copy does; the same
+/// engine changes nothing.
+fn engine(a: &mut Alter<'_>, engine: &str) -> Result<(), SqlError> {
+    let current = crate::column_marks::table_engine(&a.catalog()?.create_sql);
+    if current != engine {
+        a.model()?
+            .set_engine(crate::column_marks::engine_mark(engine));
+        a.rebuild = true;
+        a.copies_rows = true; // MariaDB copies the rows into the other engine
     }
     Ok(())
 }

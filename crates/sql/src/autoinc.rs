@@ -34,6 +34,7 @@ pub(crate) fn insert_ids(
     ins: &Insert,
     reads: Option<Vec<TableName>>,
     target: &TableName,
+    table: &TableInfo,
 ) -> InsertIds {
     let values = match ins.source.as_deref().map(|s| s.body.as_ref()) {
         None => Some(1), // DEFAULT VALUES
@@ -46,8 +47,10 @@ pub(crate) fn insert_ids(
         r.iter()
             .any(|t| t.sqlite_name().eq_ignore_ascii_case(&target))
     });
+    let engine = crate::column_marks::table_engine(&table.create_sql);
     InsertIds {
         values,
+        one_at_a_time: crate::create_table::ids_one_at_a_time(&engine),
         restore: skips && !reads_target,
     }
 }

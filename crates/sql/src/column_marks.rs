@@ -10,6 +10,9 @@
 //! A table's default collation, when it is not `utf8mb4_general_ci`, is kept as a
 //! constraint that always holds, `CONSTRAINT "tutti:collate utf8mb4_unicode_ci" CHECK (1)`:
 //! a table-level comment would not survive ALTER TABLE's rebuilds, which keep constraints.
+//! So is the storage engine a table declares, when it is not InnoDB
+//! (`"tutti:engine MyISAM"`): tutti stores every table alike, but SHOW CREATE TABLE shows
+//! the engine and AUTO_INCREMENT ids follow it (see `autoinc`).
 
 use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
@@ -40,10 +43,21 @@ pub(crate) fn declared_collation(create_sql: &str, column: &str) -> Option<Strin
 /// The name prefix of the constraint recording a table's default collation.
 const TABLE_COLLATION: &str = "tutti:collate ";
 
-/// The constraint recording a table's default `collation`.
-fn table_collation_constraint(collation: &str) -> String {
-    let name = crate::names::quote_str(&format!("{TABLE_COLLATION}{collation}"));
+/// The name prefix of the constraint recording a table's storage engine.
+const TABLE_ENGINE: &str = "tutti:engine ";
+
+/// The constraint recording a table attribute: `prefix` and its value `arg`.
+fn table_constraint(prefix: &str, arg: &str) -> String {
+    let name = crate::names::quote_str(&format!("{prefix}{arg}"));
     format!("CONSTRAINT {name} CHECK (1)")
+}
+
+/// The value of the table attribute `prefix` recorded in `create_sql` (or in one
+/// constraint's text), if any.
+fn table_attribute(create_sql: &str, prefix: &str) -> Option<String> {
+    let at = create_sql.find(&format!("\"{prefix}"))? + prefix.len() + 1;
+    let rest = &create_sql[at..];
+    Some(rest[..rest.find('"')?].to_string())
 }
 
 /// The constraint recording a table's default collation `collation` (MariaDB's name), None
@@ -54,19 +68,34 @@ pub(crate) fn default_collation_mark(collation: &str) -> Option<String> {
     }
     let sqlite = crate::columns::text_collation(collation)?;
     (sqlite != crate::columns::GENERAL_CI)
-        .then(|| table_collation_constraint(crate::columns::mysql_collation(sqlite)))
+        .then(|| table_constraint(TABLE_COLLATION, crate::columns::mysql_collation(sqlite)))
 }
 
-/// Whether a CHECK constraint's name is the mark of the table's default collation.
-pub fn is_table_collation(constraint: &str) -> bool {
-    constraint.starts_with(TABLE_COLLATION)
+/// Whether a CHECK constraint's name is the mark of a table attribute (its default
+/// collation, its engine), which SHOW CREATE TABLE does not list as a constraint.
+pub fn is_table_mark(constraint: &str) -> bool {
+    constraint.starts_with(TABLE_COLLATION) || constraint.starts_with(TABLE_ENGINE)
 }
 
 /// The table's default collation recorded in its SQLite definition, if not the default one.
 pub fn table_collation(create_sql: &str) -> Option<String> {
-    let at = create_sql.find(&format!("\"{TABLE_COLLATION}"))? + TABLE_COLLATION.len() + 1;
-    let rest = &create_sql[at..];
-    Some(rest[..rest.find('"')?].to_string())
+    table_attribute(create_sql, TABLE_COLLATION)
+}
+
+/// The constraint recording a table's storage `engine` (MariaDB's name), None for InnoDB.
+pub(crate) fn engine_mark(engine: &str) -> Option<String> {
+    (engine != crate::create_table::DEFAULT_ENGINE).then(|| table_constraint(TABLE_ENGINE, engine))
+}
+
+/// The storage engine a table declares (MariaDB's name): InnoDB unless its SQLite
+/// definition records another.
+pub fn table_engine(create_sql: &str) -> String {
+    recorded_engine(create_sql).unwrap_or_else(|| crate::create_table::DEFAULT_ENGINE.to_string())
+}
+
+/// The storage engine recorded in `create_sql` (or in one constraint's text), if any.
+pub(crate) fn recorded_engine(create_sql: &str) -> Option<String> {
+    table_attribute(create_sql, TABLE_ENGINE)
 }
 
 /// The text columns of a table declared in a single-byte character set, each with its

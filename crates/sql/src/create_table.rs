@@ -45,10 +45,11 @@ struct Key {
 
 /// Translates `CREATE TABLE`.
 pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
+    let mut engine = DEFAULT_ENGINE;
     for o in option_list(&ct.table_options) {
         if let SqlOption::NamedParenthesizedList(l) = o {
-            if let Some(engine) = l.name.as_ref().filter(|_| l.key.value == "ENGINE") {
-                check_engine(&engine.value)?;
+            if let Some(e) = l.name.as_ref().filter(|_| l.key.value == "ENGINE") {
+                engine = engine_name(&e.value)?;
             }
         }
     }
@@ -240,6 +241,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
     }
     body.extend(constraints);
     body.extend(table_charset.mark());
+    body.extend(crate::column_marks::engine_mark(engine));
     let mut statements = vec![format!(
         "CREATE TABLE {}{} ({})",
         if ct.if_not_exists {
@@ -317,23 +319,38 @@ fn option_list(options: &CreateTableOptions) -> &[SqlOption] {
     }
 }
 
-/// `ENGINE = e`: every table is tutti's replicated table, which stores and reads rows as
-/// the engines that keep them do (InnoDB, MyISAM, Aria, MEMORY, CSV). The engines whose
-/// tables read other tables or nothing (MERGE, SEQUENCE, ...) are refused rather than
-/// turned into an ordinary table that answers differently; other names are unknown.
-pub(crate) fn check_engine(name: &str) -> Result<(), SqlError> {
-    const STORING: [&str; 7] = [
-        "InnoDB", "XtraDB", "MyISAM", "Aria", "MEMORY", "HEAP", "CSV",
-    ];
+/// The engine of a table that names none (`default_storage_engine`).
+pub(crate) const DEFAULT_ENGINE: &str = "InnoDB";
+
+/// `ENGINE = e`, as MariaDB names it (`HEAP` is `MEMORY`): every table is tutti's
+/// replicated table, which stores and reads rows as the engines that keep them do
+/// (InnoDB, MyISAM, Aria, MEMORY, CSV); the name is recorded for SHOW CREATE TABLE and
+/// AUTO_INCREMENT (see `column_marks::engine_mark`). The engines whose tables read other
+/// tables or nothing (MERGE, SEQUENCE, ...) are refused rather than turned into an
+/// ordinary table that answers differently; other names are unknown (1286).
+pub(crate) fn engine_name(name: &str) -> Result<&'static str, SqlError> {
+    const STORING: [&str; 5] = [DEFAULT_ENGINE, "MyISAM", "Aria", "MEMORY", "CSV"];
     const OTHERS: [&str; 4] = ["MRG_MyISAM", "MERGE", "SEQUENCE", "PERFORMANCE_SCHEMA"];
-    let known = |list: &[&str]| list.iter().any(|e| e.eq_ignore_ascii_case(name));
-    if known(&STORING) {
-        Ok(())
-    } else if known(&OTHERS) {
+    let name = if name.eq_ignore_ascii_case("HEAP") {
+        "MEMORY"
+    } else {
+        name
+    };
+    let known = |list: &[&'static str]| list.iter().find(|e| e.eq_ignore_ascii_case(name)).copied();
+    if let Some(e) = known(&STORING) {
+        Ok(e)
+    } else if known(&OTHERS).is_some() {
         Err(SqlError::Unsupported(format!("the {name} storage engine")))
     } else {
         Err(SqlError::UnknownStorageEngine(name.to_string()))
     }
+}
+
+/// Whether a table of `engine` hands out AUTO_INCREMENT ids one at a time: MyISAM, Aria
+/// and MEMORY lock the table for an INSERT and take each id as the row is written, where
+/// InnoDB reserves intervals (see `tutti_storage`'s `autoinc`).
+pub(crate) fn ids_one_at_a_time(engine: &str) -> bool {
+    ["MyISAM", "Aria", "MEMORY"].contains(&engine)
 }
 
 /// The table option `AUTO_INCREMENT = n`: the first id the table hands out (MySQL takes

@@ -234,6 +234,7 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     let TableObject::TableName(name) = &ins.table else {
         return Err(SqlError::Unsupported("INSERT INTO TABLE FUNCTION".into()));
     };
+    check_value_counts(&ins)?;
     let mut target = resolve(info.env, name)?;
     let mut table = info.env.table(&target);
     if let Some(view) = table.take_if(|t| t.is_view()) {
@@ -333,7 +334,7 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     }
     let autoinc = match &table {
         Some(t) if autoinc::rewrite_insert(&mut ins, &mut columns, t) => {
-            Some(autoinc::insert_ids(&ins, rw.reads(), &target))
+            Some(autoinc::insert_ids(&ins, rw.reads(), &target, t))
         }
         _ => None,
     };
@@ -375,6 +376,26 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         q.counts_selected = selected;
     }
     Ok(stmt)
+}
+
+/// MariaDB's count check of `VALUES` rows, before SQLite's (which reports an empty row
+/// as a syntax error and a row of another length without its number): every row has as
+/// many values as the first, and the first as many as the column list names. (Without a
+/// column list SQLite compares the first row with the table's columns.)
+fn check_value_counts(ins: &Insert) -> Result<(), SqlError> {
+    let Some(SetExpr::Values(v)) = ins.source.as_ref().map(|s| s.body.as_ref()) else {
+        return Ok(());
+    };
+    let Some(first) = v.rows.first().map(|r| r.content.len()) else {
+        return Ok(());
+    };
+    if !ins.columns.is_empty() && first != ins.columns.len() {
+        return Err(SqlError::ColumnCount(1));
+    }
+    match v.rows.iter().position(|r| r.content.len() != first) {
+        Some(i) => Err(SqlError::ColumnCount(i + 1)),
+        None => Ok(()),
+    }
 }
 
 /// The NOT NULL columns without DEFAULT the INSERT leaves out (all of them with

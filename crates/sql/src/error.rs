@@ -99,6 +99,10 @@ pub enum SqlError {
     /// A row value as a function's argument (MariaDB 4079).
     #[error("Illegal parameter data type row for operation '{0}'")]
     RowArgument(String),
+    /// An INSERT row with another number of values than columns (MySQL 1136), with the
+    /// row's number (from 1).
+    #[error("Column count doesn't match value count at row {0}")]
+    ColumnCount(usize),
     /// Two PRIMARY KEYs in one table (MySQL 1068).
     #[error("Multiple primary key defined")]
     MultiplePrimaryKey,

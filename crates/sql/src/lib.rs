@@ -98,7 +98,7 @@ mod tests;
 
 pub use charset_names::{charset_named, collation_alone, collation_in, collation_named};
 pub use column_marks::{
-    charset_columns, is_table_collation, shown_defaults, table_collation, zerofill_columns,
+    charset_columns, is_table_mark, shown_defaults, table_collation, table_engine, zerofill_columns,
 };
 pub use columns::{
     autoinc_declared_type, current_timestamp_precision, is_ci_collation, mysql_collation,

@@ -318,6 +318,14 @@ impl Rebuild {
         self.constraints.extend(mark);
     }
 
+    /// `ALTER TABLE t ENGINE = e`: the table's engine becomes `mark`'s (see
+    /// `column_marks::engine_mark`; None: InnoDB).
+    pub(crate) fn set_engine(&mut self, mark: Option<String>) {
+        self.constraints
+            .retain(|c| crate::column_marks::recorded_engine(c).is_none());
+        self.constraints.extend(mark);
+    }
+
     /// `CONVERT TO CHARACTER SET`: every text column's collation becomes `collation` (an
     /// SQLite collation) and its character set mark `charset_mark` (see
     /// `column_marks::charset`; None: UTF-8).

@@ -308,6 +308,9 @@ impl QueryKind {
 pub struct InsertIds {
     /// The rows of its `VALUES` list (None: the rows come from a SELECT).
     pub values: Option<u64>,
+    /// The table's engine takes each id as its row is written (MyISAM, Aria, MEMORY)
+    /// instead of reserving intervals as InnoDB does.
+    pub one_at_a_time: bool,
     /// A row may be skipped (IGNORE) or become an update (ON DUPLICATE KEY UPDATE), and
     /// SQLite inserts each row before computing the next (it does not read its target): a
     /// row that is not inserted gives its id back to the next.

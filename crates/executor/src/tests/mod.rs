@@ -314,6 +314,31 @@ fn variables_show_and_prepared_statements() {
 }
 
 #[test]
+fn table_status_shows_each_table_s_engine_and_collation() {
+    let f = fixture();
+    let mut s = f.session();
+    ok(
+        &mut s,
+        "SET autocommit = 1; CREATE DATABASE d; USE d; CREATE TABLE a (id INT PRIMARY KEY); \
+         CREATE TABLE m (id INT PRIMARY KEY) ENGINE=MyISAM COLLATE utf8mb4_bin; \
+         CREATE VIEW v AS SELECT id FROM a",
+    );
+    let status: Vec<Vec<String>> = rows(&mut s, "SHOW TABLE STATUS")
+        .into_iter()
+        .map(|r| [0, 1, 5].iter().map(|&i| r[i].to_string()).collect())
+        .collect();
+    let row = |c: [&str; 3]| c.map(String::from).to_vec();
+    assert_eq!(
+        status,
+        [
+            row(["a", "InnoDB", "utf8mb4_general_ci"]),
+            row(["m", "MyISAM", "utf8mb4_bin"]),
+            row(["v", "NULL", "NULL"]),
+        ]
+    );
+}
+
+#[test]
 fn prepared_results_keep_their_shape_until_the_schema_changes() {
     let f = fixture();
     let mut s = f.session();

@@ -219,8 +219,34 @@ fn keys_constraints_and_default_index_names() {
 
 #[test]
 fn storage_engines() {
-    assert!(one("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=MyISAM").is_ok());
-    assert!(one("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=memory").is_ok());
+    // An engine other than InnoDB is recorded (SHOW CREATE TABLE, AUTO_INCREMENT).
+    assert_eq!(
+        stmts("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=MyISAM"),
+        [
+            r#"CREATE TABLE "app.e1" ("a" INT NOT NULL, PRIMARY KEY ("a"), CONSTRAINT "tutti:engine MyISAM" CHECK (1))"#
+        ]
+    );
+    assert_eq!(
+        stmts("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=heap"),
+        [
+            r#"CREATE TABLE "app.e1" ("a" INT NOT NULL, PRIMARY KEY ("a"), CONSTRAINT "tutti:engine MEMORY" CHECK (1))"#
+        ]
+    );
+    assert_eq!(
+        stmts("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=innodb"),
+        [r#"CREATE TABLE "app.e1" ("a" INT NOT NULL, PRIMARY KEY ("a"))"#]
+    );
+    let s = stmts("ALTER TABLE t ENGINE=Aria");
+    assert!(
+        s.iter()
+            .any(|q| q.contains(r#"CONSTRAINT "tutti:engine Aria" CHECK (1)"#)),
+        "{s:?}"
+    );
+    // MariaDB 10.11 has no XtraDB.
+    assert_eq!(
+        err("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=XtraDB"),
+        SqlError::UnknownStorageEngine("XtraDB".into())
+    );
     assert_eq!(
         err("CREATE TABLE e1 (a INT PRIMARY KEY) ENGINE=blackhole"),
         SqlError::UnknownStorageEngine("blackhole".into())

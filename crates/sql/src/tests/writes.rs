@@ -59,7 +59,11 @@ fn sysbench_writes() {
 
 /// The ids of an INSERT into a table it does not read.
 fn ids(values: Option<u64>, restore: bool) -> InsertIds {
-    InsertIds { values, restore }
+    InsertIds {
+        values,
+        one_at_a_time: false,
+        restore,
+    }
 }
 
 #[test]
@@ -120,6 +124,25 @@ fn autoinc_forms() {
         r#"INSERT INTO "app.u" AS "u" ("id", "a") SELECT * FROM (WITH "tutti_ids" ("c1", "c2") AS (SELECT "id", tutti_int_store("a", -2147483648, 2147483647, '`app`.`u`.`a`', 1) AS "c2" FROM "app.t" AS "t") SELECT tutti_autoinc("c1"), "c2" FROM "tutti_ids") WHERE 1 ON CONFLICT("id") DO UPDATE SET "id" = tutti_duplicate('PRIMARY', "excluded"."id")"#
     );
     assert_eq!(sel.autoinc, Some(ids(None, false)));
+    // A MyISAM (Aria, MEMORY) table takes each id as its row is written.
+    let u = env().table(&TableName::new("app", "u")).unwrap();
+    let myisam = format!(
+        r#"{}, CONSTRAINT "tutti:engine MyISAM" CHECK (1))"#,
+        u.create_sql.strip_suffix(')').unwrap()
+    );
+    let e = env().with_create_sql("app", "u", myisam);
+    let Ok(Stmt::Query(sel)) =
+        translate("INSERT INTO u (a) SELECT a FROM t", &e).map(|mut v| v.remove(0))
+    else {
+        panic!("not a query")
+    };
+    assert_eq!(
+        sel.autoinc,
+        Some(InsertIds {
+            one_at_a_time: true,
+            ..ids(None, false)
+        })
+    );
     // Tables without AUTO_INCREMENT, and unknown tables, are left alone.
     assert_eq!(q("INSERT INTO t (id, a) VALUES (1, 2)").autoinc, None);
     let unknown = q("INSERT INTO nope (a) VALUES (1)");
@@ -191,6 +214,19 @@ fn insert_variants() {
     assert_eq!(
         err("INSERT INTO t (a) VALUES (1)"),
         SqlError::NoDefault("id".into())
+    );
+    // MariaDB counts each VALUES row against the column list and the first row (1136).
+    assert_eq!(
+        err("INSERT INTO t (id, a) VALUES ()"),
+        SqlError::ColumnCount(1)
+    );
+    assert_eq!(
+        err("INSERT INTO t (id, a) VALUES (1, 2), (3, 4), (5)"),
+        SqlError::ColumnCount(3)
+    );
+    assert_eq!(
+        err("INSERT INTO t VALUES (1, 2), ()"),
+        SqlError::ColumnCount(2)
     );
     // Outside strict mode it gets its implicit default (with warning 1364).
     assert_eq!(
