@@ -57,9 +57,6 @@ pub enum ExecError {
     /// A column name matches columns of several tables in the statement.
     #[error("Column '{0}' in SELECT is ambiguous")]
     AmbiguousColumn(String),
-    /// An INSERT gives another number of values than columns.
-    #[error("Column count doesn't match value count at row 1")]
-    ColumnCount,
     /// A subquery or row used as one value has several columns.
     #[error("Operand should contain 1 column(s)")]
     OperandColumns,
@@ -360,7 +357,7 @@ fn classify(code: i32, msg: &str, deleting: bool) -> ExecError {
     }
     // "table t has 3 columns but 1 values were supplied", "1 values for 2 columns"
     if msg.contains("values were supplied") || msg.contains(" values for ") {
-        return ExecError::ColumnCount;
+        return ExecError::Sql(SqlError::ColumnCount(1));
     }
     if msg.starts_with("misuse of window function") {
         return ExecError::WindowPlacement;
@@ -608,11 +605,14 @@ mod tests {
             ),
             (
                 "table acct has 3 columns but 1 values were supplied",
-                ExecError::ColumnCount,
+                ExecError::Sql(SqlError::ColumnCount(1)),
             ),
-            ("1 values for 2 columns", ExecError::ColumnCount),
+            ("1 values for 2 columns", ExecError::Sql(SqlError::ColumnCount(1))),
             ("table t has 1 values for 2 columns", ExecError::CteColumns),
-            ("table tutti_src has 1 values for 2 columns", ExecError::ColumnCount),
+            (
+                "table tutti_src has 1 values for 2 columns",
+                ExecError::Sql(SqlError::ColumnCount(1)),
+            ),
             ("misuse of window function rank()", ExecError::WindowPlacement),
             ("no tables specified", ExecError::NoTablesUsed),
             (

@@ -184,27 +184,29 @@ pub(crate) fn run(s: &mut Session, show: Show) -> Result<Response, ExecError> {
             filter(s, rows(&["Variable_name", "Value"], status(s)), f)?
         }
         Show::TableStatus { db, filter: f } => {
-            let tables = exec.catalog.tables_of(storage, &db)?;
-            let mut list = Vec::with_capacity(tables.len());
-            for (t, view) in tables {
-                let sql = match view {
-                    true => None,
-                    false => exec.catalog.create_sql(storage, &format!("{db}.{t}"))?,
-                };
-                let engine = sql.as_deref().map(tutti_sql::table_engine);
-                let collation = sql.as_deref().map(|sql| {
-                    tutti_sql::table_collation(sql).unwrap_or_else(|| "utf8mb4_general_ci".into())
-                });
-                list.push(vec![
-                    text(t),
-                    engine.map_or(Value::Null, text),
-                    Value::Int(10),
-                    text("Dynamic"),
-                    Value::Null,
-                    collation.map_or(Value::Null, text),
-                    text(if view { "VIEW" } else { "" }),
-                ]);
-            }
+            let tables = exec.catalog.definitions_of(storage, &db)?;
+            let list = tables
+                .into_iter()
+                .map(|(t, view, sql)| {
+                    // A view has no engine or collation of its own.
+                    let (engine, collation) = if view {
+                        (Value::Null, Value::Null)
+                    } else {
+                        let collation = tutti_sql::table_collation(&sql)
+                            .unwrap_or_else(|| "utf8mb4_general_ci".into());
+                        (text(tutti_sql::table_engine(&sql)), text(collation))
+                    };
+                    vec![
+                        text(t),
+                        engine,
+                        Value::Int(10),
+                        text("Dynamic"),
+                        Value::Null,
+                        collation,
+                        text(if view { "VIEW" } else { "" }),
+                    ]
+                })
+                .collect();
             let cols = [
                 "Name",
                 "Engine",

@@ -46,7 +46,7 @@ pub(crate) struct Definition {
     /// The table's default collation (MariaDB's name).
     collation: String,
     /// The storage engine it declares (MariaDB's name).
-    engine: String,
+    engine: &'static str,
     /// Columns declared in a single-byte character set, with its collation.
     single_byte: Vec<(String, String)>,
     /// CHECK constraints in declaration order, ENUM member checks included.

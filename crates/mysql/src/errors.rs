@@ -67,7 +67,6 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
         E::IsView(_) => ER_IT_IS_A_VIEW,
         E::UnknownColumn(_) => ER_BAD_FIELD_ERROR,
         E::AmbiguousColumn(_) => ER_NON_UNIQ_ERROR,
-        E::ColumnCount => ER_WRONG_VALUE_COUNT_ON_ROW,
         E::OperandColumns => ER_OPERAND_COLUMNS,
         E::CteColumns => ER_WITH_COL_WRONG_LIST,
         E::WindowPlacement => ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION,
@@ -161,7 +160,7 @@ mod tests {
         );
         for (e, code) in [
             (ExecError::AmbiguousColumn("id".into()), 1052),
-            (ExecError::ColumnCount, 1136),
+            (ExecError::Sql(SqlError::ColumnCount(1)), 1136),
             (ExecError::OperandColumns, 1241),
             (ExecError::UnionColumns, 1222),
             (ExecError::SubqueryRows, 1242),

@@ -50,7 +50,7 @@ pub(crate) fn insert_ids(
     let engine = crate::column_marks::table_engine(&table.create_sql);
     InsertIds {
         values,
-        one_at_a_time: crate::create_table::ids_one_at_a_time(&engine),
+        one_at_a_time: crate::create_table::ids_one_at_a_time(engine),
         restore: skips && !reads_target,
     }
 }

@@ -89,8 +89,10 @@ pub(crate) fn engine_mark(engine: &str) -> Option<String> {
 
 /// The storage engine a table declares (MariaDB's name): InnoDB unless its SQLite
 /// definition records another.
-pub fn table_engine(create_sql: &str) -> String {
-    recorded_engine(create_sql).unwrap_or_else(|| crate::create_table::DEFAULT_ENGINE.to_string())
+pub fn table_engine(create_sql: &str) -> &'static str {
+    recorded_engine(create_sql)
+        .and_then(|e| crate::create_table::engine_name(&e).ok())
+        .unwrap_or(crate::create_table::DEFAULT_ENGINE)
 }
 
 /// The storage engine recorded in `create_sql` (or in one constraint's text), if any.

@@ -113,23 +113,38 @@ impl Catalog {
 
     /// Every user table and view of a database: (MySQL name, is_view).
     pub fn tables_of(&self, storage: &Storage, db: &str) -> Result<Vec<(String, bool)>, ExecError> {
+        let list = self.definitions_of(storage, db)?;
+        Ok(list.into_iter().map(|(t, view, _)| (t, view)).collect())
+    }
+
+    /// Every user table and view of a database with its SQLite definition: (MySQL name,
+    /// is_view, SQL).
+    pub fn definitions_of(
+        &self,
+        storage: &Storage,
+        db: &str,
+    ) -> Result<Vec<(String, bool, String)>, ExecError> {
         let reader = storage
             .reader()
             .map_err(|e| ExecError::Sqlite(e.to_string()))?;
         let prefix = format!("{db}.");
         let mut s = reader.prepare_cached(
-            "SELECT name, type FROM sqlite_schema WHERE type IN ('table','view')
+            "SELECT name, type, sql FROM sqlite_schema WHERE type IN ('table','view')
              AND substr(name, 1, ?2) = ?1 COLLATE NOCASE ORDER BY name",
         )?;
         // The prefix's length in characters (SQL `length()` counts bytes, as MySQL's does).
         let chars = prefix.chars().count() as i64;
         let rows = s.query_map(rusqlite::params![&prefix, chars], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)? == "view"))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)? == "view",
+                r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+            ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (name, view) = row?;
-            out.push((name[prefix.len()..].to_string(), view));
+            let (name, view, sql) = row?;
+            out.push((name[prefix.len()..].to_string(), view, sql));
         }
         Ok(out)
     }
