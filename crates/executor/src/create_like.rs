@@ -50,6 +50,7 @@ impl Session {
                 statements: tutti_sql::temporary_statements(&statements)?,
                 tables: vec![table],
                 then: None,
+                records: tutti_sql::DdlRecords::None,
             });
         }
         self.ddl(DdlStmt {
@@ -58,7 +59,7 @@ impl Session {
                 statements,
             },
             tables: vec![table],
-            copied_rows: false,
+            records: tutti_sql::DdlRecords::None,
         })
     }
 

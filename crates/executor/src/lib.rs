@@ -39,7 +39,7 @@ mod txn;
 pub mod vars;
 
 pub use error::ExecError;
-pub use result::{flags, Column, ColumnKind, Origin, Response, ResultSet, TableColumnDef};
+pub use result::{flags, Column, ColumnKind, OkInfo, Origin, Response, ResultSet, TableColumnDef};
 pub use session::{PreparedInfo, Session};
 /// MariaDB's text of a FLOAT or DOUBLE value (for the wire).
 pub use tutti_storage::real_text;

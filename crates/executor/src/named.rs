@@ -6,7 +6,7 @@
 use tutti_sql::SetValue;
 use tutti_wsrep::Value;
 
-use crate::result::Response;
+use crate::result::{OkInfo, Response};
 use crate::session::Session;
 use crate::set::evaluate;
 use crate::ExecError;
@@ -29,7 +29,7 @@ impl Session {
         Ok(Response::Ok {
             affected_rows: 0,
             last_insert_id: 0,
-            info: "Statement prepared".into(),
+            info: OkInfo::Text("Statement prepared".into()),
         })
     }
 

@@ -24,7 +24,7 @@ use tutti_wsrep::{hash_key, Seqno, Value};
 use crate::catalog::row_namespace;
 use crate::keys::table_key;
 use crate::locks::{LockError, Mode};
-use crate::result::{Column, Response, ResultSet};
+use crate::result::{Column, OkInfo, Response, ResultSet};
 use crate::session::Session;
 use crate::sqlite::{Shape, ShapedRows};
 use crate::txn::MAX_ATTEMPTS;
@@ -167,7 +167,7 @@ impl Session {
         Ok(Response::Ok {
             affected_rows: 1,
             last_insert_id: 0,
-            info: String::new(),
+            info: OkInfo::None,
         })
     }
 

@@ -634,6 +634,7 @@ impl Session {
                 deprecated_place,
             } => self.select_into(&query, &vars, deprecated_place, params),
             Stmt::Flush(_) | Stmt::Noop(_) => Ok(Response::ok()),
+            Stmt::Unaltered(t) => self.unaltered(&t),
             Stmt::Noted { notes, stmt } => {
                 for n in notes {
                     let level = match n.warning {

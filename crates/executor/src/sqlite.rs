@@ -435,15 +435,26 @@ impl Count {
     /// The affected rows: `changes` is SQLite's count, `rewritten` the rows an UPDATE (or an
     /// upsert's update) wrote, `net` the statement's own changes to its table.
     fn affected(self, changes: u64, rewritten: u64, net: &NetChanges) -> u64 {
+        let changed = self.changed(net);
         match self {
             Count::Changes | Count::Update { found_rows: true } => changes,
-            Count::Update { found_rows: false } => net.updates + net.moved(),
+            Count::Update { found_rows: false } => changed,
             Count::Upsert { found_rows } => {
                 let inserted = changes.saturating_sub(rewritten);
-                let unchanged = rewritten.saturating_sub(net.updates);
-                inserted + 2 * net.updates + if found_rows { unchanged } else { 0 }
+                let unchanged = rewritten.saturating_sub(changed);
+                inserted + 2 * changed + if found_rows { unchanged } else { 0 }
             }
-            Count::Replace => changes + net.deletes + net.updates,
+            Count::Replace => changes + changed,
+        }
+    }
+
+    /// The rows an UPDATE changed, an upsert updated or a REPLACE deleted to make room.
+    fn changed(self, net: &NetChanges) -> u64 {
+        match self {
+            Count::Changes => 0,
+            Count::Update { .. } => net.updates + net.moved(),
+            Count::Upsert { .. } => net.updates,
+            Count::Replace => net.deletions,
         }
     }
 }
@@ -455,6 +466,8 @@ struct NetChanges {
     updates: u64,
     deletes: u64,
     inserts: u64,
+    /// Row deletions, each one (a row REPLACE put back as it was included).
+    deletions: u64,
 }
 
 impl NetChanges {
@@ -471,7 +484,10 @@ impl NetChanges {
         let mut input: &[u8] = &bytes;
         let reader: &mut dyn std::io::Read = &mut input;
         let mut it = rusqlite::session::ChangesetIter::start_strm(&reader)?;
-        let mut net = NetChanges::default();
+        let mut net = NetChanges {
+            deletions: session.deletes(),
+            ..NetChanges::default()
+        };
         while let Some(item) = it.next()? {
             let op = item.op()?;
             if op.table_name() != table {
@@ -571,6 +587,11 @@ pub struct Written {
     /// SQLite's count of the rows it inserted, updated or deleted (an upsert's updates
     /// and a REPLACE's inserts included, the rows REPLACE deleted not).
     pub changes: u64,
+    /// Rows of its table it changed (an UPDATE), updated (an upsert) or deleted to make
+    /// room (a REPLACE).
+    pub changed: u64,
+    /// The rows the SELECT of an INSERT IGNORE ... SELECT offered.
+    pub offered: Option<u64>,
     /// First AUTO_INCREMENT id it generated.
     pub insert_id: Option<i64>,
     /// Every row an UPDATE rewrote, changed or not: (SQLite table, rowid and current values).
@@ -623,6 +644,7 @@ pub fn execute_write(
         tutti_storage::clear_assigned();
         tutti_storage::clear_conditions();
         tutti_storage::clear_row_changed();
+        tutti_storage::clear_offered();
         s.raw_execute()
             .map_err(|e| from_sqlite(&e, stmt.deleting))? as u64
     };
@@ -661,6 +683,8 @@ pub fn execute_write(
     Ok(Written {
         affected,
         changes,
+        changed: stmt.count.changed(&net),
+        offered: tutti_storage::take_offered(),
         insert_id,
         rewritten,
     })

@@ -24,12 +24,12 @@
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::sync::Arc;
-use tutti_sql::{Query, QueryKind, SqlError, TableName, TempDdl};
+use tutti_sql::{quote_ident, DdlRecords, Query, QueryKind, SqlError, TableName, TempDdl};
 use tutti_storage::{run_cached, AutoInc};
 use tutti_wsrep::Value;
 
 use crate::catalog::{self, TableMeta};
-use crate::result::Response;
+use crate::result::{OkInfo, Response};
 use crate::session::Session;
 use crate::sqlite::{self, Count, WriteStmt};
 use crate::{error::from_sqlite, ExecError};
@@ -322,10 +322,41 @@ impl Session {
         });
         temp.reload(&d.tables)?;
         run?;
-        match d.then {
-            Some(rest) => self.run_stmt(*rest, &[]),
-            None => Ok(Response::ok()),
+        if let Some(rest) = d.then {
+            return self.run_stmt(*rest, &[]);
         }
+        match (d.records, d.tables.first()) {
+            (DdlRecords::InPlace | DdlRecords::Copied, Some(t)) => self.copied_temporary(t),
+            _ => Ok(Response::ok()),
+        }
+    }
+
+    /// The answer to an ALTER TABLE of a temporary table, which MariaDB always runs by
+    /// copying its rows, or to one that leaves a table as it is (`FORCE`, the same engine).
+    pub(crate) fn unaltered(&mut self, t: &TableName) -> Result<Response, ExecError> {
+        if self.temporary(t).is_some() {
+            return self.copied_temporary(t);
+        }
+        Ok(Response::Ok {
+            affected_rows: 0,
+            last_insert_id: 0,
+            info: OkInfo::records(0),
+        })
+    }
+
+    /// `Records: n`, n rows affected: the rows of temporary table `t`.
+    fn copied_temporary(&mut self, t: &TableName) -> Result<Response, ExecError> {
+        let temp = self.temp.as_ref().expect("a temporary table exists");
+        let sql = format!(
+            "SELECT count(*) FROM temp.{}",
+            quote_ident(&t.sqlite_name())
+        );
+        let rows: i64 = temp.conn.query_row(&sql, [], |r| r.get(0))?;
+        Ok(Response::Ok {
+            affected_rows: rows as u64,
+            last_insert_id: 0,
+            info: OkInfo::records(rows as u64),
+        })
     }
 
     /// The connection a SELECT that touches temporary tables runs on, inside the

@@ -21,13 +21,13 @@
 //! was made), `last_seen` is pinned and certification decides, as in Galera.
 
 use std::time::Duration;
-use tutti_sql::{DdlStmt, Query, QueryKind};
+use tutti_sql::{DdlRecords, DdlStmt, Query, QueryKind};
 use tutti_storage::Reader;
 use tutti_wsrep::{Action, CertKeys, Seqno, TrxId, Value, WriteSet};
 
 use crate::keys;
 use crate::locks::{LockError, Mode};
-use crate::result::Response;
+use crate::result::{OkInfo, Response};
 use crate::session::Session;
 use crate::sqlite::{self, Count, WriteStmt};
 use crate::ExecError;
@@ -177,12 +177,6 @@ impl Session {
                 }
                 if let Response::Ok { affected_rows, .. } = &resp {
                     self.row_count = *affected_rows as i64;
-                    let ignored = q.offered_rows.unwrap_or(0).saturating_sub(*affected_rows);
-                    for _ in 0..ignored {
-                        let table = q.target.as_ref().map(|t| t.to_string()).unwrap_or_default();
-                        let msg = format!("Duplicate entry for a unique key of '{table}'");
-                        tutti_storage::warn(1062, msg);
-                    }
                 }
                 Ok(resp)
             }
@@ -305,10 +299,19 @@ impl Session {
         if q.counts_selected {
             self.found_rows = w.changes;
         }
+        if q.ignore {
+            // Each row offered and not inserted was a duplicate key.
+            let offered = q.values_rows.or(w.offered).unwrap_or(0);
+            for _ in 0..offered.saturating_sub(w.affected) {
+                let table = q.target.as_ref().map(|t| t.to_string()).unwrap_or_default();
+                let msg = format!("Duplicate entry for a unique key of '{table}'");
+                tutti_storage::warn(1062, msg);
+            }
+        }
         Response::Ok {
             affected_rows: w.affected,
             last_insert_id: w.insert_id.unwrap_or(0) as u64,
-            info: String::new(),
+            info: ok_info(q, w),
         }
     }
 
@@ -344,10 +347,45 @@ impl Session {
             action: Action::Ddl(d.ddl),
         };
         let done = exec.provider.replicate(ws)?;
+        let (affected_rows, info) = match d.records {
+            DdlRecords::None => (0, OkInfo::None),
+            DdlRecords::InPlace => (0, OkInfo::records(0)),
+            DdlRecords::Copied => (done.rows, OkInfo::records(done.rows)),
+        };
         Ok(Response::Ok {
-            affected_rows: if d.copied_rows { done.rows } else { 0 },
+            affected_rows,
             last_insert_id: 0,
-            info: String::new(),
+            info,
         })
+    }
+}
+
+/// What MariaDB's OK packet says of a write: an UPDATE the rows it matched and changed;
+/// an INSERT or REPLACE of several rows (VALUES or a SELECT) the rows it was offered and
+/// the duplicates among them; a one-row INSERT nothing.
+fn ok_info(q: &Query, w: &sqlite::Written) -> OkInfo {
+    match q.kind {
+        QueryKind::Update => OkInfo::Matched {
+            matched: w.changes,
+            changed: w.changed,
+        },
+        QueryKind::Insert | QueryKind::Upsert | QueryKind::Replace => {
+            let records = match (q.values_rows, w.offered) {
+                (Some(rows), _) if rows > 1 => rows,
+                (Some(_), _) => return OkInfo::None,
+                (None, Some(offered)) => offered,
+                (None, None) => w.changes,
+            };
+            let duplicates = if q.ignore {
+                records.saturating_sub(w.affected)
+            } else {
+                w.changed
+            };
+            OkInfo::Records {
+                records,
+                duplicates,
+            }
+        }
+        QueryKind::Select | QueryKind::Delete => OkInfo::None,
     }
 }

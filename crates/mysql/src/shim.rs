@@ -226,7 +226,7 @@ impl Shim {
                         affected_rows,
                         last_insert_id,
                         status_flags,
-                        info,
+                        info: info.text(warnings_of(i)),
                         warnings: warnings_of(i),
                         ..Default::default()
                     };

@@ -1,7 +1,8 @@
 //! MariaDB's answers, recorded: each `tests/compat/<name>.sql` holds statements (one per
 //! `;`-terminated line group) and `<name>.result` what MariaDB 10.11 answered to each —
-//! rows, affected-row and warning counts or error code. The test replays the statements on
-//! a real tutti node and fails on every statement whose answer differs, listing them all.
+//! rows, affected-row and warning counts and the OK packet's info text, or error code. The
+//! test replays the statements on a real tutti node and fails on every statement whose
+//! answer differs, listing them all.
 //!
 //! `scripts/record-compat.sh` regenerates the `.result` files on a machine with MariaDB
 //! (it sets `TUTTI_COMPAT_RECORD=host:port`, which makes this test record instead of check);
@@ -94,6 +95,7 @@ fn answer(c: &mut mysql::Conn, sql: &str, recorded: Recorded) -> String {
                 }
                 let affected = set.affected_rows();
                 let warnings = set.warnings();
+                let info = set.info_str().into_owned();
                 let mut rows = Vec::new();
                 for row in set {
                     match row {
@@ -115,6 +117,9 @@ fn answer(c: &mut mysql::Conn, sql: &str, recorded: Recorded) -> String {
                     out.push_str(&format!("ok {affected}"));
                     if warnings > 0 {
                         out.push_str(&format!(", {warnings} warnings"));
+                    }
+                    if !info.is_empty() {
+                        out.push_str(&format!(" ({info})"));
                     }
                 }
             }

@@ -34,7 +34,7 @@ use crate::dispatch::{Res, StmtInfo};
 use crate::names::{quote_str, quoted, resolve};
 use crate::rebuild::{self, Placement, Rebuild};
 use crate::typing::NumType;
-use crate::{Note, SqlError, Stmt, TableInfo, TableName};
+use crate::{DdlRecords, Note, SqlError, Stmt, TableInfo, TableName};
 
 /// Table options accepted and ignored (each takes `[=] value`).
 const IGNORED_OPTIONS: [&str; 17] = [
@@ -75,8 +75,10 @@ struct Alter<'a> {
     rebuild: bool,
     /// Statements that follow either way (the AUTO_INCREMENT counter).
     after: Vec<String>,
-    /// MariaDB copies the table for this ALTER (see `DdlStmt::copied_rows`).
+    /// MariaDB copies the table for this ALTER (see `DdlRecords::Copied`).
     copies_rows: bool,
+    /// An operation other than a rename: MariaDB's OK packet counts records.
+    counts_records: bool,
     /// The ALTER drops the PRIMARY KEY: one it adds then replaces it in place.
     primary_dropped: bool,
     /// MariaDB's notes: an `IF [NOT] EXISTS` that skipped, an option InnoDB lacks.
@@ -181,14 +183,17 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
         rebuild: false,
         after: vec![],
         copies_rows: false,
+        counts_records: false,
         primary_dropped: false,
         notes: vec![],
     };
     // `ALTER TABLE t` alone changes nothing (nor does FORCE, a rebuild, here).
     if matches!(p.peek_token_ref().token, Token::EOF) {
         a.catalog()?;
+        a.counts_records = true;
     }
     while !matches!(p.peek_token_ref().token, Token::EOF) {
+        a.counts_records |= counts_records(p);
         operation(p, &mut a)?;
         if !p.eat(&Token::Comma) {
             break;
@@ -201,16 +206,34 @@ pub(crate) fn alter_table(p: &mut Parser<'_>, info: &StmtInfo<'_>) -> Res<Stmt> 
     }
     a.statements.append(&mut a.after);
     if a.statements.is_empty() {
-        return Ok(Stmt::Noop(info.text().to_string()).noted(a.notes));
+        let stmt = if a.counts_records {
+            Stmt::Unaltered(a.table)
+        } else {
+            Stmt::Noop(info.text().to_string())
+        };
+        return Ok(stmt.noted(a.notes));
     }
     let ddl = crate::temporary::ddl_for(
         info.env,
         a.table.db.clone(),
         a.statements,
         a.tables,
-        a.copies_rows,
+        match (a.copies_rows, a.counts_records) {
+            (true, _) => DdlRecords::Copied,
+            (false, true) => DdlRecords::InPlace,
+            (false, false) => DdlRecords::None,
+        },
     )?;
     Ok(ddl.noted(a.notes))
+}
+
+/// Whether MariaDB's OK packet counts records for the next operation: all but renaming
+/// the table and DISABLE|ENABLE KEYS.
+fn counts_records(p: &Parser<'_>) -> bool {
+    let renames =
+        p.peek_is(0, "RENAME") && !["COLUMN", "INDEX", "KEY"].iter().any(|w| p.peek_is(1, w));
+    let keys = (p.peek_is(0, "DISABLE") || p.peek_is(0, "ENABLE")) && p.peek_is(1, "KEYS");
+    !(renames || keys)
 }
 
 fn operation(p: &mut Parser<'_>, a: &mut Alter<'_>) -> Res<()> {

@@ -276,6 +276,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             statements,
             tables: vec![table],
             then: None,
+            records: crate::DdlRecords::None,
         });
         return Ok(temp.noted(notes));
     }
@@ -293,7 +294,7 @@ pub(crate) fn create_table(env: &dyn Env, ct: CreateTable) -> Res<Stmt> {
             statements,
         },
         tables: vec![table],
-        copied_rows: false,
+        records: crate::DdlRecords::None,
     })
     .noted(notes))
 }

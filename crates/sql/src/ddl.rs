@@ -27,7 +27,7 @@ use crate::dispatch::{Res, StmtInfo};
 use crate::names::{check_schema, quote_str, resolve};
 use crate::rewrite::Rewriter;
 use crate::temporary::ddl_for;
-use crate::{DdlStmt, DropTables, Env, SqlError, Stmt, TableName};
+use crate::{DdlRecords, DdlStmt, DropTables, Env, SqlError, Stmt, TableName};
 use tutti_wsrep::Ddl;
 
 fn schema(database: String, statements: Vec<String>, tables: Vec<TableName>) -> Stmt {
@@ -37,7 +37,7 @@ fn schema(database: String, statements: Vec<String>, tables: Vec<TableName>) -> 
             statements,
         },
         tables,
-        copied_rows: false,
+        records: DdlRecords::None,
     })
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn create_database(p: &mut Parser<'_>) -> Res<Stmt> {
             collation,
         },
         tables: vec![],
-        copied_rows: false,
+        records: DdlRecords::None,
     }))
 }
 
@@ -89,7 +89,7 @@ pub(crate) fn alter_database(p: &mut Parser<'_>, env: &dyn Env) -> Res<Stmt> {
     Ok(Stmt::Ddl(DdlStmt {
         ddl: Ddl::AlterDatabase { name, collation },
         tables: vec![],
-        copied_rows: false,
+        records: DdlRecords::None,
     }))
 }
 
@@ -141,7 +141,7 @@ pub(crate) fn drop_database(p: &mut Parser<'_>) -> Res<Stmt> {
     Ok(Stmt::Ddl(DdlStmt {
         ddl: Ddl::DropDatabase { name, if_exists },
         tables: vec![],
-        copied_rows: false,
+        records: DdlRecords::None,
     }))
 }
 
@@ -171,7 +171,7 @@ pub(crate) fn create_index(env: &dyn Env, ci: CreateIndex) -> Res<Stmt> {
         table.db.clone(),
         vec![sql],
         vec![table],
-        false,
+        DdlRecords::InPlace,
     )?)
 }
 
@@ -220,7 +220,8 @@ pub(crate) fn drop(
                 .map(|i| i.value.clone())
                 .unwrap_or(name);
             let sql = drop_index_sql(env, &t, &name)?;
-            return Ok(ddl_for(env, t.db.clone(), vec![sql], vec![t], false)?);
+            let records = DdlRecords::InPlace;
+            return Ok(ddl_for(env, t.db.clone(), vec![sql], vec![t], records)?);
         }
         other => return Err(SqlError::Unsupported(format!("DROP {other}")).into()),
     };
@@ -257,6 +258,7 @@ pub(crate) fn drop(
         statements,
         tables: temp,
         then: rest.map(Box::new),
+        records: DdlRecords::None,
     }))
 }
 
@@ -331,7 +333,13 @@ pub(crate) fn truncate(env: &dyn Env, t: Truncate) -> Res<Stmt> {
         }
     }
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
-    Ok(ddl_for(env, database, statements, tables, false)?)
+    Ok(ddl_for(
+        env,
+        database,
+        statements,
+        tables,
+        DdlRecords::None,
+    )?)
 }
 
 /// `RENAME TABLE a TO b [, c TO d]`.
@@ -346,7 +354,13 @@ pub(crate) fn rename_tables(env: &dyn Env, renames: Vec<RenameTable>) -> Res<Stm
         tables.push(new);
     }
     let database = tables.first().map(|t| t.db.clone()).unwrap_or_default();
-    Ok(ddl_for(env, database, statements, tables, false)?)
+    Ok(ddl_for(
+        env,
+        database,
+        statements,
+        tables,
+        DdlRecords::None,
+    )?)
 }
 
 /// `ALTER TABLE "db.a" RENAME TO "db.b"`, then the indexes re-created under the new name.

@@ -28,13 +28,13 @@
 
 use sqlparser::ast::{
     Assignment, AssignmentTarget, Delete, DoUpdate, Expr, FromTable, Ident, Insert, InsertAliases,
-    ObjectName, ObjectNamePart, OnConflict, OnConflictAction, OnInsert, OrderBy, OrderByKind,
-    SelectItem, SetExpr, SqliteOnConflict, Statement, TableAliasWithoutColumns, TableFactor,
-    TableObject, Update,
+    LimitClause, ObjectName, ObjectNamePart, OnConflict, OnConflictAction, OnInsert, OrderBy,
+    OrderByKind, SelectItem, SetExpr, SqliteOnConflict, Statement, TableAliasWithoutColumns,
+    TableFactor, TableObject, Update,
 };
 
 use crate::ast_build::{
-    bare, number, qualified, query, select, select_star_from, values, verbatim,
+    bare, func, number, qualified, query, select, select_star_from, values, verbatim,
 };
 use crate::dispatch::StmtInfo;
 use crate::names::{quoted, resolve, sqlite_object};
@@ -190,7 +190,8 @@ pub(crate) fn finish(
         computed_types: rw.computed_types.clone(),
         found_rows_sql: None,
         found_rows_offset: None,
-        offered_rows: None,
+        values_rows: None,
+        ignore: false,
         marks_changes: false,
         counts_selected: false,
     })
@@ -358,12 +359,14 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     if !clauses.is_empty() {
         upsert_select_needs_where(&mut ins);
     }
-    let offered_rows = match ins.source.as_ref().map(|s| s.body.as_ref()) {
-        Some(SetExpr::Values(v)) if ins.or == Some(SqliteOnConflict::Ignore) => {
-            Some(v.rows.len() as u64)
-        }
+    let values_rows = match ins.source.as_ref().map(|s| s.body.as_ref()) {
+        Some(SetExpr::Values(v)) => Some(v.rows.len() as u64),
         _ => None,
     };
+    let ignore = ins.or == Some(SqliteOnConflict::Ignore);
+    if ignore && clauses.is_empty() && values_rows.is_none() {
+        count_offered(&mut ins);
+    }
     let sql = format!("{ins}{clauses}");
     let mut stmt = finish(info, &rw, sql, kind, Some(target), autoinc);
     let selected = !matches!(
@@ -371,7 +374,8 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         Some(SetExpr::Values(_)) | None
     );
     if let Stmt::Query(q) = &mut stmt {
-        q.offered_rows = offered_rows;
+        q.values_rows = values_rows;
+        q.ignore = ignore;
         q.marks_changes = marks_changes;
         q.counts_selected = selected;
     }
@@ -705,6 +709,25 @@ fn upsert_select_needs_where(ins: &mut Insert) {
             **src = query(SetExpr::Select(Box::new(s)));
         }
     }
+}
+
+/// `INSERT IGNORE ... SELECT`: its SELECT counts the rows it offers, `SELECT * FROM
+/// (<select> LIMIT -1) WHERE tutti_offered()` (see storage's `offered`).
+fn count_offered(ins: &mut Insert) {
+    let Some(src) = ins.source.as_mut() else {
+        return;
+    };
+    let mut inner = std::mem::replace(src.as_mut(), values(vec![]));
+    if inner.limit_clause.is_none() {
+        inner.limit_clause = Some(LimitClause::LimitOffset {
+            limit: Some(number("-1")),
+            offset: None,
+            limit_by: vec![],
+        });
+    }
+    let mut s = select_star_from(inner);
+    s.selection = Some(func("tutti_offered", vec![]));
+    **src = query(SetExpr::Select(Box::new(s)));
 }
 
 /// UPDATE (single table).

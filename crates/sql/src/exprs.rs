@@ -559,6 +559,13 @@ impl ExprCtx<'_> {
     fn session_function(&mut self, name: &str) -> Option<Expr> {
         let v = self.env.session_function(name)?;
         self.volatile = true;
+        if name == "last_insert_id" && self.assigning {
+            // An earlier `LAST_INSERT_ID(x)` of this statement may have set it.
+            return Some(func(
+                "tutti_get_var",
+                vec![string(LAST_INSERT_ID_VAR), value_expr(&v)],
+            ));
+        }
         Some(value_expr(&v))
     }
 
@@ -1129,6 +1136,12 @@ fn simple_case_as_searched(e: &mut Expr) {
         let v = if plain(&v) { v } else { nested(v) };
         c.condition = binop(*x.clone(), BinaryOperator::Eq, v);
     }
+}
+
+/// Whether `e` is `LAST_INSERT_ID(x)`, which sets the session's last insert id.
+pub(crate) fn sets_last_insert_id(e: &Expr) -> bool {
+    matches!(e, Expr::Function(f)
+        if typing::function_name(f) == "last_insert_id" && typing::args(f).len() == 1)
 }
 
 /// The user variable `@v := x` assigns (lower case), if `e` is such an assignment.

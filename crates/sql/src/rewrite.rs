@@ -102,7 +102,7 @@ fn flow(r: Result<(), SqlError>) -> ControlFlow<SqlError> {
 /// True when a node assigns a user variable somewhere (`@v := x`).
 fn assigns<V: sqlparser::ast::Visit>(node: &V) -> bool {
     sqlparser::ast::visit_expressions(node, |e| {
-        if crate::exprs::assigned_variable(e).is_some() {
+        if crate::exprs::assigned_variable(e).is_some() || crate::exprs::sets_last_insert_id(e) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())

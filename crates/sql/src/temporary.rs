@@ -15,7 +15,7 @@ use sqlparser::dialect::SQLiteDialect;
 use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer, Whitespace};
 
-use crate::{DdlStmt, Env, SqlError, Stmt, TableName, TempDdl};
+use crate::{DdlRecords, DdlStmt, Env, SqlError, Stmt, TableName, TempDdl};
 
 /// The schema change `statements` of `tables`: the session's own when the table it changes
 /// (the first) is temporary, else an ordinary replicated one.
@@ -24,13 +24,14 @@ pub(crate) fn ddl_for(
     database: String,
     statements: Vec<String>,
     tables: Vec<TableName>,
-    copied_rows: bool,
+    records: DdlRecords,
 ) -> Result<Stmt, SqlError> {
     if tables.first().is_some_and(|t| env.is_temporary(t)) {
         return Ok(Stmt::Temporary(TempDdl {
             statements: temporary_statements(&statements)?,
             tables,
             then: None,
+            records,
         }));
     }
     Ok(Stmt::Ddl(DdlStmt {
@@ -39,7 +40,7 @@ pub(crate) fn ddl_for(
             statements,
         },
         tables,
-        copied_rows,
+        records,
     }))
 }
 

@@ -244,6 +244,10 @@ pub enum Stmt {
     /// Accepted and without effect in tutti (`UNLOCK TABLES`, `ANALYZE TABLE`, `DO 1`, an
     /// empty statement, ...); the text says what it was.
     Noop(String),
+    /// An ALTER TABLE that leaves this table as it is here (`FORCE`, the same `ENGINE`,
+    /// `ORDER BY`): answered as MariaDB answers its rebuild, `Records: 0` (a temporary
+    /// table's rows, which MariaDB copies).
+    Unaltered(TableName),
     /// A statement with the notes MariaDB gives with it (`CREATE TABLE IF NOT EXISTS` of
     /// an existing table, `ALTER TABLE ... DROP COLUMN IF EXISTS` of a missing column).
     Noted {
@@ -362,9 +366,11 @@ pub struct Query {
     /// skipped too (`LIMIT 2, 3` of 10 rows is 5); when no row is returned,
     /// `found_rows_sql` counts the query's first n rows.
     pub found_rows_offset: Option<u64>,
-    /// `INSERT IGNORE ... VALUES`: the rows offered; each one not inserted was a duplicate
-    /// key MariaDB warns of (1062).
-    pub offered_rows: Option<u64>,
+    /// `INSERT|REPLACE ... VALUES`: the rows offered.
+    pub values_rows: Option<u64>,
+    /// `INSERT IGNORE`: each row offered and not inserted was a duplicate key MariaDB warns
+    /// of (1062).
+    pub ignore: bool,
     /// An UPDATE or upsert whose assignments mark the rows they change
     /// (`tutti_changed_to`, see storage's `changed`): the executor counts affected rows from
     /// the marks instead of reading the statement's own changeset.
@@ -424,10 +430,22 @@ pub struct DdlStmt {
     pub ddl: Ddl,
     /// Tables it creates, drops or changes (for certification and cache invalidation).
     pub tables: Vec<TableName>,
-    /// Its affected rows are the rows it copied: an ALTER TABLE that MariaDB runs by
-    /// copying (a column's type changed), not one InnoDB does in place (ADD/DROP COLUMN,
-    /// a DEFAULT, a longer VARCHAR, more ENUM members), which reports 0.
-    pub copied_rows: bool,
+    /// What its OK packet counts.
+    pub records: DdlRecords,
+}
+
+/// What the OK packet of a schema change counts, as MariaDB's does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DdlRecords {
+    /// Nothing: CREATE, DROP, RENAME, an ALTER TABLE that only renames.
+    #[default]
+    None,
+    /// `Records: 0`, no rows affected: an ALTER TABLE InnoDB does in place (ADD/DROP
+    /// COLUMN, a DEFAULT, a longer VARCHAR, more ENUM members), CREATE or DROP INDEX.
+    InPlace,
+    /// The rows it copied, as its affected rows and its `Records:`: an ALTER TABLE that
+    /// MariaDB runs by copying (a column's type changed).
+    Copied,
 }
 
 /// A change to the session's temporary tables: never replicated (as in Galera), run by the
@@ -441,6 +459,8 @@ pub struct TempDdl {
     pub tables: Vec<TableName>,
     /// What runs after it: the rest of a `DROP TABLE` that also names other tables.
     pub then: Option<Box<Stmt>>,
+    /// What its OK packet counts.
+    pub records: DdlRecords,
 }
 
 /// `DROP TABLE|VIEW` naming objects that do not exist, or are of the other kind: those

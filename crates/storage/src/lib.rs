@@ -27,12 +27,13 @@ pub use autoinc::{AutoInc, IdPlan, Reserve};
 pub use changeset::{apply_changeset, ChangesetConflict};
 pub use error::StorageError;
 pub use functions::{
-    big_unsigned_value, clear_assigned, clear_conditions, clear_row_changed, raise, real_text,
-    release_all_locks, session_in_utc, set_current_connection, set_function_settings,
-    take_assigned, take_conditions, take_row_changed, temporal_default, timestamp_in_session, warn,
-    Assigned, Condition, FunctionSettings, Level, TimeZone, DATA_TOO_LONG, DATA_TRUNCATED,
-    DUPLICATE_ENTRY, INCORRECT_LITERAL, INCORRECT_TEMPORAL, INCORRECT_VALUE, LIMIT_NEGATIVE,
-    LIMIT_NOT_INTEGER, MAX_KEPT, OUT_OF_RANGE, TRUNCATED_INCORRECT, WAIT_ON_WRITER,
+    big_unsigned_value, clear_assigned, clear_conditions, clear_offered, clear_row_changed, raise,
+    real_text, release_all_locks, session_in_utc, set_current_connection, set_function_settings,
+    take_assigned, take_conditions, take_offered, take_row_changed, temporal_default,
+    timestamp_in_session, warn, Assigned, Condition, FunctionSettings, Level, TimeZone,
+    DATA_TOO_LONG, DATA_TRUNCATED, DUPLICATE_ENTRY, INCORRECT_LITERAL, INCORRECT_TEMPORAL,
+    INCORRECT_VALUE, LIMIT_NEGATIVE, LIMIT_NOT_INTEGER, MAX_KEPT, OUT_OF_RANGE,
+    TRUNCATED_INCORRECT, WAIT_ON_WRITER,
 };
 pub use pool::Reader;
 pub use session::Session;

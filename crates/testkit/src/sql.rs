@@ -140,7 +140,7 @@ impl SqlCluster {
         session.query(sql).pop().unwrap_or(Ok(Response::Ok {
             affected_rows: 0,
             last_insert_id: 0,
-            info: String::new(),
+            info: tutti_executor::OkInfo::None,
         }))
     }
 

@@ -77,6 +77,11 @@ fn session_functions_and_variables() {
         r#"SELECT tutti_set_var(' last_insert_id', CAST(5 AS INTEGER)) AS "LAST_INSERT_ID(5)""#
     );
     assert!(!q1.volatile);
+    // ... and a later LAST_INSERT_ID() of the same statement reads what it set.
+    assert_eq!(
+        s("SELECT LAST_INSERT_ID(5), LAST_INSERT_ID()"),
+        r#"SELECT tutti_set_var(' last_insert_id', CAST(5 AS INTEGER)) AS "LAST_INSERT_ID(5)", tutti_get_var(' last_insert_id', 42) AS "LAST_INSERT_ID()""#
+    );
     let env = env().with_user_var("x", Value::Text("it's".into()));
     let v = translate("SELECT @x, @X + 1, @unset FROM t WHERE a = @x", &env).unwrap();
     let Stmt::Query(v) = &v[0] else { panic!() };

@@ -31,6 +31,7 @@ mod limit;
 mod locale;
 mod math;
 mod network;
+mod offered;
 mod random;
 mod regex;
 mod settings;
@@ -55,6 +56,7 @@ pub use duplicate::DUPLICATE_ENTRY;
 use gcvt::double_text;
 pub use gcvt::real_text;
 pub use limit::{LIMIT_NEGATIVE, LIMIT_NOT_INTEGER};
+pub use offered::{clear_offered, take_offered};
 pub use settings::{set_function_settings, FunctionSettings, TimeZone};
 pub use stored::{
     temporal_default, DATA_TOO_LONG, DATA_TRUNCATED, INCORRECT_LITERAL, INCORRECT_TEMPORAL,
@@ -113,6 +115,7 @@ pub(crate) fn register(c: &Connection) -> Result<()> {
     calendar::register(c)?;
     big_unsigned::register(c)?;
     changed::register(c)?;
+    offered::register(c)?;
     interval::register(c)?;
     time_parts::register(c)?;
     clock::register(c)?;

@@ -65,6 +65,8 @@ struct Recorder {
     tables: Vec<Table>,
     /// The first error met in the hook, reported by `changeset`.
     error: Option<rusqlite::Error>,
+    /// Row deletions seen, each one.
+    deletes: u64,
     /// The recorder whose hook this one replaced, called after this one.
     outer: *mut Recorder,
 }
@@ -175,6 +177,9 @@ impl Recorder {
             return;
         }
         let indirect = depth > 0;
+        if op == ffi::SQLITE_DELETE {
+            self.deletes += 1;
+        }
         if op == ffi::SQLITE_INSERT {
             self.touch(t, Side::New, key2, indirect);
         } else {
@@ -377,6 +382,7 @@ impl<'c> Session<'c> {
             attached: None,
             tables: Vec::new(),
             error: None,
+            deletes: 0,
             outer: std::ptr::null_mut(),
         });
         let ctx = recorder.as_mut() as *mut Recorder as *mut c_void;
@@ -394,6 +400,12 @@ impl<'c> Session<'c> {
     pub fn attach(&mut self, table: Option<&str>) -> rusqlite::Result<()> {
         self.recorder.attached = Some(table.map(str::to_string));
         Ok(())
+    }
+
+    /// How many times a row was deleted while recording, each one counted: a row REPLACE
+    /// deleted and inserted again with the same values is in no changeset.
+    pub fn deletes(&self) -> u64 {
+        self.recorder.deletes
     }
 
     /// The changeset of everything recorded so far.

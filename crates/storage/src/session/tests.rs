@@ -220,3 +220,22 @@ fn records_temporary_tables_in_their_schema() {
         assert_eq!(canonical(&got), canonical(&expected), "{schema:?}");
     }
 }
+
+#[test]
+fn counts_each_deletion_a_replace_makes() {
+    let c = db();
+    c.execute_batch("BEGIN").unwrap();
+    let mut s = Session::new(&c).unwrap();
+    s.attach(None).unwrap();
+    // Row 1 put back as it was: a deletion, though the changeset holds nothing for it.
+    c.execute_batch(r#"INSERT OR REPLACE INTO "app.a" VALUES (1, 'one', 1.5, x'01')"#)
+        .unwrap();
+    assert_eq!(s.deletes(), 1);
+    // A keyed table without a rowid, then a plain DELETE of two rows.
+    c.execute_batch(r#"INSERT OR REPLACE INTO "app.w" VALUES (1, 'w1')"#)
+        .unwrap();
+    c.execute_batch(r#"DELETE FROM "app.k""#).unwrap();
+    assert_eq!(s.deletes(), 4);
+    drop(s);
+    c.execute_batch("ROLLBACK").unwrap();
+}
