@@ -416,18 +416,23 @@ pub enum Count {
     /// INSERT ... ON DUPLICATE KEY UPDATE: 1 per row inserted, 2 per row updated, 0 per row
     /// set to its current values (1 with CLIENT_FOUND_ROWS).
     Upsert { found_rows: bool },
-    /// REPLACE: rows inserted plus rows deleted to make room.
-    Replace,
+    /// REPLACE: rows inserted plus rows deleted to make room. `deletes_same`: the table has
+    /// more than one unique key (its PRIMARY KEY included), and InnoDB deletes a row in the
+    /// way and inserts the new one even when they are the same (2 affected rows); with one
+    /// unique key it updates the row in place, and one left as it was is not counted.
+    Replace { deletes_same: bool },
 }
 
 impl Count {
-    /// The count of a statement of `kind`.
-    pub fn of(kind: tutti_sql::QueryKind, found_rows: bool) -> Count {
+    /// The count of a statement of `kind` into a table with `unique_keys`.
+    pub fn of(kind: tutti_sql::QueryKind, found_rows: bool, unique_keys: usize) -> Count {
         use tutti_sql::QueryKind as K;
         match kind {
             K::Update => Count::Update { found_rows },
             K::Upsert => Count::Upsert { found_rows },
-            K::Replace => Count::Replace,
+            K::Replace => Count::Replace {
+                deletes_same: unique_keys > 1,
+            },
             K::Select | K::Insert | K::Delete => Count::Changes,
         }
     }
@@ -444,7 +449,7 @@ impl Count {
                 let unchanged = rewritten.saturating_sub(changed);
                 inserted + 2 * changed + if found_rows { unchanged } else { 0 }
             }
-            Count::Replace => changes + changed,
+            Count::Replace { .. } => changes + changed,
         }
     }
 
@@ -454,7 +459,10 @@ impl Count {
             Count::Changes => 0,
             Count::Update { .. } => net.updates + net.moved(),
             Count::Upsert { .. } => net.updates,
-            Count::Replace => net.deletions,
+            Count::Replace { deletes_same: true } => net.deletions,
+            Count::Replace {
+                deletes_same: false,
+            } => net.deletes + net.updates,
         }
     }
 }
@@ -466,7 +474,7 @@ struct NetChanges {
     updates: u64,
     deletes: u64,
     inserts: u64,
-    /// Row deletions, each one (a row REPLACE put back as it was included).
+    /// Row deletions, each one (a row REPLACE deleted and put back as it was included).
     deletions: u64,
 }
 

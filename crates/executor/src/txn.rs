@@ -195,13 +195,15 @@ impl Session {
         let timeout = self.lock_wait_timeout();
         let si = self.snapshot_isolation();
         let (offset, increment) = exec.provider.auto_increment();
-        let invisible_key = match (&q.target, q.autoinc) {
-            (Some(t), Some(_)) => exec
-                .catalog
-                .table(&exec.storage, &t.sqlite_name())?
-                .is_some_and(|m| m.info.has_invisible_key()),
-            _ => false,
+        let meta = match &q.target {
+            Some(t) if q.autoinc.is_some() || q.kind == QueryKind::Replace => {
+                exec.catalog.table(&exec.storage, &t.sqlite_name())?
+            }
+            _ => None,
         };
+        let invisible_key =
+            q.autoinc.is_some() && meta.as_ref().is_some_and(|m| m.info.has_invisible_key());
+        let unique_keys = meta.as_ref().map_or(0, |m| m.info.unique_keys());
         let stmt = WriteStmt {
             sql: &q.sql,
             params,
@@ -212,7 +214,7 @@ impl Session {
                 .map(|(ids, t)| sqlite::Ids::new(t.sqlite_name(), (offset, increment), ids)),
             invisible_key,
             deleting: q.kind == QueryKind::Delete,
-            count: Count::of(q.kind, self.client_found_rows),
+            count: Count::of(q.kind, self.client_found_rows, unique_keys),
             marks_changes: q.marks_changes,
             target: q.target.as_ref().map(|t| t.sqlite_name()),
         };

@@ -8,9 +8,12 @@
 //! expression; rather than thread the session through every one of them, the rewriter
 //! enters a [`Scope`] for the statement it rewrites and they read [`sqlite`] — the SQLite
 //! collation (see `columns::text_collation`) the connection's maps to. A scope restores the
-//! outer one when it ends, so a rewrite within a rewrite sees the same.
+//! outer one when it ends, so a rewrite within a rewrite sees the same. The scope also
+//! holds the connection's character set when it is a single-byte one ([`single_byte`]),
+//! in which MariaDB holds the literals the client sends.
 
 use std::cell::Cell;
+use tutti_wsrep::charsets::SingleByte;
 
 use crate::columns::GENERAL_CI;
 use crate::Env;
@@ -20,19 +23,23 @@ const BYTES: &str = "BINARY";
 
 thread_local! {
     static CURRENT: Cell<&'static str> = const { Cell::new(GENERAL_CI) };
+    static SET: Cell<Option<SingleByte>> = const { Cell::new(None) };
 }
 
 /// The connection's collation for as long as the rewrite of one statement lasts.
 pub(crate) struct Scope {
     outer: &'static str,
+    outer_set: Option<SingleByte>,
 }
 
 impl Scope {
     /// Enters the collation of `env`'s connection.
     pub(crate) fn enter(env: &dyn Env) -> Self {
         let mysql = crate::derivation::connection_collation(env);
+        let set = SingleByte::named(crate::derivation::charset_of(&mysql));
         Scope {
             outer: CURRENT.replace(sqlite_of(&mysql)),
+            outer_set: SET.replace(set),
         }
     }
 }
@@ -40,7 +47,13 @@ impl Scope {
 impl Drop for Scope {
     fn drop(&mut self) {
         CURRENT.set(self.outer);
+        SET.set(self.outer_set);
     }
+}
+
+/// The connection's character set, when it is a single-byte one (latin1, cp1251, ...).
+pub(crate) fn single_byte() -> Option<SingleByte> {
+    SET.get()
 }
 
 /// The SQLite collation text of MySQL collation `mysql` compares in (see
@@ -75,12 +88,16 @@ mod tests {
             assert_eq!(sqlite(), crate::columns::BIN_PAD);
             assert!(compares_bytes(sqlite()));
             {
-                let _inner = Scope::enter(&named("binary"));
+                let _inner = Scope::enter(&named("latin1_swedish_ci"));
+                assert_eq!(single_byte(), SingleByte::named("latin1"));
+                let _binary = Scope::enter(&named("binary"));
                 assert_eq!(sqlite(), BYTES);
+                assert_eq!(single_byte(), None);
             }
             assert_eq!(sqlite(), crate::columns::BIN_PAD);
         }
         assert_eq!(sqlite(), GENERAL_CI);
+        assert_eq!(single_byte(), None);
         assert!(!compares_bytes(sqlite()));
     }
 }

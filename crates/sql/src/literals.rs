@@ -57,14 +57,32 @@ fn needs_hex(s: &str) -> bool {
 /// The SQLite form of a MySQL literal, when it differs.
 pub(crate) fn rewrite_value(v: &SqlValue) -> Option<Expr> {
     Some(match v {
-        SqlValue::DoubleQuotedString(s) | SqlValue::NationalStringLiteral(s) => text(s),
-        SqlValue::SingleQuotedString(s) if needs_hex(s) => text(s),
+        SqlValue::SingleQuotedString(s) | SqlValue::DoubleQuotedString(s) => {
+            match in_connection_set(s) {
+                Some(converted) => text(&converted),
+                None if needs_hex(s) || matches!(v, SqlValue::DoubleQuotedString(_)) => text(s),
+                None => return None,
+            }
+        }
+        SqlValue::NationalStringLiteral(s) => text(s),
         SqlValue::HexStringLiteral(h) => blob(&hex_bytes(h)?),
         SqlValue::SingleQuotedByteStringLiteral(bits)
         | SqlValue::DoubleQuotedByteStringLiteral(bits) => blob(&bits_to_bytes(bits)?),
         SqlValue::Boolean(b) => number(if *b { "1" } else { "0" }),
         _ => return None,
     })
+}
+
+/// `s` as the connection's single-byte set holds it (`SET NAMES utf8, collation_connection =
+/// latin1_swedish_ci`): MariaDB converts a literal from the client's set to the
+/// connection's, and a character that set lacks becomes `?`. None when unchanged.
+fn in_connection_set(s: &str) -> Option<String> {
+    if s.is_ascii() {
+        return None;
+    }
+    let set = crate::connection_collation::single_byte()?;
+    let converted = set.decode(&set.encode(s));
+    (converted != s).then_some(converted)
 }
 
 /// `b'0101'` → bytes (big-endian, left-padded to whole bytes); None if not binary digits.

@@ -109,6 +109,11 @@ impl TableInfo {
             .is_some_and(|s| s.eq_ignore_ascii_case("CREATE VIEW"))
     }
 
+    /// Its unique keys, the PRIMARY KEY included (not an invisible key).
+    pub fn unique_keys(&self) -> usize {
+        self.indexes.iter().filter(|i| i.unique).count()
+    }
+
     /// True for a table without a PRIMARY KEY (keyed by [`INVISIBLE_KEY`]).
     pub fn has_invisible_key(&self) -> bool {
         self.autoinc.as_deref() == Some(INVISIBLE_KEY)

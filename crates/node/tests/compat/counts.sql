@@ -71,6 +71,15 @@ INSERT INTO inf VALUES (4, 4, 4), (5, 5, 5) ON DUPLICATE KEY UPDATE v = v + 10;
 INSERT INTO inf VALUES (4, 14, 4), (6, 6, 6) ON DUPLICATE KEY UPDATE v = VALUES(v);
 REPLACE INTO inf VALUES (1, 1, 1), (7, 7, 7);
 REPLACE INTO inf VALUES (1, 1, 2);
+-- A row REPLACE puts back as it was: deleted and inserted again where the table has several
+-- unique keys (2), left in place where it has one (1).
+REPLACE INTO inf VALUES (1, 1, 2);
+CREATE TABLE rp (id INT PRIMARY KEY, v INT);
+INSERT INTO rp VALUES (1, 1);
+REPLACE INTO rp VALUES (1, 1);
+REPLACE INTO rp VALUES (1, 2), (2, 2);
+REPLACE INTO rp VALUES (1, 2), (2, 3);
+DROP TABLE rp;
 INSERT INTO inf SELECT id + 100, v, u + 100 FROM inf;
 REPLACE INTO inf SELECT id, v, u FROM inf WHERE id > 105;
 INSERT IGNORE INTO inf SELECT id, v, u FROM inf WHERE id < 3;

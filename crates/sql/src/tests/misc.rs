@@ -201,6 +201,20 @@ fn character_set_and_collation_names_are_checked() {
         translate("SELECT 'a' COLLATE utf8mb4_bin", &latin1).unwrap_err(),
         mismatch("utf8mb4_bin", "latin1")
     );
+    // Literals are held in the connection's set: what latin1 lacks becomes `?`.
+    let Stmt::Query(q) = &translate(
+        "SELECT 'é', 'ж', GROUP_CONCAT(a SEPARATOR 'ж') FROM t",
+        &latin1,
+    )
+    .unwrap()[0] else {
+        panic!()
+    };
+    assert!(
+        q.sql.starts_with(r#"SELECT 'é' AS "é", '?' AS "ж", "#),
+        "{}",
+        q.sql
+    );
+    assert!(q.sql.contains(r#", '?')"#), "{}", q.sql);
     assert_eq!(
         err("CREATE DATABASE d COLLATE nonexist"),
         SqlError::UnknownCollation("nonexist".into())
