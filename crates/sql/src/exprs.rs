@@ -1140,8 +1140,13 @@ fn simple_case_as_searched(e: &mut Expr) {
 
 /// Whether `e` is `LAST_INSERT_ID(x)`, which sets the session's last insert id.
 pub(crate) fn sets_last_insert_id(e: &Expr) -> bool {
-    matches!(e, Expr::Function(f)
-        if typing::function_name(f) == "last_insert_id" && typing::args(f).len() == 1)
+    // Called for every expression of every statement: no allocation.
+    let Expr::Function(f) = e else {
+        return false;
+    };
+    let named = matches!(f.name.0.as_slice(),
+        [part] if part.as_ident().is_some_and(|i| i.value.eq_ignore_ascii_case("last_insert_id")));
+    named && matches!(&f.args, FunctionArguments::List(l) if l.args.len() == 1)
 }
 
 /// The user variable `@v := x` assigns (lower case), if `e` is such an assignment.
