@@ -325,6 +325,18 @@ impl Session {
             Err(e) if e.depends_on_schema() && self.catch_up() => self.prepare_once(sql),
             r => r,
         }
+        .map_err(|e| self.worded(e))
+    }
+
+    /// An error as MariaDB words it in this session: a function that does not exist is
+    /// named in the current database (`FUNCTION test.f does not exist`).
+    fn worded(&self, e: ExecError) -> ExecError {
+        match (e, &self.db) {
+            (ExecError::NoSuchFunction(f), Some(db)) if !f.contains('.') => {
+                ExecError::NoSuchFunction(format!("{db}.{f}"))
+            }
+            (e, _) => e,
+        }
     }
 
     fn prepare_once(&mut self, sql: &str) -> Result<PreparedInfo, ExecError> {
@@ -533,7 +545,7 @@ impl Session {
     pub(crate) fn run(&mut self, stmt: Stmt, params: &[Value]) -> Result<Response, ExecError> {
         let keeps = diagnostics::keeps(&stmt);
         self.diag.enter();
-        let r = self.run_stmt(stmt, params);
+        let r = self.run_stmt(stmt, params).map_err(|e| self.worded(e));
         self.diag.leave(keeps);
         r
     }

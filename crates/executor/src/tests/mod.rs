@@ -399,3 +399,23 @@ fn function_settings_follow_each_set() {
         ]
     );
 }
+
+#[test]
+fn an_unknown_function_is_named_in_the_current_database() {
+    let f = fixture();
+    let mut s = f.session();
+    let err = |s: &mut Session, sql: &str| s.query(sql).pop().unwrap().unwrap_err();
+    assert_eq!(
+        err(&mut s, "SELECT nosuchfn(1)"),
+        ExecError::NoSuchFunction("nosuchfn".into())
+    );
+    ok(&mut s, "CREATE DATABASE d; USE d");
+    assert_eq!(
+        err(&mut s, "SELECT nosuchfn(1)"),
+        ExecError::NoSuchFunction("d.nosuchfn".into())
+    );
+    assert_eq!(
+        s.prepare("SELECT nosuchfn(?)").unwrap_err(),
+        ExecError::NoSuchFunction("d.nosuchfn".into())
+    );
+}
