@@ -260,6 +260,15 @@ impl Response {
             info: OkInfo::None,
         }
     }
+
+    /// The OK of a schema change that copied `rows` rows (0 in place): `Records: rows`.
+    pub fn records(rows: u64) -> Response {
+        Response::Ok {
+            affected_rows: rows,
+            last_insert_id: 0,
+            info: OkInfo::records(rows),
+        }
+    }
 }
 
 /// An OK packet's info text, as MariaDB words it: the mysql client prints it, drivers read

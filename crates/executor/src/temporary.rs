@@ -29,7 +29,7 @@ use tutti_storage::{run_cached, AutoInc};
 use tutti_wsrep::Value;
 
 use crate::catalog::{self, TableMeta};
-use crate::result::{OkInfo, Response};
+use crate::result::Response;
 use crate::session::Session;
 use crate::sqlite::{self, Count, WriteStmt};
 use crate::{error::from_sqlite, ExecError};
@@ -337,11 +337,7 @@ impl Session {
         if self.temporary(t).is_some() {
             return self.copied_temporary(t);
         }
-        Ok(Response::Ok {
-            affected_rows: 0,
-            last_insert_id: 0,
-            info: OkInfo::records(0),
-        })
+        Ok(Response::records(0))
     }
 
     /// `Records: n`, n rows affected: the rows of temporary table `t`.
@@ -352,11 +348,7 @@ impl Session {
             quote_ident(&t.sqlite_name())
         );
         let rows: i64 = temp.conn.query_row(&sql, [], |r| r.get(0))?;
-        Ok(Response::Ok {
-            affected_rows: rows as u64,
-            last_insert_id: 0,
-            info: OkInfo::records(rows as u64),
-        })
+        Ok(Response::records(rows as u64))
     }
 
     /// The connection a SELECT that touches temporary tables runs on, inside the

@@ -304,8 +304,8 @@ impl Session {
         if q.ignore {
             // Each row offered and not inserted was a duplicate key.
             let offered = q.values_rows.or(w.offered).unwrap_or(0);
+            let table = q.target.as_ref().map(|t| t.to_string()).unwrap_or_default();
             for _ in 0..offered.saturating_sub(w.affected) {
-                let table = q.target.as_ref().map(|t| t.to_string()).unwrap_or_default();
                 let msg = format!("Duplicate entry for a unique key of '{table}'");
                 tutti_storage::warn(1062, msg);
             }
@@ -349,15 +349,10 @@ impl Session {
             action: Action::Ddl(d.ddl),
         };
         let done = exec.provider.replicate(ws)?;
-        let (affected_rows, info) = match d.records {
-            DdlRecords::None => (0, OkInfo::None),
-            DdlRecords::InPlace => (0, OkInfo::records(0)),
-            DdlRecords::Copied => (done.rows, OkInfo::records(done.rows)),
-        };
-        Ok(Response::Ok {
-            affected_rows,
-            last_insert_id: 0,
-            info,
+        Ok(match d.records {
+            DdlRecords::None => Response::ok(),
+            DdlRecords::InPlace => Response::records(0),
+            DdlRecords::Copied => Response::records(done.rows),
         })
     }
 }
