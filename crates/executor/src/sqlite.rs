@@ -416,22 +416,26 @@ pub enum Count {
     /// INSERT ... ON DUPLICATE KEY UPDATE: 1 per row inserted, 2 per row updated, 0 per row
     /// set to its current values (1 with CLIENT_FOUND_ROWS).
     Upsert { found_rows: bool },
-    /// REPLACE: rows inserted plus rows deleted to make room. `deletes_same`: the table has
-    /// more than one unique key (its PRIMARY KEY included), and InnoDB deletes a row in the
-    /// way and inserts the new one even when they are the same (2 affected rows); with one
-    /// unique key it updates the row in place, and one left as it was is not counted.
+    /// REPLACE: rows inserted plus rows deleted to make room. `deletes_same`: a row in the
+    /// way is deleted and the new one inserted even when they are the same (2 affected
+    /// rows; see `TableInfo::replace_deletes_same`); otherwise it is updated in place, and
+    /// one left as it was is not counted.
     Replace { deletes_same: bool },
 }
 
 impl Count {
-    /// The count of a statement of `kind` into a table with `unique_keys`.
-    pub fn of(kind: tutti_sql::QueryKind, found_rows: bool, unique_keys: usize) -> Count {
+    /// The count of a statement of `kind` into `table`.
+    pub fn of(
+        kind: tutti_sql::QueryKind,
+        found_rows: bool,
+        table: Option<&tutti_sql::TableInfo>,
+    ) -> Count {
         use tutti_sql::QueryKind as K;
         match kind {
             K::Update => Count::Update { found_rows },
             K::Upsert => Count::Upsert { found_rows },
             K::Replace => Count::Replace {
-                deletes_same: unique_keys > 1,
+                deletes_same: table.is_some_and(|t| t.replace_deletes_same()),
             },
             K::Select | K::Insert | K::Delete => Count::Changes,
         }

@@ -401,7 +401,7 @@ impl Session {
                 .map(|ids| sqlite::Ids::new(target.sqlite_name(), (offset, increment), ids)),
             invisible_key: meta.info.has_invisible_key(),
             deleting: q.kind == QueryKind::Delete,
-            count: Count::of(q.kind, self.client_found_rows, meta.info.unique_keys()),
+            count: Count::of(q.kind, self.client_found_rows, Some(&meta.info)),
             marks_changes: q.marks_changes,
             target: Some(target.sqlite_name()),
         };

@@ -203,7 +203,6 @@ impl Session {
         };
         let invisible_key =
             q.autoinc.is_some() && meta.as_ref().is_some_and(|m| m.info.has_invisible_key());
-        let unique_keys = meta.as_ref().map_or(0, |m| m.info.unique_keys());
         let stmt = WriteStmt {
             sql: &q.sql,
             params,
@@ -214,7 +213,11 @@ impl Session {
                 .map(|(ids, t)| sqlite::Ids::new(t.sqlite_name(), (offset, increment), ids)),
             invisible_key,
             deleting: q.kind == QueryKind::Delete,
-            count: Count::of(q.kind, self.client_found_rows, unique_keys),
+            count: Count::of(
+                q.kind,
+                self.client_found_rows,
+                meta.as_ref().map(|m| &m.info),
+            ),
             marks_changes: q.marks_changes,
             target: q.target.as_ref().map(|t| t.sqlite_name()),
         };

@@ -22,7 +22,7 @@ pub fn mysql_error(e: &ExecError) -> (ErrorKind, String) {
             SqlError::WrongArguments(_) => ER_WRONG_ARGUMENTS,
             SqlError::NoDefault(_) => ER_NO_DEFAULT_FOR_FIELD,
             SqlError::UnknownColumn { .. } => ER_BAD_FIELD_ERROR,
-            SqlError::TooBigPrecision { .. } => ER_TOO_BIG_PRECISION,
+            SqlError::TooBigPrecision(_) => ER_TOO_BIG_PRECISION,
             SqlError::TooBigScale { .. } => ER_TOO_BIG_SCALE,
             SqlError::ScaleAbovePrecision(_) => ER_M_BIGGER_THAN_D,
             SqlError::WrongFieldSpec(_) => ER_WRONG_FIELD_SPEC,

@@ -65,10 +65,7 @@ impl DecimalType {
     /// above precision).
     pub fn new(precision: u64, scale: u64) -> Result<DecimalType, SqlError> {
         if precision > MAX_PRECISION {
-            return Err(SqlError::TooBigPrecision {
-                precision,
-                column: String::new(),
-            });
+            return Err(SqlError::TooBigPrecision(String::new()));
         }
         if scale > MAX_SCALE {
             return Err(SqlError::TooBigScale {
@@ -190,7 +187,7 @@ mod tests {
         let named = |p, s| DecimalType::new(p, s).map_err(|e| e.in_column("a").to_string());
         assert_eq!(
             named(66, 2),
-            Err("Too big precision 66 specified for 'a'. Maximum is 65".into())
+            Err("Too big precision specified for 'a'. Maximum is 65".into())
         );
         assert_eq!(
             named(65, 39),

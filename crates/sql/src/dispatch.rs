@@ -106,6 +106,7 @@ pub(crate) fn translate_one(
     if is_word(&tokens[0].token, "UPDATE") {
         comma_join_as_from(&mut tokens);
     }
+    crate::cast_targets::check(&tokens, src, end)?;
     if crate::spellings::mixed_modifiers(&tokens) {
         return Err(SqlError::WrongUsage("ALL", "DISTINCT"));
     }

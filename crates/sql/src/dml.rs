@@ -13,7 +13,8 @@
 //!   updated is the one MySQL updates, the first key's (SQLite alone would check the
 //!   last-created index first).
 //!   With `INSERT ... SELECT`, SQLite needs a WHERE in the SELECT to parse the upsert, so
-//!   `WHERE 1` is added when there is none.
+//!   `WHERE 1` is added when there is none; an UPDATE naming the SELECT's columns: see
+//!   `upsert_source`.
 //! * A plain INSERT into a table with unique keys gets, per key, an `ON CONFLICT(key) DO
 //!   UPDATE` whose update fails with MySQL's duplicate-key text naming the key and the value
 //!   (`duplicate_entry_clauses`; SQLite's own message names only columns).
@@ -39,6 +40,7 @@ use crate::ast_build::{
 use crate::dispatch::StmtInfo;
 use crate::names::{quoted, resolve, sqlite_object};
 use crate::rewrite::Rewriter;
+use crate::upsert_source::SourceColumns;
 use crate::{autoinc, stored, Env, Query, QueryKind, SqlError, Stmt, TableInfo, TableName};
 
 /// A SELECT (including UNION, CTEs).
@@ -252,6 +254,12 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
         .iter()
         .map(column_name)
         .collect::<Result<_, _>>()?;
+    let source = match (&table, &ins.on) {
+        (Some(t), Some(OnInsert::DuplicateKeyUpdate(_))) => {
+            SourceColumns::of(info.env, &ins, &columns, t)
+        }
+        _ => SourceColumns::default(),
+    };
     replace_defaults_in_rows(&mut ins, &columns, table.as_ref());
     if let Some(t) = &table {
         crate::row_values::resolve(&mut ins, &columns, t, &target.table);
@@ -277,13 +285,12 @@ pub(crate) fn insert(info: &StmtInfo<'_>, mut ins: Insert) -> Result<Stmt, SqlEr
     }
     let alias = ins.insert_alias.take();
     if let Some(on) = ins.on.take() {
-        ins.on = Some(upsert(
-            on,
-            alias.as_ref(),
-            &columns,
-            table.as_ref(),
-            strict,
-        )?);
+        let refs = InsertedRefs {
+            alias: alias.as_ref(),
+            columns: &columns,
+            source: &source,
+        };
+        ins.on = Some(upsert(on, &refs, table.as_ref(), strict)?);
     }
     let mut rw = Rewriter::new(info.env);
     if let Some(t) = &table {
@@ -506,17 +513,27 @@ fn replace_defaults_in_rows(ins: &mut Insert, columns: &[Ident], table: Option<&
     }
 }
 
+/// What an ON DUPLICATE KEY UPDATE may name of the row offered for insertion.
+struct InsertedRefs<'a> {
+    /// MySQL 8's `AS new [(a, b)]`.
+    alias: Option<&'a InsertAliases>,
+    /// The inserted columns.
+    columns: &'a [Ident],
+    /// The columns of an INSERT … SELECT's SELECT.
+    source: &'a SourceColumns,
+}
+
 /// ON DUPLICATE KEY UPDATE → ON CONFLICT DO UPDATE.
 fn upsert(
     on: OnInsert,
-    alias: Option<&InsertAliases>,
-    columns: &[Ident],
+    refs: &InsertedRefs<'_>,
     table: Option<&TableInfo>,
     strict: bool,
 ) -> Result<OnInsert, SqlError> {
     let OnInsert::DuplicateKeyUpdate(assignments) = on else {
         return Ok(on);
     };
+    let (alias, columns) = (refs.alias, refs.columns);
     let row_alias = alias
         .and_then(|a| a.row_alias.0.last())
         .and_then(|p| p.as_ident())
@@ -533,6 +550,9 @@ fn upsert(
             ));
         };
         let column = column_name(&name)?;
+        if let Some(t) = table {
+            refs.source.rewrite(&mut value, t);
+        }
         excluded_refs(&mut value, row_alias.as_deref(), &col_aliases, columns);
         if let Some(t) = table {
             value = stored::assigned(t, &column.value, value, strict);

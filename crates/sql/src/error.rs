@@ -41,8 +41,8 @@ pub enum SqlError {
     #[error("Can't DROP COLUMN `{0}`; check that it exists")]
     NoSuchColumnToDrop(String),
     /// A DECIMAL precision above 65 (MySQL 1426), with the column (or expression) named.
-    #[error("Too big precision {precision} specified for '{column}'. Maximum is 65")]
-    TooBigPrecision { precision: u64, column: String },
+    #[error("Too big precision specified for '{0}'. Maximum is 65")]
+    TooBigPrecision(String),
     /// A scale above the type's most (MySQL 1425): 38 for DECIMAL, 30 for FLOAT/DOUBLE.
     #[error("Too big scale specified for '{column}'. Maximum is {max}")]
     TooBigScale { column: String, max: u64 },
@@ -161,9 +161,7 @@ impl SqlError {
     pub(crate) fn in_column(self, name: &str) -> SqlError {
         let column = name.to_string();
         match self {
-            SqlError::TooBigPrecision { precision, .. } => {
-                SqlError::TooBigPrecision { precision, column }
-            }
+            SqlError::TooBigPrecision(_) => SqlError::TooBigPrecision(column),
             SqlError::TooBigScale { max, .. } => SqlError::TooBigScale { column, max },
             SqlError::ScaleAbovePrecision(_) => SqlError::ScaleAbovePrecision(column),
             SqlError::TooBigDisplayWidth { max, .. } => {
@@ -172,6 +170,14 @@ impl SqlError {
             SqlError::WrongFieldSpec(_) => SqlError::WrongFieldSpec(column),
             SqlError::InvalidDefault(_) => SqlError::InvalidDefault(column),
             other => other,
+        }
+    }
+
+    /// A type error in a CAST of `expr`: MariaDB names the expression, except in 1427.
+    pub(crate) fn in_cast(self, expr: &str) -> SqlError {
+        match self {
+            SqlError::ScaleAbovePrecision(_) => SqlError::ScaleAbovePrecision(String::new()),
+            other => other.in_column(expr),
         }
     }
 

@@ -114,6 +114,15 @@ impl TableInfo {
         self.indexes.iter().filter(|i| i.unique).count()
     }
 
+    /// True when a REPLACE that meets a row equal to the new one deletes it and inserts the
+    /// new one (2 affected rows), as every engine but InnoDB does, and InnoDB where the
+    /// table has more than one unique key; InnoDB with one updates the row in place and
+    /// counts nothing for it.
+    pub fn replace_deletes_same(&self) -> bool {
+        self.unique_keys() > 1
+            || crate::table_engine(&self.create_sql) != crate::create_table::DEFAULT_ENGINE
+    }
+
     /// True for a table without a PRIMARY KEY (keyed by [`INVISIBLE_KEY`]).
     pub fn has_invisible_key(&self) -> bool {
         self.autoinc.as_deref() == Some(INVISIBLE_KEY)

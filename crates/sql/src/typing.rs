@@ -2245,7 +2245,7 @@ pub(crate) fn cast_decimal(
     info: &ExactNumberInfo,
     scopes: &Scopes,
 ) -> Result<Expr, crate::SqlError> {
-    let ty = DecimalType::of_info(info).map_err(|e| e.in_column(&x.to_string()))?;
+    let ty = DecimalType::of_info(info).map_err(|e| e.in_cast(&x.to_string()))?;
     temporal_as_number(&mut x, scopes);
     Ok(decimal_result(
         "tutti_dec_cast",

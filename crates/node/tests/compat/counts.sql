@@ -80,6 +80,20 @@ REPLACE INTO rp VALUES (1, 1);
 REPLACE INTO rp VALUES (1, 2), (2, 2);
 REPLACE INTO rp VALUES (1, 2), (2, 3);
 DROP TABLE rp;
+-- MEMORY, MyISAM and Aria report a row REPLACE puts back as it was as deleted and inserted (2)
+-- even with one unique key; InnoDB leaves it in place (1).
+CREATE TABLE rpm (id INT PRIMARY KEY, v INT) ENGINE=MEMORY;
+INSERT INTO rpm VALUES (1, 1), (2, 2);
+REPLACE INTO rpm VALUES (1, 1);
+REPLACE INTO rpm VALUES (1, 1), (2, 2), (3, 3);
+REPLACE INTO rpm VALUES (1, 5);
+CREATE TABLE rpy (id INT PRIMARY KEY, v INT) ENGINE=MyISAM;
+INSERT INTO rpy VALUES (1, 1);
+REPLACE INTO rpy VALUES (1, 1);
+CREATE TABLE rpa (id INT PRIMARY KEY, v INT) ENGINE=Aria;
+INSERT INTO rpa VALUES (1, 1);
+REPLACE INTO rpa VALUES (1, 1);
+DROP TABLE rpm, rpy, rpa;
 INSERT INTO inf SELECT id + 100, v, u + 100 FROM inf;
 REPLACE INTO inf SELECT id, v, u FROM inf WHERE id > 105;
 INSERT IGNORE INTO inf SELECT id, v, u FROM inf WHERE id < 3;

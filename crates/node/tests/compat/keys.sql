@@ -29,3 +29,16 @@ CREATE TABLE money (amount DECIMAL(10,2) PRIMARY KEY, at DATETIME(3) UNIQUE);
 INSERT INTO money VALUES (1.5, '2024-01-02 03:04:05.5');
 INSERT INTO money VALUES (1.50, '2024-01-02 03:04:06');
 INSERT INTO money VALUES (2, '2024-01-02 03:04:05.500');
+-- INSERT … SELECT … ON DUPLICATE KEY UPDATE reading the SELECT's row, by table name, alias
+-- or a bare name only the SELECT's table has; `*` selects every column.
+CREATE TABLE src (id INT PRIMARY KEY, n INT, label VARCHAR(10));
+CREATE TABLE dst (id INT PRIMARY KEY, total INT, name VARCHAR(10));
+INSERT INTO src VALUES (1, 10, 'one'), (2, 20, 'two'), (3, 30, 'three');
+INSERT INTO dst VALUES (1, 1, 'x'), (2, 2, 'y');
+INSERT INTO dst (id, total, name) SELECT id, n, label FROM src ON DUPLICATE KEY UPDATE total = dst.total + src.n, name = src.label;
+SELECT * FROM dst ORDER BY id;
+INSERT INTO dst (id, total, name) SELECT s.id, s.n, s.label FROM src AS s WHERE s.id < 3 ON DUPLICATE KEY UPDATE total = s.n * 2, name = CONCAT(s.label, '!');
+SELECT * FROM dst ORDER BY id;
+INSERT INTO dst SELECT * FROM src ON DUPLICATE KEY UPDATE total = total + n;
+SELECT * FROM dst ORDER BY id;
+DROP TABLE src, dst;

@@ -882,6 +882,11 @@ impl Infer<'_> {
                 };
                 Ty::decimal(p, s, t.nullable)
             }
+            // DOUBLE(M,D): D decimals in M digits (DOUBLE(0,0) MariaDB shows in 10).
+            T::Double(sqlparser::ast::ExactNumberInfo::PrecisionAndScale(m, d)) => {
+                let m = if *m == 0 { 10 } else { *m as u32 };
+                Ty::new(Class::Double, m, *d as u32, true)
+            }
             T::Double(_) | T::DoublePrecision => Ty::new(Class::Double, 0, 0, true),
             T::Float(_) => Ty::new(Class::Float, 0, 0, true),
             T::Char(len) | T::Varchar(len) => {

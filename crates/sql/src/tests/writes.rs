@@ -279,6 +279,24 @@ fn on_duplicate_key_update() {
         s("INSERT INTO t (id) SELECT id FROM u ORDER BY id LIMIT 2 ON DUPLICATE KEY UPDATE a = 0"),
         r#"INSERT INTO "app.t" AS "t" ("id") SELECT * FROM (SELECT tutti_int_store("id", -2147483648, 2147483647, '`app`.`t`.`id`', 1) AS "c1" FROM "app.u" AS "u" ORDER BY "id" LIMIT 2) WHERE 1 ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", 0, 'app.t')"#
     );
+    // The SELECT's columns inserted as they are into columns of their type are `excluded`'s.
+    let upsert_a = r#"ON CONFLICT DO UPDATE SET "a" = tutti_changed_to("a", tutti_int_store(tutti_int_op('+', "excluded"."a", "t"."a"), -2147483648, 2147483647, '`app`.`t`.`a`', 1), 'app.t')"#;
+    for sql in [
+        "INSERT INTO t (id, a) SELECT id, a FROM u ON DUPLICATE KEY UPDATE a = u.a + t.a",
+        "INSERT INTO t (id, a) SELECT x.id, x.a FROM u AS x ON DUPLICATE KEY UPDATE a = x.a + t.a",
+        "INSERT INTO t (id, a) SELECT * FROM u ON DUPLICATE KEY UPDATE a = u.a + t.a",
+    ] {
+        assert!(s(sql).ends_with(upsert_a), "{sql}: {}", s(sql));
+    }
+    // One of another type (INTEGER into INT), one not selected, one in a subquery: left to
+    // SQLite, which refuses the name (1054).
+    for sql in [
+        "INSERT INTO t (id, a) SELECT id, a FROM u ON DUPLICATE KEY UPDATE a = u.id",
+        "INSERT INTO t (id) SELECT id FROM u ON DUPLICATE KEY UPDATE a = u.a",
+        "INSERT INTO t (id, a) SELECT id, a FROM u ON DUPLICATE KEY UPDATE a = (SELECT u.a)",
+    ] {
+        assert!(!s(sql).contains(r#""excluded"."a""#), "{sql}: {}", s(sql));
+    }
     let up = q("INSERT INTO u (a) VALUES (1) ON DUPLICATE KEY UPDATE a = a + 1");
     assert_eq!(
         up.sql,
