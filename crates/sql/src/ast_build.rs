@@ -267,6 +267,23 @@ pub(crate) fn select_star_from(q: Query) -> Select {
     )
 }
 
+/// True if `e` is a subquery node (`(SELECT …)`, `EXISTS`, `IN (SELECT …)`).
+pub(crate) fn is_subquery(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. }
+    )
+}
+
+/// True if `e` holds a subquery anywhere.
+pub(crate) fn has_subquery(e: &Expr) -> bool {
+    sqlparser::ast::visit_expressions(e, |e| match is_subquery(e) {
+        true => std::ops::ControlFlow::Break(()),
+        false => std::ops::ControlFlow::Continue(()),
+    })
+    .is_break()
+}
+
 /// `=`, `<>`, `<`, `<=`, `>`, `>=`.
 pub(crate) fn is_comparison(op: &BinaryOperator) -> bool {
     matches!(

@@ -175,7 +175,7 @@ fn replace_aliases(h: &mut Expr, projection: &[SelectItem]) -> bool {
 /// a window function or a value that changes per call.
 fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem], group_by: &GroupByExpr) {
     // Not where a subquery could take the aggregate in (`k >= ALL (SELECT ..)` becomes one).
-    if visit_expressions(&*h, subquery).is_break() {
+    if crate::ast_build::has_subquery(h) {
         return;
     }
     let grouped = |name: &str| {
@@ -234,14 +234,6 @@ fn aggregate_aliases(h: &mut Expr, projection: &[SelectItem], group_by: &GroupBy
     });
 }
 
-/// A subquery node.
-fn subquery(e: &Expr) -> ControlFlow<()> {
-    match e {
-        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => ControlFlow::Break(()),
-        _ => ControlFlow::Continue(()),
-    }
-}
-
 /// An expression HAVING may repeat for its alias (see [`aggregate_aliases`]).
 fn replaceable(expr: &Expr) -> bool {
     const VOLATILE: [&str; 6] = ["rand", "uuid", "uuid_short", "sysdate", "sleep", "get_lock"];
@@ -254,7 +246,8 @@ fn replaceable(expr: &Expr) -> bool {
         {
             ControlFlow::Break(())
         }
-        e => subquery(e),
+        e if crate::ast_build::is_subquery(e) => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
     };
     visit_expressions(expr, unfit).is_continue()
 }

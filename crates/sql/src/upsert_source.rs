@@ -10,10 +10,10 @@
 //! rather than read as another value.
 
 use sqlparser::ast::{
-    visit_expressions, visit_expressions_mut, Expr, Ident, Insert, SelectItem, SetExpr, TableFactor,
+    visit_expressions_mut, Expr, Ident, Insert, SelectItem, SetExpr, TableFactor,
 };
 
-use crate::ast_build::qualified;
+use crate::ast_build::{has_subquery, qualified};
 use crate::names::resolve;
 use crate::{Env, TableInfo};
 
@@ -189,14 +189,4 @@ fn declared<'a>(t: &'a TableInfo, column: &str) -> Option<&'a str> {
         .iter()
         .find(|c| c.name.eq_ignore_ascii_case(column))?;
     c.computed.is_none().then_some(c.decl_type.trim())
-}
-
-fn has_subquery(e: &Expr) -> bool {
-    visit_expressions(e, |e| match e {
-        Expr::Subquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => {
-            std::ops::ControlFlow::Break(())
-        }
-        _ => std::ops::ControlFlow::Continue(()),
-    })
-    .is_break()
 }
